@@ -1,0 +1,47 @@
+# labkit: two commands set everything up — `make lab` and `make test`.
+# Each creates .venv on first use; re-running is fast while pyproject.toml is unchanged.
+
+PYTHON ?= python3
+VENV   := .venv
+BIN    := $(VENV)/bin
+STAMP  := $(VENV)/.installed
+PORT   ?= 8888
+
+# Keep numba's on-disk cache inside the project so repeated runs reuse compiled kernels.
+export NUMBA_CACHE_DIR ?= $(CURDIR)/build/numba-cache
+export HYPOTHESIS_PROFILE ?= ci
+export MPLBACKEND ?= Agg
+
+.PHONY: lab test lint bench report clean install
+
+install: $(STAMP)
+
+$(STAMP): pyproject.toml
+	@$(PYTHON) -c 'import sys; assert sys.version_info >= (3, 11), "labkit needs Python >= 3.11, found " + sys.version.split()[0]' \
+		|| { echo "error: $(PYTHON) is older than 3.11; run 'make PYTHON=python3.11 ...'" >&2; exit 1; }
+	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e '.[dev,distributed]'
+	$(BIN)/python -m ipykernel install --sys-prefix --name python3 --display-name "Python 3 (labkit)" >/dev/null
+	@touch $(STAMP)
+
+lab: $(STAMP)
+	@echo "Starting JupyterLab on notebooks/ — open the http://127.0.0.1:$(PORT)/lab?token=... URL printed below."
+	$(BIN)/jupyter lab --notebook-dir=notebooks --ip=127.0.0.1 --port=$(PORT) \
+		$(if $(DISPLAY),,--no-browser)
+
+lint: $(STAMP)
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+
+test: $(STAMP) lint
+	$(BIN)/python -m pytest
+
+bench: $(STAMP)
+	$(BIN)/python -m benchmarks $(BENCH_ARGS)
+
+report: $(STAMP)
+	$(BIN)/python -m labkit._report build/report
+
+clean:
+	rm -rf build .pytest_cache .hypothesis

@@ -1,0 +1,97 @@
+"""labkit — a Jupyter-native research toolkit for turn- and grid-based game mechanics.
+
+Importing :mod:`labkit` is cheap: it loads no numba, compiles no kernel and imports no domain
+package. Domain packages (``labkit.hexpuzzle``, ``labkit.pathfinding``, ``labkit.mapturn``,
+``labkit.encounter``) and ``labkit.widgets`` are imported on demand.
+
+Examples
+--------
+>>> import labkit
+>>> labkit.__version__
+'0.1.0'
+>>> issubclass(labkit.LabkitError, Exception)
+True
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+__version__ = "0.1.0"
+
+__all__ = ["__version__", "LabkitError", "warmup", "notebook_header"]
+
+
+class LabkitError(Exception):
+    """Base class of every error labkit raises for bad input or bad files.
+
+    Parameters
+    ----------
+    message : str
+        What is wrong, in words.
+    file : str, optional
+        The file being read or written, if any.
+    pointer : str, optional
+        JSON pointer (RFC 6901) of the offending field, e.g. ``/cells/3/tracks``.
+    value : object, optional
+        The offending value; shown with ``repr`` when given.
+
+    Examples
+    --------
+    >>> err = LabkitError("must be 1-999", file="lvl.json", pointer="/moveLimit", value=0)
+    >>> str(err)
+    'lvl.json: /moveLimit: must be 1-999 (got 0)'
+    >>> err.pointer
+    '/moveLimit'
+    """
+
+    _NOTHING = object()
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        file: str | None = None,
+        pointer: str | None = None,
+        value: Any = _NOTHING,
+    ) -> None:
+        self.message = message
+        self.file = None if file is None else str(file)
+        self.pointer = pointer
+        self.value = None if value is LabkitError._NOTHING else value
+        self.has_value = value is not LabkitError._NOTHING
+        super().__init__(self._render())
+
+    def _render(self) -> str:
+        parts = []
+        if self.file:
+            parts.append(self.file)
+        if self.pointer is not None:
+            parts.append(self.pointer or "/")
+        text = ": ".join([*parts, self.message])
+        if self.has_value:
+            text += f" (got {self.value!r})"
+        return text
+
+    def with_file(self, file: str) -> LabkitError:
+        """Return the same error naming ``file`` (used when a loader knows the path)."""
+        self.file = str(file)
+        self.args = (self._render(),)
+        return self
+
+
+def warmup(progress: bool = True) -> dict[str, float]:
+    """Compile every registered numba kernel and return compile seconds per kernel.
+
+    Kernels are cached on disk (see :mod:`labkit._jit`), so a second call is fast.
+    """
+    from labkit import _jit
+
+    return _jit.warmup(progress=progress)
+
+
+def notebook_header(seeds: Any = None, **params: Any) -> dict[str, Any]:
+    """Print the reproducibility stamp atop a notebook; see :mod:`labkit._notebook`."""
+    from labkit import _notebook
+
+    return _notebook.notebook_header(seeds, **params)

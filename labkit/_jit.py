@@ -1,0 +1,218 @@
+"""The one place numba is configured.
+
+Every kernel in ``labkit/*/_kernels.py`` is decorated with :func:`kernel`, which
+
+* compiles in nopython mode with ``nogil=True`` (threads can run kernels side by side);
+* caches machine code on disk when a writable cache location exists, and otherwise runs
+  uncached rather than failing (an install in a read-only place must still work);
+* registers the kernel with an example-argument factory so that :func:`warmup` (and
+  ``labkit warmup``) can compile every kernel up front;
+* can be switched to plain Python, process-wide with ``LABKIT_DISABLE_JIT=1`` or for a block of
+  code with :func:`plain_python` (used by benchmarks to time kernels against their own
+  ``.py_func``).
+
+Public code calls a kernel through its module (``_kernels.first_contact(...)``), never through a
+name imported with ``from ... import``, so that :func:`plain_python` can swap it.
+
+Cache location, in order of preference: ``NUMBA_CACHE_DIR`` if set and writable; numba's default
+(``__pycache__`` beside the source) if the package directory is writable; ``labkit/numba`` under the
+user's cache directory (``XDG_CACHE_HOME`` or ``~/.cache``); otherwise no on-disk cache.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import importlib
+import os
+import sys
+import tempfile
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numba
+
+# Domain modules that hold kernels; warmup imports each one that exists.
+KERNEL_MODULES = (
+    "labkit._demo",
+    "labkit.hexpuzzle._kernels",
+    "labkit.pathfinding._kernels",
+    "labkit.mapturn._kernels",
+    "labkit.encounter._kernels",
+)
+
+DISABLED = os.environ.get("LABKIT_DISABLE_JIT", "").strip() not in ("", "0", "false", "False")
+
+
+def _writable_dir(path: Path) -> bool:
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+        with tempfile.NamedTemporaryFile(dir=path, prefix=".labkit-probe-"):
+            pass
+        return True
+    except OSError:
+        return False
+
+
+def _choose_cache() -> tuple[bool, str]:
+    """Decide whether kernels cache and where; returns (cache enabled, description)."""
+    env_dir = os.environ.get("NUMBA_CACHE_DIR")
+    if env_dir:
+        if _writable_dir(Path(env_dir)):
+            numba.config.CACHE_DIR = env_dir
+            return True, env_dir
+        numba.config.CACHE_DIR = ""  # unusable: fall through to the other places
+    package_dir = Path(__file__).resolve().parent
+    if os.access(package_dir, os.W_OK) and _writable_dir(package_dir / "__pycache__"):
+        return True, f"{package_dir}/**/__pycache__ (beside the sources)"
+    base = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
+    user_dir = base / "labkit" / "numba"
+    if _writable_dir(user_dir):
+        numba.config.CACHE_DIR = str(user_dir)
+        return True, str(user_dir)
+    return False, "none (no writable cache location; kernels compile on every run)"
+
+
+CACHE_ENABLED, CACHE_DIR = _choose_cache()
+
+
+@dataclass
+class Kernel:
+    """A registered kernel: its dispatcher, home module and example arguments."""
+
+    name: str
+    module: str
+    dispatcher: Any
+    example: Callable[[], tuple] | None
+
+
+REGISTRY: dict[str, Kernel] = {}
+
+
+def kernel(
+    fn: Callable | None = None,
+    *,
+    example: Callable[[], tuple] | None = None,
+    parallel: bool = False,
+    fastmath: bool = False,
+    cache: bool = True,
+) -> Any:
+    """Decorate a kernel: ``@kernel`` or ``@kernel(example=lambda: (args,))``.
+
+    ``example`` returns a tuple of arguments with the dtypes the public function passes, used
+    by :func:`warmup` to compile ahead of time. With JIT disabled the plain function is returned,
+    given a ``py_func`` attribute so references read the same either way.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> @kernel(example=lambda: (np.arange(3.0),))
+    ... def total(a):
+    ...     s = 0.0
+    ...     for x in a:
+    ...         s += x
+    ...     return s
+    >>> float(total(np.arange(4.0))), float(total.py_func(np.arange(4.0)))
+    (6.0, 6.0)
+    """
+
+    def wrap(f: Callable) -> Any:
+        if DISABLED:
+            f.py_func = f  # type: ignore[attr-defined]
+            compiled = f
+        else:
+            # Functions without a source file (doctests, notebooks) have nowhere to cache.
+            has_file = os.path.isfile(f.__code__.co_filename)
+            compiled = numba.njit(
+                nogil=True,
+                cache=cache and CACHE_ENABLED and has_file,
+                parallel=parallel,
+                fastmath=fastmath,
+            )(f)
+        name = f"{f.__module__}.{f.__qualname__}"
+        if not f.__module__.startswith("labkit._jit") and "<" not in f.__qualname__:
+            REGISTRY[name] = Kernel(name, f.__module__, compiled, example)
+        return compiled
+
+    return wrap(fn) if fn is not None else wrap
+
+
+@contextlib.contextmanager
+def plain_python(*modules: str) -> Iterator[None]:
+    """Run registered kernels as their plain-Python ``py_func`` inside the block.
+
+    With no arguments every registered kernel is swapped; otherwise only kernels living in the
+    named modules. Kernels calling kernels pick up the swap too (globals are looked up at call
+    time in plain Python).
+
+    Examples
+    --------
+    >>> from labkit import _demo
+    >>> with plain_python("labkit._demo"):
+    ...     type(_demo.chebyshev_rings).__name__
+    'function'
+    >>> _demo.chebyshev_rings.__module__
+    'labkit._demo'
+    """
+    swapped: list[tuple[Any, str, Any]] = []
+    try:
+        for k in REGISTRY.values():
+            if modules and k.module not in modules:
+                continue
+            mod = sys.modules.get(k.module)
+            short = k.name[len(k.module) + 1 :]
+            if mod is None or getattr(mod, short, None) is not k.dispatcher:
+                continue
+            py = getattr(k.dispatcher, "py_func", k.dispatcher)
+            swapped.append((mod, short, k.dispatcher))
+            setattr(mod, short, py)
+        yield
+    finally:
+        for mod, short, disp in swapped:
+            setattr(mod, short, disp)
+
+
+def import_kernel_modules() -> list[str]:
+    """Import every domain ``_kernels`` module that exists; return the names imported."""
+    found = []
+    for name in KERNEL_MODULES:
+        try:
+            importlib.import_module(name)
+        except ModuleNotFoundError as exc:
+            # Only a missing domain package is tolerated, never a missing dependency inside it.
+            if exc.name is None or not name.startswith(exc.name):
+                raise
+            continue
+        found.append(name)
+    return found
+
+
+def warmup(progress: bool = True) -> dict[str, float]:
+    """Compile every registered kernel with its example arguments; seconds per kernel."""
+    from tqdm.auto import tqdm
+
+    import_kernel_modules()
+    timings: dict[str, float] = {}
+    kernels = [k for k in REGISTRY.values() if k.example is not None]
+    for k in tqdm(kernels, desc="compiling kernels", unit="kernel", disable=not progress):
+        start = time.perf_counter()
+        k.dispatcher(*k.example())
+        timings[k.name] = time.perf_counter() - start
+    return timings
+
+
+def info() -> dict[str, str]:
+    """Numba facts for ``labkit info``: version, cache directory, threading layer, JIT switch."""
+    try:
+        layer = numba.threading_layer()
+    except ValueError:
+        layer = "not yet initialised (no parallel kernel has run)"
+    return {
+        "numba": numba.__version__,
+        "numba cache": CACHE_DIR,
+        "threading layer": layer,
+        "numba threads": str(numba.config.NUMBA_NUM_THREADS),
+        "jit": "disabled (LABKIT_DISABLE_JIT)" if DISABLED else "enabled",
+    }

@@ -1,0 +1,105 @@
+"""The ``labkit`` command.
+
+``labkit info`` and ``labkit warmup`` live here; each domain adds its own sub-command group from
+``labkit/<domain>/cli.py``, a module exposing ``register(subparsers)``. Domain CLI modules import
+their heavy dependencies inside the command functions so that ``labkit --help`` stays fast.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import os
+import platform
+import sys
+import time
+from collections.abc import Sequence
+
+import labkit
+
+# Domain command groups: each module's register(subparsers) adds one or more sub-commands.
+DOMAIN_CLIS = (
+    "labkit.hexpuzzle.cli",
+    "labkit.pathfinding.cli",
+    "labkit.mapturn.cli",
+    "labkit.encounter.cli",
+)
+
+
+def _cmd_info(args: argparse.Namespace) -> int:
+    import numpy
+
+    from labkit import _jit
+
+    try:
+        import llvmlite
+
+        llvm = llvmlite.__version__
+    except ImportError:  # pragma: no cover - numba always brings llvmlite
+        llvm = "not installed"
+    rows = {
+        "labkit": labkit.__version__,
+        "python": f"{platform.python_version()} ({sys.executable})",
+        "numpy": numpy.__version__,
+        "llvmlite": llvm,
+        **_jit.info(),
+        "cpu count": str(os.cpu_count()),
+        "platform": platform.platform(),
+    }
+    width = max(map(len, rows))
+    for key, value in rows.items():
+        print(f"{key:<{width}}  {value}")
+    return 0
+
+
+def _cmd_warmup(args: argparse.Namespace) -> int:
+    from labkit import _jit
+
+    start = time.perf_counter()
+    timings = _jit.warmup(progress=not args.quiet)
+    total = time.perf_counter() - start
+    for name, seconds in sorted(timings.items()):
+        print(f"{seconds:8.3f} s  {name}")
+    print(f"compiled {len(timings)} kernels in {total:.2f} s (cache: {_jit.CACHE_DIR})")
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="labkit",
+        description="labkit: research toolkit for turn- and grid-based game mechanics.",
+    )
+    parser.add_argument("--version", action="version", version=f"labkit {labkit.__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    info = sub.add_parser("info", help="versions, numba cache and threading facts")
+    info.set_defaults(func=_cmd_info)
+    warm = sub.add_parser("warmup", help="compile every numba kernel now (cached on disk)")
+    warm.add_argument("--quiet", action="store_true", help="no progress bar")
+    warm.set_defaults(func=_cmd_warmup)
+    for name in DOMAIN_CLIS:
+        try:
+            module = importlib.import_module(name)
+        except ModuleNotFoundError as exc:
+            if exc.name is None or not name.startswith(exc.name):
+                raise
+            continue  # that domain is not part of this install
+        module.register(sub)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point of the ``labkit`` console script; returns the exit status."""
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if not getattr(args, "func", None):
+        parser.print_help()
+        return 2
+    try:
+        return int(args.func(args) or 0)
+    except labkit.LabkitError as exc:
+        print(f"labkit: error: {exc}", file=sys.stderr)
+        return 1
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

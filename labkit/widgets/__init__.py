@@ -1,0 +1,33 @@
+"""Interactive apps (ipywidgets + matplotlib) over labkit's kernels.
+
+Each app lives in its own module and is imported on first use, so ``import labkit.widgets`` costs
+nothing. Every app keeps its logic in plain methods that tests call without a browser, exposes
+``.ui`` (an ipywidgets container) and displays itself.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import Any
+
+_APPS = {
+    "CollisionSweepViewer": "labkit.widgets.collision_sweep",
+    "ProbabilityExplorer": "labkit.widgets.probability",
+    "GaugeTuner": "labkit.widgets.gauge_tuner",
+    "DifficultyWorkbench": "labkit.widgets.workbench",
+    "LevelWorkshop": "labkit.widgets.workshop",
+    "PathfindingPlayground": "labkit.widgets.playground",
+    "TraceViewer": "labkit.widgets.trace_viewer",
+}
+
+__all__ = sorted(_APPS)
+
+
+def __getattr__(name: str) -> Any:
+    if name in _APPS:
+        return getattr(importlib.import_module(_APPS[name]), name)
+    raise AttributeError(f"module 'labkit.widgets' has no attribute {name!r}")
+
+
+def __dir__() -> list[str]:
+    return __all__

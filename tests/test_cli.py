@@ -1,0 +1,38 @@
+from __future__ import annotations
+
+import subprocess
+import sys
+
+from labkit.cli import main
+
+
+def test_help_lists_commands(capsys):
+    try:
+        main(["--help"])
+    except SystemExit as exc:
+        assert exc.code == 0
+    out = capsys.readouterr().out
+    assert "info" in out and "warmup" in out
+
+
+def test_info_prints_versions(capsys):
+    assert main(["info"]) == 0
+    out = capsys.readouterr().out
+    for key in (
+        "labkit",
+        "python",
+        "numpy",
+        "numba",
+        "llvmlite",
+        "numba cache",
+        "cpu count",
+        "threading layer",
+    ):
+        assert key in out
+
+
+def test_console_script_runs():
+    out = subprocess.run(
+        [sys.executable, "-m", "labkit", "--version"], capture_output=True, text=True, check=True
+    )
+    assert out.stdout.startswith("labkit ")
