@@ -1,0 +1,140 @@
+"""Numba kernels of :mod:`labkit.pathfinding` (called through this module, never imported by name).
+
+Two families:
+
+* ``grid_search`` / ``trace_cells``: Dijkstra on a dense cost grid (cost <= 0, NaN or inf =
+  blocked), with an *indexed* binary heap (decrease-key, so the heap never holds more than one
+  entry per cell and its memory is bounded by the grid size).
+* ``bfs_graph`` / ``graph_search``: the object-level graph of SPEC P5/P6 built from a pass table
+  (``can[y, x, d]``, ``hit[y, x]``) and searched with a lazy binary heap that skips stale
+  entries, as P6 describes.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from labkit._jit import kernel
+
+# Neighbour offsets: the four cardinal moves first, then the diagonals.
+_DX = np.array([0, 1, 0, -1, 1, 1, -1, -1], dtype=np.int64)
+_DY = np.array([-1, 0, 1, 0, -1, 1, 1, -1], dtype=np.int64)
+
+
+def _grid_example():
+    cost = np.ones((4, 5), dtype=np.float64)
+    cost[1, 1:4] = 0.0
+    return (cost, 0, 0, 4, 3, True)
+
+
+@kernel(example=_grid_example)
+def grid_search(cost, sx, sy, tx, ty, diagonal):
+    """Dijkstra from (sx, sy); stops when (tx, ty) is settled (tx < 0: settle everything).
+
+    Returns (dist (h, w) float64 with inf where unreached, parent (h*w,) int64 with -1 at the
+    start and at unreached cells).
+    """
+    h, w = cost.shape
+    n = h * w
+    flat = cost.ravel()
+    dist = np.full(n, np.inf)
+    parent = np.full(n, -1, dtype=np.int64)
+    done = np.zeros(n, dtype=np.bool_)
+    # Indexed heap: heap[i] is a cell, pos[cell] its slot (-1 = not in heap).
+    heap = np.empty(n, dtype=np.int64)
+    key = np.empty(n, dtype=np.float64)  # key[i] is dist of heap[i] (kept beside it for locality)
+    pos = np.full(n, -1, dtype=np.int64)
+    ndir = 8 if diagonal else 4
+    target = ty * w + tx if tx >= 0 else -1
+    s = sy * w + sx
+    dist[s] = 0.0
+    heap[0] = s
+    key[0] = 0.0
+    pos[s] = 0
+    size = 1
+    while size > 0:
+        u = heap[0]
+        du = key[0]
+        pos[u] = -1
+        size -= 1
+        if size > 0:
+            # Move the last entry to the root and sift it down.
+            c = heap[size]
+            kc = key[size]
+            i = 0
+            while True:
+                left = 2 * i + 1
+                if left >= size:
+                    break
+                best = left
+                if left + 1 < size and key[left + 1] < key[left]:
+                    best = left + 1
+                if key[best] >= kc:
+                    break
+                heap[i] = heap[best]
+                key[i] = key[best]
+                pos[heap[i]] = i
+                i = best
+            heap[i] = c
+            key[i] = kc
+            pos[c] = i
+        done[u] = True
+        if u == target:
+            break
+        uy = u // w
+        ux = u - uy * w
+        for d in range(ndir):
+            nx = ux + _DX[d]
+            ny = uy + _DY[d]
+            if nx < 0 or ny < 0 or nx >= w or ny >= h:
+                continue
+            v = ny * w + nx
+            if done[v]:
+                continue
+            cv = flat[v]
+            if not (cv > 0.0) or cv == np.inf:
+                continue
+            if d >= 4:
+                # No corner cutting: both orthogonal cells beside the diagonal must be open.
+                ca = flat[uy * w + nx]
+                cb = flat[ny * w + ux]
+                if not (ca > 0.0) or ca == np.inf or not (cb > 0.0) or cb == np.inf:
+                    continue
+            nd = du + cv
+            if nd < dist[v]:
+                dist[v] = nd
+                parent[v] = u
+                i = pos[v]
+                if i < 0:
+                    i = size
+                    size += 1
+                # Sift up from slot i.
+                while i > 0:
+                    p = (i - 1) >> 1
+                    if key[p] <= nd:
+                        break
+                    heap[i] = heap[p]
+                    key[i] = key[p]
+                    pos[heap[i]] = i
+                    i = p
+                heap[i] = v
+                key[i] = nd
+                pos[v] = i
+    return dist.reshape(h, w), parent
+
+
+@kernel(example=lambda: (np.array([-1, 0, 1], dtype=np.int64), 3, 3))
+def trace_cells(parent, target, width):
+    """Walk ``parent`` back from ``target``; return the (n, 2) int64 (x, y) cells start first."""
+    n = 1
+    c = target
+    while parent[c] >= 0:
+        c = parent[c]
+        n += 1
+    out = np.empty((n, 2), dtype=np.int64)
+    c = target
+    for i in range(n - 1, -1, -1):
+        out[i, 0] = c % width
+        out[i, 1] = c // width
+        c = parent[c]
+    return out
