@@ -138,3 +138,116 @@ def trace_cells(parent, target, width):
         out[i, 1] = c // width
         c = parent[c]
     return out
+
+
+@kernel(example=lambda: (np.array([[1.0, 2.0], [0.0, np.inf]]),))
+def small_integer_costs(cost):
+    """Largest cost if every open cell's cost is an integer <= 255, else -1 (use the heap).
+
+    The bound keeps the bucket scan (one look per distance unit) cheap next to the search.
+    """
+    top = 0.0
+    for c in cost.ravel():
+        if c > 0.0 and c != np.inf:
+            if c != np.floor(c) or c > 255.0:
+                return -1
+            if c > top:
+                top = c
+    return int(top)
+
+
+def _dial_example():
+    return _grid_example() + (1,)
+
+
+@kernel(example=_dial_example)
+def grid_search_buckets(cost, sx, sy, tx, ty, diagonal, top):
+    """``grid_search`` for integer costs <= ``top``: Dial's bucket queue, same results.
+
+    With integer entering costs every queued distance lies in [d, d + top], so ``top + 1``
+    circular buckets (rounded up to a power of two; doubly linked lists through ``nxt`` and
+    ``prv``) replace the heap: push, pop and decrease-key are O(1).
+    """
+    h, w = cost.shape
+    n = h * w
+    flat = cost.ravel()
+    dist = np.full(n, np.iinfo(np.int64).max, dtype=np.int64)
+    parent = np.full(n, -1, dtype=np.int64)
+    done = np.zeros(n, dtype=np.bool_)
+    nb = 1  # a power of two >= top + 1, so "mod nb" is a mask
+    while nb < top + 1:
+        nb *= 2
+    mask = nb - 1
+    head = np.full(nb, -1, dtype=np.int64)
+    nxt = np.empty(n, dtype=np.int64)
+    prv = np.empty(n, dtype=np.int64)
+    queued = np.zeros(n, dtype=np.bool_)
+    ndir = 8 if diagonal else 4
+    target = ty * w + tx if tx >= 0 else -1
+    s = sy * w + sx
+    dist[s] = 0
+    head[0] = s
+    nxt[s] = -1
+    prv[s] = -1
+    queued[s] = True
+    count = 1
+    cur = 0  # the distance whose bucket is being emptied
+    while count > 0:
+        b = cur & mask
+        u = head[b]
+        if u < 0:
+            cur += 1
+            continue
+        # Pop u from the head of its bucket.
+        head[b] = nxt[u]
+        if nxt[u] >= 0:
+            prv[nxt[u]] = -1
+        queued[u] = False
+        count -= 1
+        done[u] = True
+        if u == target:
+            break
+        du = dist[u]
+        uy = u // w
+        ux = u - uy * w
+        for d in range(ndir):
+            nx = ux + _DX[d]
+            ny = uy + _DY[d]
+            if nx < 0 or ny < 0 or nx >= w or ny >= h:
+                continue
+            v = ny * w + nx
+            if done[v]:
+                continue
+            cv = flat[v]
+            if not (cv > 0.0) or cv == np.inf:
+                continue
+            if d >= 4:
+                ca = flat[uy * w + nx]
+                cb = flat[ny * w + ux]
+                if not (ca > 0.0) or ca == np.inf or not (cb > 0.0) or cb == np.inf:
+                    continue
+            nd = du + np.int64(cv)
+            if nd < dist[v]:
+                if queued[v]:
+                    # Unlink v from its old bucket.
+                    if prv[v] >= 0:
+                        nxt[prv[v]] = nxt[v]
+                    else:
+                        head[dist[v] & mask] = nxt[v]
+                    if nxt[v] >= 0:
+                        prv[nxt[v]] = prv[v]
+                else:
+                    queued[v] = True
+                    count += 1
+                dist[v] = nd
+                parent[v] = u
+                nb_v = nd & mask
+                nxt[v] = head[nb_v]
+                prv[v] = -1
+                if head[nb_v] >= 0:
+                    prv[head[nb_v]] = v
+                head[nb_v] = v
+    out = np.empty(n, dtype=np.float64)
+    for i in range(n):
+        out[i] = np.inf if dist[i] == np.iinfo(np.int64).max else np.float64(dist[i])
+    return out.reshape(h, w), parent

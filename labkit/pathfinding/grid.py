@@ -12,7 +12,9 @@ Decisions the SPEC leaves open, recorded here:
   open.
 * A start outside the grid is a ``ValueError``; a target outside the grid is simply unreachable
   (empty path, ``inf``), as ``PathfindingSystem.find`` treats it as NO_PATH (P6).
-* Ties between equal-cost paths are broken by heap order: deterministic for a given input.
+* Ties between equal-cost paths are broken by queue order: deterministic for a given input.
+* Small integer costs (every open cost an integer <= 255, the usual tile-map case) run Dial's
+  bucket queue instead of the binary heap: the same totals, O(1) queue operations.
 """
 
 from __future__ import annotations
@@ -52,6 +54,16 @@ def _start(cost: NDArray, start: Sequence[int]) -> tuple[int, int]:
     return x, y
 
 
+def _search(
+    cost: NDArray[np.float64], sx: int, sy: int, tx: int, ty: int, diagonal: bool
+) -> tuple[NDArray[np.float64], NDArray[np.int64]]:
+    """Pick the queue: buckets for small integer costs, the binary heap otherwise."""
+    top = _kernels.small_integer_costs(cost)
+    if top >= 0:
+        return _kernels.grid_search_buckets(cost, sx, sy, tx, ty, diagonal, top)
+    return _kernels.grid_search(cost, sx, sy, tx, ty, diagonal)
+
+
 def grid_costs(
     cost: ArrayLike, start: Sequence[int], diagonal: bool = False
 ) -> NDArray[np.float64]:
@@ -85,7 +97,7 @@ def grid_costs(
     """
     arr = _as_cost(cost)
     x, y = _start(arr, start)
-    dist, _ = _kernels.grid_search(arr, x, y, -1, -1, bool(diagonal))
+    dist, _ = _search(arr, x, y, -1, -1, bool(diagonal))
     return dist
 
 
@@ -133,7 +145,7 @@ def grid_path(
     empty = np.empty((0, 2), dtype=np.int64)
     if not (0 <= tx < w and 0 <= ty < h):
         return empty, float("inf")
-    dist, parent = _kernels.grid_search(arr, sx, sy, tx, ty, bool(diagonal))
+    dist, parent = _search(arr, sx, sy, tx, ty, bool(diagonal))
     total = float(dist[ty, tx])
     if total == float("inf"):
         return empty, total

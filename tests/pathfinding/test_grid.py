@@ -85,14 +85,36 @@ def test_grid_matches_scipy_on_random_grids(diagonal):
                 check_path(cost, path, start, target, total, diagonal)
 
 
-def test_kernel_matches_its_py_func():
+def test_kernels_match_their_py_func():
     rng = np.random.default_rng(7)
     cost = random_grid(rng, 9, 11, 0.3)
+    icost = rng.integers(1, 6, size=(9, 11)).astype(float)
+    icost[rng.random((9, 11)) < 0.3] = 0
     for diagonal in (False, True):
         fast = _kernels.grid_search(cost, 2, 3, -1, -1, diagonal)
         slow = _kernels.grid_search.py_func(cost, 2, 3, -1, -1, diagonal)
         np.testing.assert_array_equal(fast[0], slow[0])
         np.testing.assert_array_equal(fast[1], slow[1])
+        fast = _kernels.grid_search_buckets(icost, 2, 3, -1, -1, diagonal, 5)
+        slow = _kernels.grid_search_buckets.py_func(icost, 2, 3, -1, -1, diagonal, 5)
+        np.testing.assert_array_equal(fast[0], slow[0])
+        np.testing.assert_array_equal(fast[1], slow[1])
+
+
+def test_integer_and_float_queues_agree():
+    """Small integer costs take the bucket queue; the heap must give the same totals."""
+    rng = np.random.default_rng(11)
+    for _ in range(20):
+        cost = rng.integers(1, 200, size=(12, 9)).astype(float)
+        cost[rng.random(cost.shape) < 0.25] = 0
+        assert _kernels.small_integer_costs(cost) >= 0
+        for diagonal in (False, True):
+            heap = _kernels.grid_search(cost, 4, 6, -1, -1, diagonal)[0]
+            buckets = _kernels.grid_search_buckets(cost, 4, 6, -1, -1, diagonal, 199)[0]
+            np.testing.assert_array_equal(heap, buckets)
+    assert _kernels.small_integer_costs(np.array([[1.0, 1.5]])) == -1
+    assert _kernels.small_integer_costs(np.array([[1.0, 256.0]])) == -1
+    assert _kernels.small_integer_costs(np.array([[3.0, np.inf, -2.0, np.nan]])) == 3
 
 
 def test_start_is_free_and_usable_even_if_blocked():
