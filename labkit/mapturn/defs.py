@@ -1,0 +1,351 @@
+"""Definitions read from data: enemies, items and skills, terrain, floors (a *tower*).
+
+A tower file (``format: "labkit.mapturn.tower"``, version 1) names its enemy, item and skill
+tables (separate JSON files beside it, or inline objects), a terrain table, a *legend* mapping
+the numbers on each floor grid to an enemy, item or terrain id, the floors in order and the hero's
+start. Everything is validated before any object is built; errors name the file, the JSON pointer
+and the bad value.
+
+Decisions the SPEC leaves open:
+
+* Skills are items (M3): one :class:`ItemDef` class covers ``tools``, ``items`` (used up on pick-up)
+  and the four skill classes; ``SkillDef`` is the same class under the seed's name.
+* ``timeCost`` of an enemy: ``0`` or ``null`` = not scheduled; a positive value must be at least
+  ``0.01`` (an enemy acting more than a hundred times per tick is a data error, not a design).
+* Stairs are terrain with ``"stairs": +1`` or ``-1`` (next / previous floor in the tower's order);
+  the hero arrives on the opposite stairs of the target floor.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from labkit import LabkitError
+from labkit.io import check, load_json, pointer
+from labkit.io import field as get
+
+__all__ = [
+    "TowerError",
+    "EnemyDef",
+    "ItemDef",
+    "SkillDef",
+    "TerrainDef",
+    "Tower",
+    "load_tower",
+    "parse_tower",
+    "example_tower_path",
+]
+
+ACT_TYPES = ("chase", "patrol", "skill", "idle")
+ITEM_CLASSES = ("items", "tools", "skillbattle", "skillremote", "skillrecover", "skillupdate")
+SKILL_CLASSES = ITEM_CLASSES[2:]
+STACK_POLICIES = ("refresh", "stack", "replace")
+MIN_TIME_COST = 0.01
+TOWER_FORMAT = "labkit.mapturn.tower"
+
+
+class TowerError(LabkitError):
+    """A tower, enemy, item or skill definition that is malformed."""
+
+
+@dataclass(frozen=True)
+class EnemyDef:
+    """One enemy type (``enemys.js`` entry in the seed).
+
+    ``time_cost`` 0 means the enemy is never scheduled (never enters the active cache).
+    """
+
+    id: str
+    name: str
+    hp: int
+    atk: int
+    defense: int
+    time_cost: float = 0.0
+    act_type: str = "idle"
+    contact_battle_only: bool = False
+    capture: bool = False
+    act_args: dict = field(default_factory=dict, hash=False, compare=False)
+
+    @property
+    def scheduled(self) -> bool:
+        """True when the enemy takes part in map-turn scheduling (timeCost > 0)."""
+        return self.time_cost > 0
+
+
+@dataclass(frozen=True)
+class ItemDef:
+    """An item or skill (``items.js`` entry; skills are items whose ``cls`` starts ``skill``)."""
+
+    id: str
+    name: str
+    cls: str
+    time_cost: float = 0.0
+    can_cancel: bool = True
+    exclusive_group: str | None = None
+    duration_battles: int | None = None
+    battle_time_cost: int = 0
+    stack_policy: str = "refresh"
+    effect: dict = field(default_factory=dict, hash=False, compare=False)
+
+    @property
+    def is_skill(self) -> bool:
+        return self.cls in SKILL_CLASSES
+
+
+SkillDef = ItemDef
+
+
+@dataclass(frozen=True)
+class TerrainDef:
+    id: str
+    passable: bool = True
+    stairs: int = 0
+
+
+@dataclass
+class Tower:
+    """All static definitions of one game: tables, legend, floors (grids) and the hero's start."""
+
+    name: str
+    enemies: dict[str, EnemyDef]
+    items: dict[str, ItemDef]
+    terrain: dict[str, TerrainDef]
+    legend: dict[int, tuple[str, str]]  # block number -> ("enemy" | "item" | "terrain", id)
+    floors: dict[str, np.ndarray]  # floor id -> int64 grid indexed [y, x]
+    hero: dict[str, Any]
+    source: str | None = None
+
+    def kind(self, number: int) -> tuple[str, str] | None:
+        """``("enemy", id)``, ``("item", id)``, ``("terrain", id)`` or None for an empty cell."""
+        return self.legend.get(int(number))
+
+    def enemy_at_number(self, number: int) -> EnemyDef | None:
+        k = self.legend.get(int(number))
+        return self.enemies[k[1]] if k is not None and k[0] == "enemy" else None
+
+    def number_of(self, kind: str, ident: str) -> int:
+        """The block number drawing ``kind``/``ident`` (first in the legend)."""
+        for number, (k, i) in self.legend.items():
+            if k == kind and i == ident:
+                return number
+        raise TowerError(f"no legend number draws {kind} {ident!r}", value=ident)
+
+    def lookup_tables(self) -> tuple[np.ndarray, np.ndarray]:
+        """Per block number: (blocks movement: bool, scheduled enemy time cost: float)."""
+        size = max(self.legend, default=0) + 1
+        blocked = np.zeros(size, dtype=bool)
+        cost = np.zeros(size, dtype=np.float64)
+        for number, (kind, ident) in self.legend.items():
+            if kind == "terrain":
+                blocked[number] = not self.terrain[ident].passable
+            elif kind == "enemy":
+                blocked[number] = True
+                cost[number] = self.enemies[ident].time_cost
+            else:
+                blocked[number] = True  # items stop a walking enemy; the hero picks them up
+        return blocked, cost
+
+
+def _opt_number(obj: dict, key: str, at: str, default: float = 0.0) -> float:
+    value = get(obj, key, (float, type(None)), at, TowerError, default)
+    return default if value is None else float(value)
+
+
+def _enemy(ident: str, obj: Any, at: str) -> EnemyDef:
+    check(isinstance(obj, dict), "must be an object", at, obj, TowerError)
+    time_cost = _opt_number(obj, "timeCost", at)
+    check(
+        time_cost == 0 or time_cost >= MIN_TIME_COST,
+        f"timeCost must be 0 (not scheduled) or at least {MIN_TIME_COST}",
+        at + "/timeCost",
+        time_cost,
+        TowerError,
+    )
+    act = get(obj, "actType", str, at, TowerError, "idle")
+    check(act in ACT_TYPES, f"actType must be one of {ACT_TYPES}", at + "/actType", act, TowerError)
+    args = get(obj, "actArgs", (dict, type(None)), at, TowerError, None) or {}
+    if act == "patrol":
+        points = get(args, "waypoints", list, at + "/actArgs", TowerError)
+        for i, p in enumerate(points):
+            ok = isinstance(p, list) and len(p) == 2 and all(type(v) is int for v in p)
+            check(ok, "a waypoint is [x, y]", f"{at}/actArgs/waypoints/{i}", p, TowerError)
+    if act == "skill":
+        get(args, "handler", str, at + "/actArgs", TowerError)
+    stats = {k: get(obj, k, int, at, TowerError) for k in ("hp", "atk", "def")}
+    for k, v in stats.items():
+        check(v >= 0, "must be >= 0", f"{at}/{k}", v, TowerError)
+    return EnemyDef(
+        id=ident,
+        name=get(obj, "name", str, at, TowerError, ident),
+        hp=stats["hp"],
+        atk=stats["atk"],
+        defense=stats["def"],
+        time_cost=time_cost,
+        act_type=act,
+        contact_battle_only=get(obj, "contactBattleOnly", bool, at, TowerError, False),
+        capture=get(obj, "capture", bool, at, TowerError, False),
+        act_args=args,
+    )
+
+
+def _item(ident: str, obj: Any, at: str) -> ItemDef:
+    check(isinstance(obj, dict), "must be an object", at, obj, TowerError)
+    cls = get(obj, "cls", str, at, TowerError)
+    check(cls in ITEM_CLASSES, f"cls must be one of {ITEM_CLASSES}", at + "/cls", cls, TowerError)
+    time_cost = _opt_number(obj, "timeCost", at)
+    check(time_cost >= 0 and time_cost == int(time_cost), "timeCost must be a whole number >= 0",
+          at + "/timeCost", time_cost, TowerError)  # fmt: skip
+    if cls == "skillupdate":
+        # M3: status skills never advance time themselves.
+        check(time_cost == 0, "a skillupdate's timeCost is 0", at + "/timeCost", time_cost,
+              TowerError)  # fmt: skip
+    duration = get(obj, "durationBattles", (int, type(None)), at, TowerError, None)
+    if duration is not None:
+        check(duration >= 1, "must be >= 1 or null", at + "/durationBattles", duration, TowerError)
+    policy = get(obj, "stackPolicy", str, at, TowerError, "refresh")
+    check(policy in STACK_POLICIES, f"stackPolicy must be one of {STACK_POLICIES}",
+          at + "/stackPolicy", policy, TowerError)  # fmt: skip
+    btc = get(obj, "battleTimeCost", int, at, TowerError, 0)
+    check(btc >= 0, "must be >= 0", at + "/battleTimeCost", btc, TowerError)
+    return ItemDef(
+        id=ident,
+        name=get(obj, "name", str, at, TowerError, ident),
+        cls=cls,
+        time_cost=int(time_cost),
+        can_cancel=get(obj, "canCancel", bool, at, TowerError, True),
+        exclusive_group=get(obj, "exclusiveGroup", (str, type(None)), at, TowerError, None),
+        duration_battles=duration,
+        battle_time_cost=btc,
+        stack_policy=policy,
+        effect=get(obj, "effect", dict, at, TowerError, {}),
+    )
+
+
+def _table(doc: dict, key: str, base: Path | None) -> tuple[dict, str]:
+    """A definition table given inline or as a file name relative to the tower file."""
+    value = doc.get(key, {})
+    if isinstance(value, str):
+        if base is None:
+            raise TowerError("a table file needs the tower's own path", pointer=pointer(key))
+        path = base / value
+        table = load_json(path, format=f"labkit.mapturn.{key}", versions=(1,), error=TowerError)
+        entries = get(table, key, dict, "", TowerError)
+        return entries, str(path)
+    check(isinstance(value, dict), "must be an object or a file name", pointer(key), value,
+          TowerError)  # fmt: skip
+    return value, ""
+
+
+def parse_tower(doc: dict, base: str | Path | None = None, source: str | None = None) -> Tower:
+    """Validate a tower document (already parsed JSON) and build a :class:`Tower`.
+
+    ``base`` is the folder that file names of separate tables are relative to.
+    """
+    base = None if base is None else Path(base)
+    enemies: dict[str, EnemyDef] = {}
+    items: dict[str, ItemDef] = {}
+    for key, build, out in (("enemies", _enemy, enemies), ("items", _item, items),
+                            ("skills", _item, items)):  # fmt: skip
+        entries, file = _table(doc, key, base)
+        try:
+            for ident, obj in entries.items():
+                check(ident not in out, "id defined twice", pointer(key, ident), ident, TowerError)
+                check(isinstance(obj, dict), "must be an object", pointer(key, ident), obj,
+                      TowerError)  # fmt: skip
+                out[ident] = build(ident, obj, pointer(key, ident))
+        except TowerError as exc:
+            raise exc.with_file(file) if file else exc from None
+    terrain = {"empty": TerrainDef("empty")}
+    for ident, obj in get(doc, "terrain", dict, "", TowerError, {}).items():
+        at = pointer("terrain", ident)
+        check(isinstance(obj, dict), "must be an object", at, obj, TowerError)
+        stairs = get(obj, "stairs", int, at, TowerError, 0)
+        check(stairs in (-1, 0, 1), "stairs must be -1, 0 or 1", at + "/stairs", stairs, TowerError)
+        terrain[ident] = TerrainDef(ident, get(obj, "passable", bool, at, TowerError, True), stairs)
+    legend: dict[int, tuple[str, str]] = {}
+    tables = {"enemy": enemies, "item": items, "terrain": terrain}
+    for number, ref in get(doc, "legend", dict, "", TowerError).items():
+        at = pointer("legend", number)
+        check(number.isdigit() and 0 < int(number) < 100_000, "a legend key is a number 1-99999",
+              at, number, TowerError)  # fmt: skip
+        ok = isinstance(ref, dict) and len(ref) == 1 and next(iter(ref)) in tables
+        check(ok, 'must be {"enemy"|"item"|"terrain": id}', at, ref, TowerError)
+        kind, ident = next(iter(ref.items()))
+        check(ident in tables[kind], f"unknown {kind} id", f"{at}/{kind}", ident, TowerError)
+        legend[int(number)] = (kind, ident)
+    floors: dict[str, np.ndarray] = {}
+    for fid, obj in get(doc, "floors", dict, "", TowerError).items():
+        at = pointer("floors", fid)
+        check(":" not in fid and fid != "", "a floor id is non-empty without ':'", at, fid,
+              TowerError)  # fmt: skip
+        rows = get(obj, "map", list, at, TowerError)
+        check(rows and all(isinstance(r, list) and len(r) == len(rows[0]) for r in rows)
+              and len(rows[0]) > 0, "map must be a non-empty rectangle of rows", at + "/map",
+              None, TowerError)  # fmt: skip
+        for y, row in enumerate(rows):
+            for x, v in enumerate(row):
+                ok = type(v) is int and (v == 0 or v in legend)
+                check(ok, "not 0 or a legend number", pointer("floors", fid, "map", y, x), v,
+                      TowerError)  # fmt: skip
+        floors[fid] = np.array(rows, dtype=np.int64)
+    check(bool(floors), "a tower needs at least one floor", "/floors", None, TowerError)
+    hero = get(doc, "hero", dict, "", TowerError)
+    start = get(hero, "floor", str, "/hero", TowerError)
+    check(start in floors, "unknown floor", "/hero/floor", start, TowerError)
+    h, w = floors[start].shape
+    hx = get(hero, "x", int, "/hero", TowerError)
+    hy = get(hero, "y", int, "/hero", TowerError)
+    check(0 <= hx < w and 0 <= hy < h, "hero outside the floor", "/hero", [hx, hy], TowerError)
+    for k in ("hp", "atk", "def"):
+        check(get(hero, k, int, "/hero", TowerError) >= 0, "must be >= 0", f"/hero/{k}", hero[k],
+              TowerError)  # fmt: skip
+    owned = get(hero, "items", dict, "/hero", TowerError, {})
+    for ident, n in owned.items():
+        check(ident in items, "unknown item id", pointer("hero", "items", ident), ident, TowerError)
+        check(type(n) is int and n >= 0, "a count >= 0", pointer("hero", "items", ident), n,
+              TowerError)  # fmt: skip
+    return Tower(
+        name=get(doc, "name", str, "", TowerError, "tower"),
+        enemies=enemies,
+        items=items,
+        terrain=terrain,
+        legend=legend,
+        floors=floors,
+        hero=dict(hero),
+        source=source,
+    )
+
+
+def load_tower(path: str | Path) -> Tower:
+    """Load and validate a tower file (and the tables it names).
+
+    Examples
+    --------
+    >>> tower = load_tower(example_tower_path())
+    >>> sorted(tower.floors)
+    ['F1', 'F2']
+    >>> tower.enemies["bat"].time_cost
+    2.0
+    """
+    path = Path(path)
+    doc = load_json(path, format=TOWER_FORMAT, versions=(1,), error=TowerError)
+    try:
+        return parse_tower(doc, base=path.parent, source=str(path))
+    except TowerError as exc:
+        if exc.file is None:
+            exc.with_file(str(path))
+        raise
+
+
+def example_tower_path() -> Path:
+    """The small example tower shipped in ``data/mapturn/tower.json``."""
+    here = Path(__file__).resolve()
+    for parent in here.parents:
+        candidate = parent / "data" / "mapturn" / "tower.json"
+        if candidate.is_file():
+            return candidate
+    raise TowerError("the example tower data/mapturn/tower.json is not installed")

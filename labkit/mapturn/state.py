@@ -1,0 +1,119 @@
+"""Runtime state that is saved: ``mapTurnState`` and ``skillState`` (seed §3.3, SPEC M8).
+
+Everything here is plain JSON. The active-enemy cache is *not* state: it is derived from the map
+and rebuilt after a load. Parsing validates every field before anything is built, so a corrupt
+save raises :class:`SaveError` and leaves the running game untouched.
+
+Decisions the SPEC leaves open:
+
+* ``clock`` grows by ``n`` at once in ``consume_time`` (seed §2.1, first variant); ``mapTurn``
+  grows by one per tick.
+* ``enemyMemory`` holds per-instance action memory (the patrol's next waypoint), keyed like the
+  gauges and carried with them when an instance moves.
+* Battle skills are held per exclusive group: ``activeBattleSkills = {group: skillId}`` (a skill
+  without a group is its own group). ``activeBattleSkillId`` in the seed is the single-group case.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from labkit import LabkitError
+from labkit.io import check, pointer
+from labkit.io import field as get
+
+__all__ = ["SaveError", "MapTurnState", "SkillState", "SAVE_FORMAT", "SAVE_VERSION"]
+
+SAVE_FORMAT = "labkit.mapturn.save"
+SAVE_VERSION = 1
+
+
+class SaveError(LabkitError):
+    """A save file or save document that is corrupt, of another format, version or tower."""
+
+
+@dataclass
+class MapTurnState:
+    """``flags.mapTurnState``: clock, map turn, gauges and per-instance memory."""
+
+    clock: int = 0
+    map_turn: int = 0
+    gauges: dict[str, dict[str, float]] = field(default_factory=dict)
+    memory: dict[str, dict[str, dict]] = field(default_factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "clock": self.clock,
+            "mapTurn": self.map_turn,
+            "enemyActionGauge": {f: dict(g) for f, g in self.gauges.items()},
+            "enemyMemory": {f: {k: dict(v) for k, v in m.items()} for f, m in self.memory.items()},
+        }
+
+    @classmethod
+    def parse(cls, doc: Any, at: str, floors: set[str]) -> MapTurnState:
+        check(isinstance(doc, dict), "must be an object", at, doc, SaveError)
+        clock = get(doc, "clock", int, at, SaveError)
+        turn = get(doc, "mapTurn", int, at, SaveError)
+        check(clock >= 0, "must be >= 0", at + "/clock", clock, SaveError)
+        check(turn >= 0, "must be >= 0", at + "/mapTurn", turn, SaveError)
+        stores = []
+        for key, kind in (("enemyActionGauge", float), ("enemyMemory", dict)):
+            out: dict[str, dict] = {}
+            for fid, values in get(doc, key, dict, at, SaveError).items():
+                fat = at + pointer(key, fid)
+                check(fid in floors, "unknown floor", fat, fid, SaveError)
+                check(isinstance(values, dict), "must be an object", fat, values, SaveError)
+                for rid in values:
+                    get(values, rid, kind, fat, SaveError)
+                    check(rid.startswith(fid + ":"), "runtime id of another floor",
+                          fat + pointer(rid), rid, SaveError)  # fmt: skip
+                out[fid] = {k: (float(v) if kind is float else dict(v)) for k, v in values.items()}
+            stores.append(out)
+        return cls(clock, turn, stores[0], stores[1])
+
+
+@dataclass
+class SkillState:
+    """``flags.skillState``: active status skills, active battle skills, temporary state."""
+
+    active_status_skills: dict[str, dict[str, Any]] = field(default_factory=dict)
+    active_battle_skills: dict[str, str] = field(default_factory=dict)
+    temp: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def active_battle_skill_id(self) -> str | None:
+        """The seed's single ``activeBattleSkillId``: the skill of group ``battleSkill``."""
+        return self.active_battle_skills.get("battleSkill")
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "activeStatusSkills": {k: dict(v) for k, v in self.active_status_skills.items()},
+            "activeBattleSkills": dict(self.active_battle_skills),
+            "temp": dict(self.temp),
+        }
+
+    @classmethod
+    def parse(cls, doc: Any, at: str, items: dict) -> SkillState:
+        check(isinstance(doc, dict), "must be an object", at, doc, SaveError)
+        status = {}
+        for sid, s in get(doc, "activeStatusSkills", dict, at, SaveError).items():
+            sat = at + pointer("activeStatusSkills", sid)
+            check(sid in items and items[sid].cls == "skillupdate", "not a status skill", sat, sid,
+                  SaveError)  # fmt: skip
+            check(isinstance(s, dict), "must be an object", sat, s, SaveError)
+            remain = get(s, "remainBattles", (int, type(None)), sat, SaveError)
+            check(remain is None or remain > 0, "must be > 0 or null", sat + "/remainBattles",
+                  remain, SaveError)  # fmt: skip
+            btc = get(s, "battleTimeCost", int, sat, SaveError)
+            check(btc >= 0, "must be >= 0", sat + "/battleTimeCost", btc, SaveError)
+            src = get(s, "sourceItemId", str, sat, SaveError)
+            status[sid] = {"remainBattles": remain, "battleTimeCost": btc, "sourceItemId": src}
+        battle = {}
+        for group, sid in get(doc, "activeBattleSkills", dict, at, SaveError).items():
+            gat = at + pointer("activeBattleSkills", group)
+            ok = isinstance(sid, str) and sid in items and items[sid].cls == "skillbattle"
+            check(ok, "not a battle skill", gat, sid, SaveError)
+            battle[group] = sid
+        temp = get(doc, "temp", dict, at, SaveError)
+        return cls(status, battle, dict(temp))
