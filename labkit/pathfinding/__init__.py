@@ -1,10 +1,61 @@
 """Passability and pathfinding (SPEC P0–P7, seed 003).
 
-The fast grid search lives in :mod:`labkit.pathfinding.grid`.
+Three levels of one API, as in python-tcod: the fast grid kernels (:func:`grid_path`,
+:func:`grid_costs`) for analysts' cost fields; the graph builder and finder
+(:class:`MapGraphBuilder`, :class:`PathFinder`); and the object API that binds mover, layer,
+predicate and direction handler (:class:`PathfindingSystem`).
 """
 
 from __future__ import annotations
 
+from labkit.pathfinding.finder import PathFinder, PathfindingStatus, PathResult
+from labkit.pathfinding.graph import CostWarning, MapGraph, MapGraphBuilder
 from labkit.pathfinding.grid import grid_costs, grid_path
+from labkit.pathfinding.mover import HeroMover, StepResult
+from labkit.pathfinding.predicate import (
+    DefaultPassPredicate,
+    NoTilePassPredicate,
+    PassCheck,
+    PassPredicate,
+)
+from labkit.pathfinding.system import LayerWarning, PathfindingSystem, Walk
+from labkit.pathfinding.tiles import (
+    EIGHT_WAY,
+    FOUR_WAY,
+    Direction,
+    DirectionHandler,
+    GameMap,
+    MapError,
+    MapLayer,
+    PassBit,
+    TileDef,
+)
 
-__all__ = ["grid_costs", "grid_path"]
+__all__ = [
+    "grid_costs",
+    "grid_path",
+    "PassBit",
+    "Direction",
+    "DirectionHandler",
+    "FOUR_WAY",
+    "EIGHT_WAY",
+    "TileDef",
+    "MapLayer",
+    "GameMap",
+    "MapError",
+    "PassCheck",
+    "PassPredicate",
+    "DefaultPassPredicate",
+    "NoTilePassPredicate",
+    "CostWarning",
+    "MapGraph",
+    "MapGraphBuilder",
+    "PathFinder",
+    "PathfindingStatus",
+    "PathResult",
+    "HeroMover",
+    "StepResult",
+    "PathfindingSystem",
+    "LayerWarning",
+    "Walk",
+]

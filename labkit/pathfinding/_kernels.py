@@ -251,3 +251,133 @@ def grid_search_buckets(cost, sx, sy, tx, ty, diagonal, top):
     for i in range(n):
         out[i] = np.inf if dist[i] == np.iinfo(np.int64).max else np.float64(dist[i])
     return out.reshape(h, w), parent
+
+
+def _bfs_example():
+    can = np.ones((3, 3, 4), dtype=np.bool_)
+    hit = np.zeros((3, 3), dtype=np.bool_)
+    return (can, hit, _DX[:4].copy(), _DY[:4].copy(), 1, 1, False)
+
+
+@kernel(example=_bfs_example)
+def bfs_graph(can, hit, dxs, dys, sx, sy, start_terminal):
+    """Reachable-only BFS of P5 over a pass table ``can[y, x, k]`` / ``hit[y, x]``.
+
+    Returns ``(index (h, w), cells (n, 2) as (x, y), edges (n, k) node or -1, terminal (n,))``;
+    node 0 is the start. A hit neighbour gets its edge and is marked terminal; terminals (the
+    start too, when ``start_terminal``) are never expanded.
+    """
+    h, w, k = can.shape
+    index = np.full((h, w), -1, dtype=np.int64)
+    cells = np.empty((h * w, 2), dtype=np.int64)
+    edges = np.full((h * w, k), -1, dtype=np.int64)
+    terminal = np.zeros(h * w, dtype=np.bool_)
+    index[sy, sx] = 0
+    cells[0, 0] = sx
+    cells[0, 1] = sy
+    terminal[0] = start_terminal
+    n = 1
+    head = 0  # ``cells`` doubles as the BFS queue: nodes are numbered in discovery order
+    while head < n:
+        u = head
+        head += 1
+        if terminal[u]:
+            continue
+        ux = cells[u, 0]
+        uy = cells[u, 1]
+        for d in range(k):
+            if not can[uy, ux, d]:
+                continue
+            nx = ux + dxs[d]
+            ny = uy + dys[d]
+            if nx < 0 or ny < 0 or nx >= w or ny >= h or (nx == ux and ny == uy):
+                continue
+            v = index[ny, nx]
+            if v < 0:
+                v = n
+                n += 1
+                index[ny, nx] = v
+                cells[v, 0] = nx
+                cells[v, 1] = ny
+                terminal[v] = hit[ny, nx]
+            edges[u, d] = v
+    return index, cells[:n].copy(), edges[:n].copy(), terminal[:n].copy()
+
+
+def _graph_search_example():
+    edges = np.array([[1, -1], [-1, 0]], dtype=np.int64)
+    return (edges, np.ones(2), np.zeros(2, dtype=np.bool_), 0, 1)
+
+
+@kernel(example=_graph_search_example)
+def graph_search(edges, cost, terminal, source, target):
+    """Least-cost search of P6: lazy binary heap, stale entries skipped, terminals not expanded.
+
+    Entering node v costs ``cost[v]``. ``target < 0`` settles every reachable node. Returns
+    ``(dist (n,), parent (n,), expanded)`` where ``expanded`` counts nodes taken off the heap and
+    settled (stale entries excluded).
+    """
+    n, k = edges.shape
+    dist = np.full(n, np.inf)
+    parent = np.full(n, -1, dtype=np.int64)
+    done = np.zeros(n, dtype=np.bool_)
+    cap = n * k + 1  # at most one push per edge, plus the source
+    keys = np.empty(cap, dtype=np.float64)
+    nodes = np.empty(cap, dtype=np.int64)
+    dist[source] = 0.0
+    keys[0] = 0.0
+    nodes[0] = source
+    size = 1
+    expanded = 0
+    while size > 0:
+        du = keys[0]
+        u = nodes[0]
+        size -= 1
+        if size > 0:
+            kc = keys[size]
+            c = nodes[size]
+            i = 0
+            while True:
+                left = 2 * i + 1
+                if left >= size:
+                    break
+                best = left
+                if left + 1 < size and keys[left + 1] < keys[left]:
+                    best = left + 1
+                if keys[best] >= kc:
+                    break
+                keys[i] = keys[best]
+                nodes[i] = nodes[best]
+                i = best
+            keys[i] = kc
+            nodes[i] = c
+        if done[u] or du > dist[u]:
+            continue  # stale entry: u was settled through a cheaper push
+        done[u] = True
+        expanded += 1
+        if u == target:
+            break
+        if terminal[u]:
+            continue  # a terminal may end a path, never sit inside one
+        for d in range(k):
+            v = edges[u, d]
+            if v < 0 or done[v]:
+                continue
+            nd = du + cost[v]
+            # An unreached node is taken even at infinite cost (P5 accepts inf costs: the
+            # path exists, its total is inf).
+            if nd < dist[v] or (parent[v] < 0 and v != source):
+                dist[v] = nd
+                parent[v] = u
+                i = size
+                size += 1
+                while i > 0:
+                    p = (i - 1) >> 1
+                    if keys[p] <= nd:
+                        break
+                    keys[i] = keys[p]
+                    nodes[i] = nodes[p]
+                    i = p
+                keys[i] = nd
+                nodes[i] = v
+    return dist, parent, expanded
