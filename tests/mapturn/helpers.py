@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import copy
+
 from labkit.mapturn import Actions, MapTurn, World, parse_tower
 
 # A few enemy and skill definitions the tests share; each test may add its own.
@@ -75,15 +77,18 @@ def tower_doc(*floors: str, hero=None, enemies=None, name="test") -> dict:
     hero_doc = {"floor": "F1", "x": start[0], "y": start[1], "hp": 100, "atk": 10, "def": 0,
                 "items": {k: 1 for k, v in SKILLS.items() if v["cls"] != "items"}}  # fmt: skip
     hero_doc.update(hero or {})
-    return {
-        "name": name,
-        "enemies": {**ENEMIES, **(enemies or {})},
-        "items": {k: v for k, v in SKILLS.items() if not k.startswith("skill")},
-        "terrain": {"wall": {"passable": False}, "up": {"stairs": 1}, "down": {"stairs": -1}},
-        "legend": {str(numbers[ch]): {kind: ident} for ch, (kind, ident) in LETTERS.items()},
-        "floors": maps,
-        "hero": hero_doc,
-    }
+    # deep copies: a test that mutates its document must not change the shared tables
+    return copy.deepcopy(
+        {
+            "name": name,
+            "enemies": {**ENEMIES, **(enemies or {})},
+            "items": SKILLS,
+            "terrain": {"wall": {"passable": False}, "up": {"stairs": 1}, "down": {"stairs": -1}},
+            "legend": {str(numbers[ch]): {kind: ident} for ch, (kind, ident) in LETTERS.items()},
+            "floors": maps,
+            "hero": hero_doc,
+        }
+    )
 
 
 def game(*floors: str, **kw):
