@@ -176,12 +176,14 @@ class Actions:
                         and world.enemy_at(world.floor, x, y) is not None]  # fmt: skip
                 if hits:
                     world.remove_blocks_by_indexes(world.floor, hits)
+                    engine.log.append((engine.state.map_turn, "hero", item_id, len(hits)))
         elif item.cls == "skillrecover":
             hero.hp += int(item.effect.get("hp", 0))
         elif item.cls == "skillremote":
             target = self._nearest_enemy(int(item.effect.get("range", 1)))
             if target is not None:
                 world.remove_block(world.floor, *target)
+                engine.log.append((engine.state.map_turn, "hero", item_id, *target))
         else:
             return self._result("not usable", clock0)
         engine.consume_time(int(item.time_cost), item.cls)
