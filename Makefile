@@ -12,7 +12,7 @@ export NUMBA_CACHE_DIR ?= $(CURDIR)/build/numba-cache
 export HYPOTHESIS_PROFILE ?= ci
 export MPLBACKEND ?= Agg
 
-.PHONY: lab test lint bench report clean install
+.PHONY: lab test lint bench report clean install browser
 
 install: $(STAMP)
 
@@ -34,7 +34,18 @@ lint: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 
-test: $(STAMP) lint
+# The browser suite drives Debian's Chromium (no browser download): install it when missing.
+browser:
+	@command -v chromium >/dev/null 2>&1 || { \
+	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
+	    echo "installing Debian's chromium for the browser tests"; \
+	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; \
+	  else \
+	    echo "error: the browser tests need Chromium: run 'sudo apt-get install chromium'" >&2; exit 1; \
+	  fi; }
+	@command -v chromium >/dev/null 2>&1 || { echo "error: chromium still missing" >&2; exit 1; }
+
+test: $(STAMP) lint browser
 	$(BIN)/python -m pytest
 
 bench: $(STAMP)
