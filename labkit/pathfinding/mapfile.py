@@ -1,0 +1,182 @@
+"""The JSON map format (``"format": "labkit.pathmap"``, version 1).
+
+Example::
+
+    {"format": "labkit.pathmap", "version": 1,
+     "tiles": [{"number": 1, "name": "wall", "in_pass": 0, "out_pass": 0}],
+     "event": [[0, 1, 0], [0, 0, 0]],
+     "layers": [{"name": "deco", "tiles": [[0, 0, 0], [0, 0, 0]]}],
+     "cost": [[1, 1, 1], [1, 5, 1]],
+     "neighbourhood": 4}
+
+``tiles`` entries take ``number`` (> 0) and optionally ``name``, ``in_pass``/``out_pass``
+(0–15, default 15), ``event_pass`` (default true), ``only_events`` (default false). Grids are
+lists of rows (``[y][x]``); ``layers``, ``cost`` (entering costs, default 1) and
+``neighbourhood`` (4 or 8, default 4) are optional. Everything is validated before anything is
+built; errors name the JSON pointer and the bad value.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+from numpy.typing import NDArray
+
+from labkit import io
+from labkit.pathfinding.tiles import (
+    EIGHT_WAY,
+    FOUR_WAY,
+    DirectionHandler,
+    GameMap,
+    MapError,
+    TileDef,
+)
+
+__all__ = ["MapFile", "map_from_json", "map_to_json", "load_map", "save_map"]
+
+FORMAT = "labkit.pathmap"
+VERSIONS = (1,)
+
+
+@dataclass
+class MapFile:
+    """A loaded map file: the map, its cost field (or None) and its direction handler."""
+
+    game_map: GameMap
+    cost: NDArray[np.float64] | None
+    face: DirectionHandler
+
+
+def _grid(value: Any, at: str, kind: type, shape: tuple[int, int] | None) -> np.ndarray:
+    """A list of rows of ints (tile numbers >= 0) or numbers (costs), checked cell by cell."""
+    ok = isinstance(value, list) and len(value) > 0
+    io.check(ok, "must be a non-empty list of rows", at, value, MapError)
+    if shape is not None:
+        io.check(len(value) == shape[0], f"must have {shape[0]} rows", at, len(value), MapError)
+    width = shape[1] if shape else None
+    for y, row in enumerate(value):
+        io.check(isinstance(row, list), "must be a list of cells", f"{at}/{y}", row, MapError)
+        width = len(row) if width is None else width
+        ok = len(row) == width and width > 0
+        io.check(ok, f"row must have {width} cells", f"{at}/{y}", len(row), MapError)
+        for x, cell in enumerate(row):
+            if kind is int:
+                io.as_int(cell, f"{at}/{y}/{x}", 0, None, MapError)
+            else:
+                ok = isinstance(cell, (int, float)) and not isinstance(cell, bool)
+                io.check(ok, "must be a number", f"{at}/{y}/{x}", cell, MapError)
+    return np.array(value, dtype=np.int64 if kind is int else np.float64)
+
+
+def _known(grid: np.ndarray, at: str, numbers: set[int]) -> None:
+    for y, x in zip(*np.nonzero(grid)):
+        num = int(grid[y, x])
+        io.check(num in numbers, "unknown tile number", f"{at}/{y}/{x}", num, MapError)
+
+
+def map_from_json(doc: Any, state: Any = None) -> MapFile:
+    """Validate a map document (already parsed) and build it."""
+    doc = io.check_header(doc, format=FORMAT, versions=VERSIONS, error=MapError)
+    tiles = []
+    raw_tiles = io.field(doc, "tiles", list, "", MapError)
+    seen: set[int] = set()
+    for i, t in enumerate(raw_tiles):
+        at = f"/tiles/{i}"
+        number = io.field(t, "number", int, at, MapError)
+        io.as_int(number, f"{at}/number", 1, None, MapError)
+        io.check(number not in seen, "tile number defined twice", f"{at}/number", number, MapError)
+        seen.add(number)
+        bits = {}
+        for key in ("in_pass", "out_pass"):
+            value = io.field(t, key, int, at, MapError, 15)
+            bits[key] = io.as_int(value, f"{at}/{key}", 0, 15, MapError)
+        tiles.append(
+            TileDef(
+                number,
+                event_pass=io.field(t, "event_pass", bool, at, MapError, True),
+                only_events=io.field(t, "only_events", bool, at, MapError, False),
+                name=io.field(t, "name", str, at, MapError, ""),
+                **bits,
+            )
+        )
+    event = _grid(io.field(doc, "event", list, "", MapError), "/event", int, None)
+    _known(event, "/event", seen)
+    layers = {}
+    for i, layer in enumerate(io.field(doc, "layers", list, "", MapError, [])):
+        at = f"/layers/{i}"
+        name = io.field(layer, "name", str, at, MapError)
+        grid = _grid(io.field(layer, "tiles", list, at, MapError), f"{at}/tiles", int, event.shape)
+        _known(grid, f"{at}/tiles", seen)
+        io.check(name not in layers, "layer name used twice", f"{at}/name", name, MapError)
+        layers[name] = grid
+    cost = None
+    if "cost" in doc:
+        cost = _grid(doc["cost"], "/cost", float, event.shape)
+    hood = io.field(doc, "neighbourhood", int, "", MapError, 4)
+    io.check(hood in (4, 8), "must be 4 or 8", "/neighbourhood", hood, MapError)
+    game_map = GameMap(tiles, event=event, layers=layers, state=state)
+    return MapFile(game_map, cost, FOUR_WAY if hood == 4 else EIGHT_WAY)
+
+
+def map_to_json(
+    game_map: GameMap, cost: NDArray | None = None, face: DirectionHandler = FOUR_WAY
+) -> dict:
+    """The document for a map (the inverse of :func:`map_from_json`)."""
+    if game_map.event_layer is None:
+        raise MapError("the map format needs an event layer")
+    doc: dict[str, Any] = {
+        "format": FORMAT,
+        "version": VERSIONS[-1],
+        "tiles": [
+            {
+                "number": t.number,
+                "name": t.name,
+                "in_pass": int(t.in_pass),
+                "out_pass": int(t.out_pass),
+                "event_pass": t.event_pass,
+                "only_events": t.only_events,
+            }
+            for t in game_map.tile_table.values()
+        ],
+        "event": game_map.event_layer.tiles.tolist(),
+        "layers": [
+            {"name": layer.name, "tiles": layer.tiles.tolist()} for layer in game_map.layers
+        ],
+        "neighbourhood": 8 if face is EIGHT_WAY else 4,
+    }
+    if cost is not None:
+        doc["cost"] = np.asarray(cost, dtype=float).tolist()
+    return doc
+
+
+def load_map(path: str | os.PathLike, state: Any = None) -> MapFile:
+    """Read and validate a map file; errors name the file, the JSON pointer and the value.
+
+    Examples
+    --------
+    >>> from labkit.pathfinding.mapfile import load_map, data_path
+    >>> mf = load_map(data_path("corridors.json"))
+    >>> mf.game_map.width, mf.face.name
+    (12, '4-way')
+    """
+    doc = io.load_json(path, format=FORMAT, versions=VERSIONS, error=MapError)
+    try:
+        return map_from_json(doc, state)
+    except MapError as exc:
+        raise exc.with_file(str(path)) from None
+
+
+def save_map(path: str | os.PathLike, map_file: MapFile) -> None:
+    """Write a map file atomically."""
+    doc = map_to_json(map_file.game_map, map_file.cost, map_file.face)
+    io.save_json(path, doc, format=FORMAT, version=VERSIONS[-1])
+
+
+def data_path(name: str) -> str:
+    """Path of a shipped example map in ``data/maps``."""
+    from pathlib import Path
+
+    return str(Path(__file__).resolve().parents[2] / "data" / "maps" / name)
