@@ -1,0 +1,242 @@
+"""Figures of boards, tiles and sweeps (matplotlib, imported lazily), and their SVG text.
+
+:class:`BoardPlot` owns one Axes and a fixed set of artists that it updates in place, so the
+collision-sweep viewer can rotate the board or scrub a tile without rebuilding the figure.
+:func:`svg` renders a :class:`Level`, :class:`PuzzleState` or :class:`Trace` for notebooks
+(``_repr_svg_``) and for ``labkit puzzle show --svg``.
+
+What is drawn: cells (pale hexagons) with their tracks (the same sampled Béziers the collision
+uses); tiles as 0.88R tops coloured by ``color`` with an arrow for ``dir``; for a trace the
+planned path (dotted), the part travelled (solid), the blocker's 1.76R Minkowski hexagon, the
+contact point and the tile's top where it stops.
+
+Examples
+--------
+>>> from labkit.hexpuzzle import Level, trace
+>>> lvl = Level.hexagon(2, tiles=[("a", 1, 1, 0), ("b", 0, 0, 5)])
+>>> text = svg(trace(lvl, "a"))
+>>> text.startswith("<?xml") and "</svg>" in text
+True
+"""
+
+from __future__ import annotations
+
+import io
+from typing import Any
+
+import numpy as np
+
+from labkit.hexpuzzle import coords
+from labkit.hexpuzzle.geometry import track_polyline
+from labkit.hexpuzzle.level import Level
+from labkit.hexpuzzle.sweep import MINKOWSKI_RADIUS, TILE_RADIUS
+
+__all__ = ["TILE_COLOURS", "BoardPlot", "draw", "svg"]
+
+#: Fill colours of tile colours 0-3 (cosmetic, as in the level format).
+TILE_COLOURS = ("#d1495b", "#2e86ab", "#edae49", "#66a182")
+OUTCOME_COLOURS = {"exit": "#2a9d8f", "blocked": "#c1121f", "loop": "#7b2cbf"}
+
+
+def _title(level: Level) -> str:
+    # matplotlib's default font has no CJK glyphs; fall back to the id rather than draw boxes.
+    return level.name if level.name.isascii() else level.id
+
+
+def _cell_polys(level: Level) -> list[np.ndarray]:
+    return [
+        coords.hexagon_vertices(*coords.centre(q, r), 0.97) for q, r in sorted(level.board.cells)
+    ]
+
+
+def _track_lines(level: Level) -> list[np.ndarray]:
+    lines = []
+    for (q, r), tracks in sorted(level.board.tracks.items()):
+        lines += [track_polyline(q, r, a, b) for a, b in enumerate(tracks) if a < b]
+    return lines
+
+
+def _arrow(x: float, y: float, direction: int) -> np.ndarray:
+    """A notch near the tile's edge pointing toward port ``direction``."""
+    ux, uy = coords.unit(direction)
+    px, py = -uy, ux
+    return np.array(
+        [
+            (x + 0.8 * ux, y + 0.8 * uy),
+            (x + 0.3 * ux + 0.17 * px, y + 0.3 * uy + 0.17 * py),
+            (x + 0.3 * ux - 0.17 * px, y + 0.3 * uy - 0.17 * py),
+        ]
+    )
+
+
+class BoardPlot:
+    """A board drawn on ``ax`` with artists kept for in-place updates."""
+
+    def __init__(self, ax: Any, *, labels: bool = True) -> None:
+        from matplotlib.collections import LineCollection, PolyCollection
+        from matplotlib.patches import Polygon
+
+        self.ax = ax
+        self.labels = labels
+        self.cells = PolyCollection(
+            [], facecolors="#f4f1ea", edgecolors="#c9c2b3", lw=0.8, zorder=1
+        )
+        self.tracks = LineCollection([], colors="#8d99ae", lw=2.2, capstyle="round", zorder=2)
+        self.tiles = PolyCollection([], edgecolors="#222222", lw=1.0, zorder=5)
+        self.arrows = PolyCollection([], facecolors="white", edgecolors="none", zorder=6)
+        (self.planned,) = ax.plot([], [], ls=":", lw=1.6, color="#555555", zorder=7)
+        (self.swept,) = ax.plot([], [], lw=2.6, color=OUTCOME_COLOURS["exit"], zorder=8)
+        self.minkowski = Polygon(
+            np.zeros((6, 2)),
+            closed=True,
+            fill=False,
+            ls="--",
+            lw=1.6,
+            ec=OUTCOME_COLOURS["blocked"],
+            zorder=9,
+            visible=False,
+        )
+        self.mover = Polygon(
+            np.zeros((6, 2)), closed=True, fc="none", ec="black", lw=2.0, zorder=10, visible=False
+        )
+        (self.contact,) = ax.plot(
+            [],
+            [],
+            marker="X",
+            ms=11,
+            color=OUTCOME_COLOURS["blocked"],
+            mec="white",
+            ls="none",
+            zorder=11,
+        )
+        for artist in (self.cells, self.tracks, self.tiles, self.arrows):
+            ax.add_collection(artist)
+        ax.add_patch(self.minkowski)
+        ax.add_patch(self.mover)
+        self._texts: list[Any] = []
+        ax.set_aspect("equal")
+        ax.set_axis_off()
+        self.level: Level | None = None
+        self.trace: Any = None
+
+    # --- board and tiles ------------------------------------------------------------------
+    def show_level(self, level: Level, active: np.ndarray | None = None, title: str = "") -> None:
+        """Draw ``level``'s board and its tiles (only those with ``active`` true)."""
+        self.level = level
+        active = level._all if active is None else active
+        self.cells.set_verts(_cell_polys(level))
+        self.tracks.set_segments(_track_lines(level))
+        tiles = [t for t, on in zip(level.tiles, active) if on]
+        centres = [coords.centre(t.q, t.r) for t in tiles]
+        self.tiles.set_verts([coords.hexagon_vertices(x, y, TILE_RADIUS) for x, y in centres])
+        self.tiles.set_facecolor([TILE_COLOURS[t.color] for t in tiles])
+        self.arrows.set_verts([_arrow(x, y, t.dir) for (x, y), t in zip(centres, tiles)])
+        for text in self._texts:
+            text.remove()
+        self._texts = []
+        if self.labels:
+            self._texts = [
+                self.ax.text(
+                    x,
+                    y,
+                    t.id,
+                    ha="center",
+                    va="center",
+                    fontsize=7,
+                    zorder=12,
+                    color="black",
+                )
+                for (x, y), t in zip(centres, tiles)
+            ]
+        xy = np.array([coords.centre(q, r) for q, r in level.board.cells])
+        pad = 2.6
+        self.ax.set_xlim(xy[:, 0].min() - pad, xy[:, 0].max() + pad)
+        self.ax.set_ylim(xy[:, 1].max() + pad, xy[:, 1].min() - pad)  # logical y points down
+        self.ax.set_title(title or _title(level), fontsize=10)
+        self.show_trace(None)
+
+    # --- a sweep --------------------------------------------------------------------------
+    def show_trace(self, trace: Any) -> None:
+        """Overlay a :class:`~labkit.hexpuzzle.trace.Trace` (``None`` clears the overlay)."""
+        self.trace = trace
+        blocked = trace is not None and trace.outcome == "blocked"
+        if trace is None:
+            for line in (self.planned, self.swept, self.contact):
+                line.set_data([], [])
+            self.minkowski.set_visible(False)
+            self.mover.set_visible(False)
+            return
+        self.planned.set_data(trace.path[:, 0], trace.path[:, 1])
+        travelled = trace.travelled()
+        self.swept.set_data(travelled[:, 0], travelled[:, 1])
+        self.swept.set_color(OUTCOME_COLOURS[trace.outcome])
+        if blocked:
+            blocker = trace.level.tile(trace.blocker)
+            self.minkowski.set_xy(
+                coords.hexagon_vertices(*coords.centre(blocker.q, blocker.r), MINKOWSKI_RADIUS)
+            )
+            self.contact.set_data([trace.point[0]], [trace.point[1]])
+        else:
+            self.contact.set_data([], [])
+        self.minkowski.set_visible(blocked)
+        self.scrub(1.0)
+
+    def scrub(self, fraction: float) -> np.ndarray | None:
+        """Put the moving tile's top at ``fraction`` (0–1) of the distance it travels."""
+        if self.trace is None:
+            self.mover.set_visible(False)
+            return None
+        where = self.trace.position(float(np.clip(fraction, 0, 1)) * self.trace.length)
+        self.mover.set_xy(coords.hexagon_vertices(where[0], where[1], TILE_RADIUS))
+        self.mover.set_visible(True)
+        return where
+
+
+def draw(obj: Any, ax: Any = None) -> BoardPlot:
+    """Draw a Level, PuzzleState or Trace on ``ax`` (a new figure when ``None``)."""
+    if ax is None:
+        import matplotlib.pyplot as plt
+
+        _, ax = plt.subplots(figsize=(5.5, 5.5))
+    plot = BoardPlot(ax)
+    _fill(plot, obj)
+    return plot
+
+
+def _fill(plot: BoardPlot, obj: Any) -> None:
+    if isinstance(obj, Level):
+        plot.show_level(obj)
+    elif hasattr(obj, "planned"):  # Trace
+        extra = f" → blocked by {obj.blocker}" if obj.outcome == "blocked" else f" → {obj.outcome}"
+        plot.show_level(obj.level, obj.active, title=f"{_title(obj.level)}: tap {obj.tile}{extra}")
+        plot.show_trace(obj)
+    elif hasattr(obj, "original"):  # PuzzleState
+        title = (
+            f"{_title(obj.original)} · {obj.status} · steps left {obj.steps_left} · "
+            f"orientation {obj.orientation}"
+        )
+        plot.show_level(obj.level, obj._active, title=title)
+    else:
+        raise TypeError(f"cannot draw a {type(obj).__name__}")
+
+
+def svg(obj: Any, size: float = 5.0) -> str:
+    """SVG text of a Level, PuzzleState or Trace (no pyplot state is touched)."""
+    from matplotlib.figure import Figure
+
+    fig = Figure(figsize=(size, size))
+    _fill(BoardPlot(fig.add_subplot()), obj)
+    fig.tight_layout()
+    buf = io.StringIO()
+    fig.savefig(buf, format="svg")
+    return buf.getvalue()
+
+
+def png(obj: Any, path: str, size: float = 5.0, dpi: int = 110) -> None:
+    """Save a PNG of a Level, PuzzleState or Trace (for reports and for looking at figures)."""
+    from matplotlib.figure import Figure
+
+    fig = Figure(figsize=(size, size))
+    _fill(BoardPlot(fig.add_subplot()), obj)
+    fig.tight_layout()
+    fig.savefig(path, dpi=dpi)
