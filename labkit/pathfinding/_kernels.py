@@ -166,30 +166,41 @@ def grid_search_buckets(cost, sx, sy, tx, ty, diagonal, top):
 
     With integer entering costs every queued distance lies in [d, d + top], so ``top + 1``
     circular buckets (rounded up to a power of two; doubly linked lists through ``nxt`` and
-    ``prv``) replace the heap: push, pop and decrease-key are O(1).
+    ``prv``) replace the heap: push, pop and decrease-key are O(1). The grid is copied into a
+    padded int32 array with a blocked border so that neighbours need no bounds checks.
     """
     h, w = cost.shape
-    n = h * w
-    flat = cost.ravel()
-    dist = np.full(n, np.iinfo(np.int64).max, dtype=np.int64)
-    parent = np.full(n, -1, dtype=np.int64)
-    done = np.zeros(n, dtype=np.bool_)
+    pw = w + 2
+    npad = (h + 2) * pw
+    pc = np.zeros(npad, dtype=np.int32)  # padded cost, 0 = blocked
+    for y in range(h):
+        for x in range(w):
+            c = cost[y, x]
+            if c > 0.0 and c != np.inf:
+                pc[(y + 1) * pw + x + 1] = np.int32(c)
+    big = np.iinfo(np.int64).max
+    dist = np.full(npad, big, dtype=np.int64)
+    parent = np.full(npad, -1, dtype=np.int32)
+    state = np.zeros(npad, dtype=np.uint8)  # 0 unseen, 1 queued, 2 settled
     nb = 1  # a power of two >= top + 1, so "mod nb" is a mask
     while nb < top + 1:
         nb *= 2
     mask = nb - 1
-    head = np.full(nb, -1, dtype=np.int64)
-    nxt = np.empty(n, dtype=np.int64)
-    prv = np.empty(n, dtype=np.int64)
-    queued = np.zeros(n, dtype=np.bool_)
+    head = np.full(nb, -1, dtype=np.int32)
+    nxt = np.empty(npad, dtype=np.int32)
+    prv = np.empty(npad, dtype=np.int32)
+    offs = np.array([-pw, 1, pw, -1, 1 - pw, 1 + pw, pw - 1, -1 - pw], dtype=np.int64)
+    # for diagonal k (4..7): the two orthogonal cells beside it, as offsets from u
+    side_a = np.array([0, 0, 0, 0, 1, 1, -1, -1], dtype=np.int64)
+    side_b = np.array([0, 0, 0, 0, -pw, pw, pw, -pw], dtype=np.int64)
     ndir = 8 if diagonal else 4
-    target = ty * w + tx if tx >= 0 else -1
-    s = sy * w + sx
+    target = (ty + 1) * pw + tx + 1 if tx >= 0 else -1
+    s = (sy + 1) * pw + sx + 1
     dist[s] = 0
     head[0] = s
     nxt[s] = -1
     prv[s] = -1
-    queued[s] = True
+    state[s] = 1
     count = 1
     cur = 0  # the distance whose bucket is being emptied
     while count > 0:
@@ -198,38 +209,24 @@ def grid_search_buckets(cost, sx, sy, tx, ty, diagonal, top):
         if u < 0:
             cur += 1
             continue
-        # Pop u from the head of its bucket.
         head[b] = nxt[u]
         if nxt[u] >= 0:
             prv[nxt[u]] = -1
-        queued[u] = False
+        state[u] = 2
         count -= 1
-        done[u] = True
         if u == target:
             break
         du = dist[u]
-        uy = u // w
-        ux = u - uy * w
         for d in range(ndir):
-            nx = ux + _DX[d]
-            ny = uy + _DY[d]
-            if nx < 0 or ny < 0 or nx >= w or ny >= h:
+            v = u + offs[d]
+            cv = pc[v]
+            if cv == 0 or state[v] == 2:
                 continue
-            v = ny * w + nx
-            if done[v]:
-                continue
-            cv = flat[v]
-            if not (cv > 0.0) or cv == np.inf:
-                continue
-            if d >= 4:
-                ca = flat[uy * w + nx]
-                cb = flat[ny * w + ux]
-                if not (ca > 0.0) or ca == np.inf or not (cb > 0.0) or cb == np.inf:
-                    continue
-            nd = du + np.int64(cv)
+            if d >= 4 and (pc[u + side_a[d]] == 0 or pc[u + side_b[d]] == 0):
+                continue  # no corner cutting
+            nd = du + cv
             if nd < dist[v]:
-                if queued[v]:
-                    # Unlink v from its old bucket.
+                if state[v] == 1:
                     if prv[v] >= 0:
                         nxt[prv[v]] = nxt[v]
                     else:
@@ -237,20 +234,27 @@ def grid_search_buckets(cost, sx, sy, tx, ty, diagonal, top):
                     if nxt[v] >= 0:
                         prv[nxt[v]] = prv[v]
                 else:
-                    queued[v] = True
+                    state[v] = 1
                     count += 1
                 dist[v] = nd
                 parent[v] = u
-                nb_v = nd & mask
-                nxt[v] = head[nb_v]
+                bv = nd & mask
+                hv = head[bv]
+                nxt[v] = hv
                 prv[v] = -1
-                if head[nb_v] >= 0:
-                    prv[head[nb_v]] = v
-                head[nb_v] = v
-    out = np.empty(n, dtype=np.float64)
-    for i in range(n):
-        out[i] = np.inf if dist[i] == np.iinfo(np.int64).max else np.float64(dist[i])
-    return out.reshape(h, w), parent
+                if hv >= 0:
+                    prv[hv] = v
+                head[bv] = v
+    out = np.empty((h, w), dtype=np.float64)
+    par = np.empty(h * w, dtype=np.int64)
+    for y in range(h):
+        for x in range(w):
+            p = (y + 1) * pw + x + 1
+            dp = dist[p]
+            out[y, x] = np.inf if dp == big else np.float64(dp)
+            q = parent[p]
+            par[y * w + x] = -1 if q < 0 else (q // pw - 1) * w + (q % pw - 1)
+    return out, par
 
 
 def _bfs_example():
