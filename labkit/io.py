@@ -176,6 +176,15 @@ def dumps(obj: Any, *, indent: int | None = 2) -> str:
     return json.dumps(obj, indent=indent, ensure_ascii=False, allow_nan=False) + "\n"
 
 
+def _target_mode(target: Path) -> int:
+    try:
+        return target.stat().st_mode & 0o7777
+    except FileNotFoundError:
+        umask = os.umask(0)
+        os.umask(umask)
+        return 0o666 & ~umask
+
+
 @contextlib.contextmanager
 def atomic_write(
     path: str | os.PathLike, mode: str = "w", encoding: str | None = "utf-8"
@@ -203,6 +212,9 @@ def atomic_write(
             yield fh
             fh.flush()
             os.fsync(fh.fileno())
+        # mkstemp makes 0600 files; give the result the mode a plain open() would (or keep the
+        # mode of the file it replaces).
+        os.chmod(tmp, _target_mode(target))
         os.replace(tmp, target)
     except BaseException:
         with contextlib.suppress(FileNotFoundError):

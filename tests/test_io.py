@@ -99,3 +99,14 @@ def test_field_helpers_name_pointer_and_value():
     assert lio.field({"x": 1}, "x", float, "") == 1
     with pytest.raises(LabkitError):
         lio.as_int(1000, "/moveLimit", 1, 999)
+
+
+def test_atomic_write_gives_normal_permissions_and_keeps_existing_mode(tmp_path):
+    fresh = tmp_path / "fresh.json"
+    lio.save_json(fresh, {"a": 1})
+    umask = os.umask(0)
+    os.umask(umask)
+    assert fresh.stat().st_mode & 0o777 == 0o666 & ~umask
+    fresh.chmod(0o640)
+    lio.save_json(fresh, {"a": 2})
+    assert fresh.stat().st_mode & 0o777 == 0o640
