@@ -139,6 +139,14 @@ class World:
             self._passable_cache = (key, ~self._blocked_table[grid])
         return self._passable_cache[1]
 
+    def walls(self, floor: str) -> np.ndarray:
+        """Boolean grid [y, x]: True where impassable *terrain* stands (enemies, items ignored)."""
+        grid = np.where(self.hidden[floor], 0, self.floors[floor])
+        wall = np.zeros(len(self._blocked_table), dtype=bool)
+        for number, (kind, ident) in self.tower.legend.items():
+            wall[number] = kind == "terrain" and not self.tower.terrain[ident].passable
+        return wall[grid]
+
     # -- listeners -------------------------------------------------------------------------------
     def subscribe(self, listener: Callable[[WorldEvent], None]) -> None:
         """Call ``listener(event)`` after every block operation and floor change."""
