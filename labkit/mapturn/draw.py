@@ -70,7 +70,7 @@ def draw_raster(
     raster = timeline.raster(1, max(stop, 1))
     image = ax.imshow(raster, aspect="auto", interpolation="nearest", cmap="Blues",
                       extent=(0.5, raster.shape[1] + 0.5, raster.shape[0] - 0.5, -0.5),
-                      vmin=0, vmax=max(1, int(raster.max(initial=0))))  # fmt: skip
+                      vmin=0, vmax=max(2, int(raster.max(initial=0))))  # fmt: skip
     ax.set_yticks(range(len(timeline.time_costs)))
     ax.set_yticklabels(labels or [f"cost {c:g}" for c in timeline.time_costs], fontsize=8)
     ax.set_xlabel("map turn (tick)")

@@ -135,7 +135,7 @@ class GaugeTuner:
         else:
             self.image.set_data(raster)
             self.image.set_extent((0.5, tl.ticks + 0.5, raster.shape[0] - 0.5, -0.5))
-            self.image.set_clim(0, max(1, int(raster.max(initial=0))))
+            self.image.set_clim(0, max(2, int(raster.max(initial=0))))
         self.ax.set_xlim(0.5, tl.ticks + 0.5)
         top, bottom = -0.5, raster.shape[0] - 0.5
         self.lines.set_segments([[(t + 0.5, top), (t + 0.5, bottom)] for t in r["ends"]])
