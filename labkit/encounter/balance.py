@@ -171,6 +171,25 @@ class Balance:
                 changes[key] = _table(list(np.asarray(changes[key], float)), f"/tables/{key}")
         return dataclasses.replace(self, **changes)
 
+    def with_weapon(self, name: str, **changes: Any) -> Balance:
+        """A copy with one weapon's stats changed (for balance sweeps).
+
+        Examples
+        --------
+        >>> default_balance().with_weapon("long_knife", hit_score=3).weapons["long_knife"].hit_score
+        3
+        """
+        if name not in self.weapons:
+            raise BalanceError("unknown weapon", pointer=pointer("weapons", name), value=name)
+        bad = set(changes) - {f.name for f in dataclasses.fields(Weapon)}
+        if bad:
+            raise BalanceError(
+                "unknown weapon stat", pointer=pointer("weapons", name), value=sorted(bad)
+            )
+        weapons = dict(self.weapons)
+        weapons[name] = dataclasses.replace(weapons[name], **changes)
+        return dataclasses.replace(self, weapons=MappingProxyType(weapons))
+
 
 def _table(values: Any, at: str) -> np.ndarray:
     check(isinstance(values, list), "must be a list of 9 probabilities", at, values, BalanceError)

@@ -91,3 +91,13 @@ def test_replace_revalidates_tables():
     assert edited.hit_table[0] == pytest.approx(0.1) and b.hit_table[0] == 0.02
     with pytest.raises(BalanceError, match="increasing"):
         b.replace(pursuit_table=[0.5] * 9)
+
+
+def test_with_weapon_changes_one_stat():
+    b = default_balance()
+    edited = b.with_weapon("revolver", pursuit=0)
+    assert edited.weapons["revolver"].pursuit == 0 and b.weapons["revolver"].pursuit == 2
+    with pytest.raises(BalanceError, match="unknown weapon stat"):
+        b.with_weapon("revolver", speed=3)
+    with pytest.raises(BalanceError, match="unknown weapon"):
+        b.with_weapon("bow", damage=1)
