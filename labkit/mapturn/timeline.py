@@ -13,7 +13,6 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from . import _kernels
 from .defs import MIN_TIME_COST
 
 __all__ = ["GaugeTimeline", "gauge_timeline"]
@@ -108,6 +107,8 @@ def gauge_timeline(
         scheduled = costs > 0
         bound = np.floor((start[scheduled] + ticks) / costs[scheduled]) + 1
         capacity = int(np.minimum(bound, ticks).sum())
+    from . import _kernels  # imported here: numba loads on first use, not with the package
+
     actions, final, tick, enemy, count, n = _kernels.gauge_run(
         costs, int(ticks), start, bool(events), capacity
     )

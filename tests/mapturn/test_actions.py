@@ -119,3 +119,16 @@ def test_bad_input():
         act.run("?")
     with pytest.raises(MapTurnError):
         act.use_item("nothing")
+
+
+def test_pluggable_battle_resolver_and_failure_keeps_layers_until_death():
+    from labkit.mapturn import BattleOutcome
+
+    engine, act = game(ROOM)
+    engine.resolver = lambda hero, enemy: BattleOutcome(True, 7)
+    act.use_item("focus")
+    assert engine.apply_status_after_battle("failure") == []
+    assert engine.skills.active_status_skills["focus"]["remainBattles"] == 2
+    act.run("RRD")  # picks the potion (+10), then bumps into the idler at (3, 2)
+    assert engine.world.hero.hp == 100 + 10 - 7
+    assert engine.skills.active_status_skills["focus"]["remainBattles"] == 1
