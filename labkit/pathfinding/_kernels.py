@@ -123,7 +123,7 @@ def grid_search(cost, sx, sy, tx, ty, diagonal):
     return dist.reshape(h, w), parent
 
 
-@kernel(example=lambda: (np.array([-1, 0, 1], dtype=np.int64), 3, 3))
+@kernel(example=lambda: (np.array([-1, 0, 1], dtype=np.int64), 2, 3))
 def trace_cells(parent, target, width):
     """Walk ``parent`` back from ``target``; return the (n, 2) int64 (x, y) cells start first."""
     n = 1

@@ -169,3 +169,19 @@ def test_points_are_x_then_y():
 def test_bad_input_is_named(cost, start, message):
     with pytest.raises(ValueError, match=message):
         grid_path(cost, start, (0, 0))
+
+
+def test_every_kernel_example_runs_like_its_reference():
+    """``labkit warmup`` calls each kernel on its example: they must be valid inputs."""
+    from labkit import _jit
+
+    for k in _jit.REGISTRY.values():
+        if k.module != "labkit.pathfinding._kernels":
+            continue
+        args = k.example()
+        fast, slow = k.dispatcher(*args), k.dispatcher.py_func(*k.example())
+        for a, b in zip(
+            fast if isinstance(fast, tuple) else (fast,),
+            slow if isinstance(slow, tuple) else (slow,),
+        ):
+            np.testing.assert_array_equal(a, b)
