@@ -133,7 +133,10 @@ class MapTurn:
         gauges = self.state.gauges.setdefault(floor, {})
         turn = self.state.map_turn
         log = self.log
+        hero = self.world.hero
         for entry in order:
+            if hero.dead:
+                break  # death first (M1): nothing else resolves once the hero has died
             if not entry.alive:
                 continue  # dropped earlier in this tick (killed, overwritten)
             cost = entry.definition.time_cost
@@ -145,7 +148,7 @@ class MapTurn:
                     log.append((turn, entry.runtime_id, "idle"))
                     continue
                 self.perform_enemy_action(entry, reason)
-                if not entry.alive or self.world.hero.dead:
+                if not entry.alive or hero.dead:
                     break
                 gauge = gauges.get(entry.runtime_id, 0.0)  # a move carries the gauge over
 

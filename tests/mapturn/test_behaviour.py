@@ -80,3 +80,6 @@ def test_builtin_drain_can_kill():
     assert engine.world.hero.hp == 40
     engine.consume_time(1)
     assert engine.world.hero.dead and engine.skills.active_status_skills == {}
+    logged = len(engine.log)
+    engine.consume_time(2)
+    assert len(engine.log) == logged  # after death no enemy acts
