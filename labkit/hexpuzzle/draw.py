@@ -222,13 +222,16 @@ def _fill(plot: BoardPlot, obj: Any) -> None:
 
 def svg(obj: Any, size: float = 5.0) -> str:
     """SVG text of a Level, PuzzleState or Trace (no pyplot state is touched)."""
+    import matplotlib
     from matplotlib.figure import Figure
 
     fig = Figure(figsize=(size, size))
     _fill(BoardPlot(fig.add_subplot()), obj)
     fig.tight_layout()
     buf = io.StringIO()
-    fig.savefig(buf, format="svg")
+    # A fixed hash salt and no date make the text identical run to run (reproducible notebooks).
+    with matplotlib.rc_context({"svg.hashsalt": "labkit", "svg.fonttype": "none"}):
+        fig.savefig(buf, format="svg", metadata={"Date": None})
     return buf.getvalue()
 
 
