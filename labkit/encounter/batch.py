@@ -1,0 +1,253 @@
+"""Batch sweeps (SPEC E7): many games over seeds and settings, on processes or a Dask cluster.
+
+:func:`run_batch` plays one game per (settings, seed) pair and returns a :class:`BatchResult`:
+a numpy structured array with one row per game (settings index, both seeds, winner, end
+reason, steps, turns, encounters, and per actor ``alive_<id>`` and ``survival_<id>`` = the turn
+it died in, or the last turn if it survived) and :meth:`BatchResult.summary` with sample sizes
+and 95 % confidence intervals (Wilson for rates, normal for means).
+
+Where the games run:
+
+* ``executor=None`` — local processes (:class:`concurrent.futures.ProcessPoolExecutor`, one
+  per core);
+* any ``concurrent.futures``-style object with ``submit`` (a thread pool, your own pool);
+* a ``dask.distributed.Client`` (through its ``concurrent.futures`` face,
+  ``client.get_executor()``); the scheduler re-runs the tasks of a worker that dies.
+
+Games are sent in chunks; each result row carries its job index and the rows are placed by
+index, so the table is in (settings, seed) order whatever order the chunks finish in, and a
+chunk that is run twice (a lost worker) can neither duplicate nor drop a row (checked).
+Every game's outcome depends only on its settings, so the table is the same on every engine.
+
+Decisions recorded here: ``seeds`` set both the process seed and the map seed of each game
+(``fixed_map=True`` keeps each settings' map seed); without ``seeds`` each settings object is
+played once as given.
+
+Examples
+--------
+>>> from concurrent.futures import ThreadPoolExecutor
+>>> from labkit.encounter.settings import SimulationSettings
+>>> with ThreadPoolExecutor(2) as pool:
+...     res = run_batch(SimulationSettings(), range(6), executor=pool, progress=False)
+>>> len(res), res.rows["seed"].tolist()
+(6, [0, 1, 2, 3, 4, 5])
+>>> int(res.summary()["n"][0])
+6
+"""
+
+from __future__ import annotations
+
+import csv
+import math
+import os
+from collections.abc import Callable, Iterable, Sequence
+from concurrent.futures import Executor, ProcessPoolExecutor, as_completed
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from labkit.encounter.combat import wilson_interval
+from labkit.encounter.runner import outcome
+from labkit.encounter.settings import SimulationError, SimulationSettings
+from labkit.io import atomic_write
+
+__all__ = ["run_batch", "BatchResult", "play_chunk"]
+
+BASE_FIELDS = [
+    ("settings_index", "i4"),
+    ("map_seed", "i8"),
+    ("seed", "i8"),
+    ("winner", "U8"),
+    ("end_reason", "U12"),
+    ("steps", "i4"),
+    ("turns", "i4"),
+    ("encounters", "i4"),
+]
+
+
+def play_chunk(jobs: Sequence[tuple[int, dict]]) -> list[tuple[int, dict]]:
+    """Play ``(index, settings dict)`` jobs; the task every worker runs."""
+    return [(i, outcome(SimulationSettings.from_dict(doc))) for i, doc in jobs]
+
+
+def _is_dask_client(executor: Any) -> bool:
+    return type(executor).__module__.startswith("distributed") and hasattr(executor, "get_executor")
+
+
+def run_batch(
+    settings: SimulationSettings | Sequence[SimulationSettings],
+    seeds: Iterable[int] | None = None,
+    *,
+    executor: Any = None,
+    progress: bool | Callable[[int, int], None] = True,
+    chunksize: int | None = None,
+    fixed_map: bool = False,
+) -> BatchResult:
+    """Play one game per (settings, seed) pair and tabulate the outcomes.
+
+    Parameters
+    ----------
+    settings : SimulationSettings or sequence of them
+        One game setting or a sweep (rows carry ``settings_index``).
+    seeds : iterable of int, optional
+        Seeds to play each settings with (process and map seed); default: each settings once.
+    executor : Executor, dask Client or None
+        Where to run (see the module notes); ``None`` = local processes.
+    progress : bool or callable
+        A tqdm bar, or ``progress(done_games, total_games)`` called as chunks finish.
+    chunksize : int, optional
+        Games per task (default: about four tasks per worker, at most 50 games).
+    fixed_map : bool
+        Keep each settings' map seed instead of setting it to the seed.
+
+    Returns
+    -------
+    BatchResult
+        Rows in (settings, seed) order, identical whatever the executor.
+    """
+    sweep = [settings] if isinstance(settings, SimulationSettings) else list(settings)
+    if not sweep:
+        raise SimulationError("no settings to play", pointer="/settings", value=[])
+    games: list[SimulationSettings] = []
+    index: list[int] = []
+    seed_list = None if seeds is None else [int(s) for s in seeds]
+    for k, s in enumerate(sweep):
+        for seed in [s.seed] if seed_list is None else seed_list:
+            map_seed = s.map_seed if (fixed_map or seed_list is None) else seed
+            games.append(s.replace(seed=seed, map_seed=map_seed))
+            index.append(k)
+    jobs = [(i, g.to_dict()) for i, g in enumerate(games)]
+    workers = os.cpu_count() or 1
+    size = chunksize or max(1, min(50, math.ceil(len(jobs) / (4 * workers))))
+    chunks = [jobs[i : i + size] for i in range(0, len(jobs), size)]
+
+    own = executor is None
+    if own:
+        executor = ProcessPoolExecutor(max_workers=min(workers, len(chunks)))
+    pool: Executor = executor.get_executor() if _is_dask_client(executor) else executor
+    results: dict[int, dict] = {}
+    bar = None
+    if progress is True:
+        from tqdm.auto import tqdm
+
+        bar = tqdm(total=len(jobs), desc="games", unit="game")
+    try:
+        futures = [pool.submit(play_chunk, chunk) for chunk in chunks]
+        for fut in as_completed(futures):
+            rows = fut.result()
+            for i, row in rows:
+                if i in results:
+                    raise SimulationError("a game came back twice", pointer=f"/jobs/{i}")
+                results[i] = row
+            if bar is not None:
+                bar.update(len(rows))
+            elif callable(progress):
+                progress(len(results), len(jobs))
+    finally:
+        if bar is not None:
+            bar.close()
+        if own:
+            executor.shutdown()
+    missing = [i for i in range(len(jobs)) if i not in results]
+    if missing:
+        raise SimulationError("games were lost", pointer=f"/jobs/{missing[0]}", value=len(missing))
+    return BatchResult(_table([results[i] for i in range(len(jobs))], index), sweep)
+
+
+def _table(rows: list[dict], index: list[int]) -> np.ndarray:
+    actors: list[str] = []
+    for r in rows:
+        actors.extend(a for a in r["alive"] if a not in actors)
+    dtype = BASE_FIELDS + [(f"alive_{a}", "?") for a in actors]
+    dtype += [(f"survival_{a}", "i4") for a in actors]
+    out = np.zeros(len(rows), dtype=dtype)
+    for j, (r, k) in enumerate(zip(rows, index)):
+        rec = out[j]
+        rec["settings_index"] = k
+        for name, _ in BASE_FIELDS[1:]:
+            rec[name] = r[name]
+        for a in actors:
+            rec[f"alive_{a}"] = r["alive"].get(a, False)
+            rec[f"survival_{a}"] = r["survival"].get(a, -1)
+    return out
+
+
+def _mean_ci(x: np.ndarray) -> tuple[float, float, float]:
+    if x.size == 0:
+        return math.nan, math.nan, math.nan
+    m = float(x.mean())
+    half = 1.96 * float(x.std(ddof=1)) / math.sqrt(x.size) if x.size > 1 else math.inf
+    return m, m - half, m + half
+
+
+@dataclass
+class BatchResult:
+    """Rows of a batch (``rows``, a structured array) and the settings swept (``settings``)."""
+
+    rows: np.ndarray
+    settings: list[SimulationSettings]
+
+    def __len__(self) -> int:
+        return len(self.rows)
+
+    def actors(self, side: str | None = None) -> list[str]:
+        """Actor ids with columns in the table (optionally of one side)."""
+        names = [n[len("alive_") :] for n in self.rows.dtype.names if n.startswith("alive_")]
+        return [a for a in names if side is None or a.startswith(side + "-")]
+
+    def summary(self) -> np.ndarray:
+        """Per settings index: n, win rates with 95 % Wilson intervals, step-limit and
+        mutual-death counts, mean steps and mean NPC survival (turns) with 95 % intervals."""
+        fields = ["n", "npc_wins", "npc_win", "npc_win_lo", "npc_win_hi", "monster_wins",
+                  "monster_win", "monster_win_lo", "monster_win_hi", "step_limit",
+                  "mutual_death", "mean_steps", "mean_steps_lo", "mean_steps_hi",
+                  "npc_survival", "npc_survival_lo", "npc_survival_hi"]  # fmt: skip
+        dtype = [("settings_index", "i4")] + [
+            (f, "i4" if f in ("n", "npc_wins", "monster_wins", "step_limit", "mutual_death")
+             else "f8") for f in fields
+        ]  # fmt: skip
+        keys = np.unique(self.rows["settings_index"])
+        out = np.zeros(len(keys), dtype=dtype)
+        npcs = self.actors("npc")
+        for j, k in enumerate(keys):
+            g = self.rows[self.rows["settings_index"] == k]
+            n = len(g)
+            rec = out[j]
+            rec["settings_index"], rec["n"] = k, n
+            for side in ("npc", "monster"):
+                wins = int((g["winner"] == side).sum())
+                lo, hi = wilson_interval(wins, n)
+                rec[f"{side}_wins"], rec[f"{side}_win"] = wins, wins / n
+                rec[f"{side}_win_lo"], rec[f"{side}_win_hi"] = lo, hi
+            rec["step_limit"] = int((g["end_reason"] == "STEP_LIMIT").sum())
+            rec["mutual_death"] = int((g["end_reason"] == "MUTUAL_DEATH").sum())
+            rec["mean_steps"], rec["mean_steps_lo"], rec["mean_steps_hi"] = _mean_ci(
+                g["steps"].astype(float)
+            )
+            surv = np.concatenate([g[f"survival_{a}"] for a in npcs]) if npcs else np.array([])
+            surv = surv[surv >= 0].astype(float)
+            rec["npc_survival"], rec["npc_survival_lo"], rec["npc_survival_hi"] = _mean_ci(surv)
+        return out
+
+    def to_csv(self, path: str | os.PathLike) -> None:
+        """Write the rows as CSV, atomically (a header line, then one game per line)."""
+        with atomic_write(path) as fh:
+            w = csv.writer(fh, lineterminator="\n")
+            w.writerow(self.rows.dtype.names)
+            for rec in self.rows.tolist():
+                w.writerow([int(v) if isinstance(v, bool) else v for v in rec])
+
+    def _repr_html_(self) -> str:
+        s = self.summary()
+        head = "".join(f"<th>{h}</th>" for h in ("settings", "n", "NPC win (95% CI)",
+                                                  "monster win (95% CI)", "step limit",
+                                                  "mean steps"))  # fmt: skip
+        body = "".join(
+            f"<tr><td>{r['settings_index']}</td><td>{r['n']}</td>"
+            f"<td>{r['npc_win']:.3f} ({r['npc_win_lo']:.3f}–{r['npc_win_hi']:.3f})</td>"
+            f"<td>{r['monster_win']:.3f} ({r['monster_win_lo']:.3f}–{r['monster_win_hi']:.3f})"
+            f"</td><td>{r['step_limit']}</td><td>{r['mean_steps']:.1f}</td></tr>"
+            for r in s
+        )
+        return f"<b>BatchResult</b>: {len(self)} games<table><tr>{head}</tr>{body}</table>"
