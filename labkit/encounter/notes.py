@@ -11,8 +11,10 @@ Decisions the SPEC leaves open, recorded here:
 * **Pruning** drops every entry that is no longer visible, then keeps the newest 150 (ties
   broken by insertion order). Adding never prunes by itself; the session prunes once per turn,
   so a burst of notes within one turn is never lost before it is read.
-* **Import** (captured intel) copies the other actor's entries visible at ``turn``, marked with
-  ``source`` = that actor, keeping their turns; entries already present are not duplicated.
+* **Import** (captured intel) copies the entries visible to the other actor at ``as_of`` (default:
+  now), marked with ``source`` = that actor. They are re-stamped with the importing turn — the
+  importer learns them now, and its visibility window counts from then — and keep the original
+  turn in ``source_turn``. Entries already imported are not duplicated.
 * :class:`Observation` is the only thing a policy reads. It is built from the actor's own state
   and notebook, never from the world, so no other actor's true position can leak into it:
   :meth:`Observation.positions` lists every position it mentions for tests to check.
@@ -65,6 +67,7 @@ class Note:
     strength: int | None = None
     text: str = ""
     source: str | None = None
+    source_turn: int | None = None
 
     def to_dict(self) -> dict:
         """Plain JSON form (for journals and observations)."""
@@ -76,6 +79,7 @@ class Note:
             "strength": self.strength,
             "text": self.text,
             "source": self.source,
+            "source_turn": self.source_turn,
         }
 
 
@@ -135,16 +139,24 @@ class NoteBook:
             kept = [e for i, e in enumerate(kept) if i in keep]
         self.entries = kept
 
-    def import_visible(self, other: NoteBook, turn: int) -> list[Note]:
-        """Copy ``other``'s visible entries (captured intel); returns the entries added."""
-        have = {(e.kind, e.turn, e.position, e.direction, e.strength, e.text) for e in self.entries}
+    def import_visible(self, other: NoteBook, turn: int, *, as_of: int | None = None) -> list[Note]:
+        """Copy the entries visible to ``other`` at ``as_of`` (default ``turn``) as captured intel.
+
+        Returns the entries added, stamped with ``turn`` and keeping their original turn in
+        ``source_turn``.
+        """
+
+        def key(e: Note) -> tuple:
+            return (e.kind, e.source_turn, e.position, e.direction, e.strength, e.text)
+
+        have = {key(e) for e in self.entries if e.source_turn is not None}
         added = []
-        for e in other.visible(turn):
-            key = (e.kind, e.turn, e.position, e.direction, e.strength, e.text)
-            if key in have:
+        for e in other.visible(turn if as_of is None else as_of):
+            origin = e.turn if e.source_turn is None else e.source_turn
+            note = replace(e, turn=int(turn), source=e.source or other.owner, source_turn=origin)
+            if key(note) in have:
                 continue
-            have.add(key)
-            note = replace(e, source=e.source or other.owner)
+            have.add(key(note))
             self.entries.append(note)
             added.append(note)
         return added

@@ -41,9 +41,15 @@ def test_import_visible_marks_source_and_skips_duplicates():
     theirs.add(NoteKind.THREAT, turn=3, position=(4, 4), text="monster")
     theirs.add(NoteKind.VISIT, turn=8, position=(0, 1))
     added = mine.import_visible(theirs, turn=9)
-    assert [(n.kind, n.source) for n in added] == [(NoteKind.VISIT, "b")]
+    assert [(n.kind, n.source, n.turn, n.source_turn) for n in added] == [
+        (NoteKind.VISIT, "b", 9, 8)
+    ]
     assert mine.import_visible(theirs, turn=9) == []
     assert theirs.entries[1].source is None  # the original is untouched
+    # A body found later: what the dead actor could see at death, learned now.
+    late = NoteBook("c").import_visible(theirs, turn=20, as_of=4)
+    assert [(n.kind, n.turn, n.source_turn) for n in late] == [(NoteKind.THREAT, 20, 3)]
+    assert mine.visible(9)[-1].source == "b"
 
 
 positions = st.tuples(st.integers(0, 20), st.integers(0, 20))
