@@ -74,6 +74,7 @@ def test_info_and_warmup_from_read_only_install(tmp_path, user_cache_writable):
         site / "labkit",
         ignore=shutil.ignore_patterns("__pycache__", "*.nbi", "*.nbc"),
     )
+    shutil.copytree(ROOT / "data", site / "data")  # shipped inputs live beside the package
     cache_home = tmp_path / "cache"
     cache_home.mkdir()
     subprocess.run(["chmod", "-R", "a-w", str(site)], check=True)

@@ -343,9 +343,6 @@ def load_tower(path: str | Path) -> Tower:
 
 def example_tower_path() -> Path:
     """The small example tower shipped in ``data/mapturn/tower.json``."""
-    here = Path(__file__).resolve()
-    for parent in here.parents:
-        candidate = parent / "data" / "mapturn" / "tower.json"
-        if candidate.is_file():
-            return candidate
-    raise TowerError("the example tower data/mapturn/tower.json is not installed")
+    from labkit._data import data_path
+
+    return data_path("mapturn", "tower.json")

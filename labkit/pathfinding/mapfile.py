@@ -177,6 +177,6 @@ def save_map(path: str | os.PathLike, map_file: MapFile) -> None:
 
 def data_path(name: str) -> str:
     """Path of a shipped example map in ``data/maps``."""
-    from pathlib import Path
+    from labkit._data import data_path as shipped
 
-    return str(Path(__file__).resolve().parents[2] / "data" / "maps" / name)
+    return str(shipped("maps", name))

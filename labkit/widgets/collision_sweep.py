@@ -18,6 +18,7 @@ from typing import Any
 
 import numpy as np
 
+from labkit._data import data_path
 from labkit.hexpuzzle import Level, trace
 from labkit.hexpuzzle.coords import centre
 from labkit.hexpuzzle.draw import BoardPlot
@@ -25,7 +26,7 @@ from labkit.hexpuzzle.sweep import TILE_RADIUS
 
 __all__ = ["CollisionSweepViewer", "shipped_levels"]
 
-LEVEL_DIR = Path(__file__).resolve().parents[2] / "data" / "levels"
+LEVEL_DIR = data_path("levels", must_exist=False)
 
 
 def shipped_levels() -> list[Level]:
