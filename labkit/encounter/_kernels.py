@@ -243,6 +243,7 @@ def propagate_sound(height, width, xs, ys, levels):
     """
     strength = np.zeros((height, width), dtype=np.int32)
     source = np.full((height, width), -1, dtype=np.int32)
+    direction = np.full((height, width), NONE, dtype=np.int8)
     for k in range(xs.shape[0]):
         level = levels[k]
         r = level - 1
@@ -257,12 +258,8 @@ def propagate_sound(height, width, xs, ys, levels):
                 d = max(abs(x - sx), ddy)
                 s = level - d
                 if s > strength[y, x]:
+                    # Direction on every win, inside the box only: no second full-grid pass.
                     strength[y, x] = s
                     source[y, x] = k
-    direction = np.full((height, width), NONE, dtype=np.int8)
-    for y in range(height):
-        for x in range(width):
-            k = source[y, x]
-            if k >= 0:
-                direction[y, x] = compass(xs[k] - x, ys[k] - y)
+                    direction[y, x] = compass(sx - x, sy - y)
     return strength, direction, source
