@@ -1,0 +1,98 @@
+"""The shipped 24-level main line (SPEC H8), its reproducibility, and the solver CLI."""
+
+from __future__ import annotations
+
+import argparse
+import json
+
+import pytest
+
+from labkit import LabkitError
+from labkit.hexpuzzle import campaign as camp
+from labkit.hexpuzzle.cli_solver import register_solver_commands
+from labkit.hexpuzzle.difficulty import score
+from labkit.hexpuzzle.solver import replay, solve
+
+LEVELS = camp.campaign()
+DOC = json.loads(camp.campaign_path().read_text(encoding="utf-8"))
+
+
+def test_campaign_shape_order_and_bands():
+    assert len(LEVELS) == 24
+    assert [lv.id for lv in LEVELS] == [f"main-{i:02d}" for i in range(1, 25)]
+    scores = [score(lv) for lv in LEVELS]
+    totals = [d.total for d in scores]
+    assert totals == sorted(totals)
+    assert all(d.status == "ok" for d in scores)
+    assert {d.band for d in scores} == {"easy", "intermediate", "hard", "challenge"}
+    assert all(1 <= d.R <= 3 for d in scores)
+    # The file's recorded scores are what the scorer says today.
+    assert [e["score"] for e in DOC["levels"]] == [d.as_dict() for d in scores]
+
+
+@pytest.mark.parametrize("index", range(24))
+def test_every_campaign_level_is_solved_and_replays(index):
+    level = LEVELS[index]
+    sol = solve(level)
+    assert sol.solved and 1 <= sol.rotations <= 3
+    game = replay(level, sol.actions)
+    assert game.status == "won" and game.steps_used == len(level.tiles) <= level.move_limit
+
+
+@pytest.mark.parametrize("position", [0, 12, 23])
+def test_slots_regenerate_identically(position):
+    entry = DOC["levels"][position]
+    level = camp.slot_level(DOC["seed"], entry["slot"], DOC["generator"]["recipes"][entry["slot"]])
+    shipped = dict(entry["level"])
+    fresh = level.to_json()
+    for key in ("id", "name"):
+        shipped.pop(key)
+        fresh.pop(key)
+    assert fresh == shipped
+
+
+def test_campaign_file_errors_name_the_pointer(tmp_path):
+    doc = json.loads(json.dumps(DOC))
+    doc["levels"][3]["level"]["moveLimit"] = 0
+    bad = tmp_path / "bad.json"
+    bad.write_text(json.dumps(doc))
+    with pytest.raises(LabkitError, match=r"/levels/3/level/moveLimit.*\(got 0\)"):
+        camp.load(bad)
+
+
+def _run(*argv):
+    parser = argparse.ArgumentParser()
+    register_solver_commands(parser.add_subparsers(dest="cmd", required=True))
+    args = parser.parse_args(argv)
+    return args.func(args)
+
+
+def test_cli_solve_hint_score(capsys):
+    assert _run("solve", "data/levels/03-two-turns.json") == 0
+    assert "solved with 2 rotation(s)" in capsys.readouterr().out
+    assert _run("solve", "data/levels/03-two-turns.json", "--json") == 0
+    assert json.loads(capsys.readouterr().out)["rotations"] == 2
+    assert _run("hint", "data/levels/02-one-turn.json") == 0
+    assert capsys.readouterr().out.strip() == "one-turn: tap t0"
+    assert _run("score", "data/levels/02-one-turn.json", str(camp.campaign_path())) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert len(lines) == 2 + 1 + 24 and lines[2].split()[:3] == ["one-turn", "34", "intermediate"]
+
+
+def test_cli_generate_and_campaign_slot(tmp_path, capsys):
+    assert _run("generate", "--seed", "5", "--count", "2", "--out", str(tmp_path)) == 0
+    files = sorted(p.name for p in tmp_path.glob("*.json"))
+    assert files == ["gen-5-00.json", "gen-5-01.json"]
+    assert _run("solve", str(tmp_path / files[0])) == 0
+    assert "wrote 2 level(s)" in capsys.readouterr().out
+
+
+def test_cli_campaign_writes_a_reproducible_file(tmp_path, monkeypatch, capsys):
+    small = (camp._recipe(2, [4, 4], [1, 1], [2, 2], 0.5),) * 2
+    monkeypatch.setattr(camp, "RECIPES", small)
+    out1, out2 = tmp_path / "a.json", tmp_path / "b.json"
+    assert _run("campaign", "--out", str(out1), "--seed", "3") == 0
+    assert _run("campaign", "--out", str(out2), "--seed", "3") == 0
+    assert out1.read_bytes() == out2.read_bytes()
+    assert [lv.id for lv in camp.load(out1)] == ["main-01", "main-02"]
+    assert "2 levels" in capsys.readouterr().out
