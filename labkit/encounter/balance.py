@@ -43,6 +43,7 @@ from typing import Any
 import numpy as np
 
 from labkit import LabkitError
+from labkit._data import data_path
 from labkit.io import as_int, check, check_header, load_json, pointer
 from labkit.io import field as get
 
@@ -64,7 +65,7 @@ __all__ = [
 FORMAT = "labkit.balance"
 VERSIONS = (1,)
 TABLE_SIZE = 9  # indices −4 … 4
-DEFAULT_PATH = Path(__file__).resolve().parents[2] / "data" / "balance" / "a_edition.json"
+DEFAULT_PATH = data_path("balance", "a_edition.json", must_exist=False)
 
 
 class BalanceError(LabkitError):
