@@ -23,6 +23,7 @@ from labkit.hexpuzzle import Level, trace
 from labkit.hexpuzzle.coords import centre
 from labkit.hexpuzzle.draw import BoardPlot
 from labkit.hexpuzzle.sweep import TILE_RADIUS
+from labkit.widgets._figure import FigurePane, new_figure
 
 __all__ = ["CollisionSweepViewer", "shipped_levels"]
 
@@ -48,15 +49,13 @@ class CollisionSweepViewer:
 
     def __init__(self, levels: Sequence[Level | str | Path] | None = None) -> None:
         import ipywidgets as w
-        import matplotlib.pyplot as plt
 
         self.levels = [
             lv if isinstance(lv, Level) else Level.load(lv) for lv in (levels or shipped_levels())
         ]
         if not self.levels:
             raise ValueError("CollisionSweepViewer needs at least one level")
-        with plt.ioff():
-            self.fig, ax = plt.subplots(figsize=(5.5, 5.5))
+        self.fig, ax = new_figure(figsize=(5.5, 5.5))
         self.plot = BoardPlot(ax)
         self.fig.canvas.mpl_connect("button_press_event", self._on_press)
 
@@ -68,8 +67,7 @@ class CollisionSweepViewer:
         self.tile_box = w.Dropdown(options=[], description="tile")
         self.slider = w.FloatSlider(0.0, min=0.0, max=1.0, step=0.01, description="scrub")
         self.status = w.HTML()
-        self._static = w.Output()
-        self._interactive = isinstance(self.fig.canvas, w.DOMWidget)
+        self.pane = FigurePane(self.fig)
 
         self.level_box.observe(lambda ch: self.select_level(ch["new"]), names="value")
         self.tile_box.observe(lambda ch: self.select_tile(ch["new"]), names="value")
@@ -77,7 +75,7 @@ class CollisionSweepViewer:
         self.ccw.on_click(lambda _: self.rotate(-1))
         self.cw.on_click(lambda _: self.rotate(+1))
 
-        figure = self.fig.canvas if self._interactive else self._static
+        figure = self.pane.widget
         self.ui = w.VBox(
             [
                 w.HBox([self.level_box, self.ccw, self.cw]),
@@ -166,14 +164,7 @@ class CollisionSweepViewer:
             self.click(event.xdata, event.ydata)
 
     def _refresh(self) -> None:
-        if self._interactive:
-            self.fig.canvas.draw_idle()
-            return
-        from IPython.display import display
-
-        self._static.clear_output(wait=True)
-        with self._static:
-            display(self.fig)
+        self.pane.refresh()
 
     def _ipython_display_(self) -> None:
         from IPython.display import display

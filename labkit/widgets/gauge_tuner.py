@@ -19,6 +19,7 @@ from typing import Any
 import numpy as np
 
 from labkit.mapturn import World, example_tower_path, gauge_timeline, load_tower
+from labkit.widgets._figure import FigurePane, new_figure
 
 __all__ = ["GaugeTuner"]
 
@@ -65,7 +66,7 @@ class GaugeTuner:
         controls = [*self.sliders.values(), self.moves, self.battles, self.battle_time,
                     self.ranged, self.ranged_cost, self.ticks]  # fmt: skip
         self._build_figure(W)
-        self.ui = W.VBox([W.HBox([W.VBox(controls), self.text]), self._canvas])
+        self.ui = W.VBox([W.HBox([W.VBox(controls), self.text]), self.pane.widget])
         self.result: dict[str, Any] = {}
         self.update()
         for w in controls:
@@ -113,15 +114,13 @@ class GaugeTuner:
 
     # -- view ------------------------------------------------------------------------------------
     def _build_figure(self, W: Any) -> None:
-        import matplotlib.pyplot as plt
         from matplotlib.collections import LineCollection
 
-        with plt.ioff():
-            self.fig, self.ax = plt.subplots(figsize=(8, 0.5 + 0.45 * max(1, len(self.instances))))
+        self.fig, self.ax = new_figure(figsize=(8, 0.5 + 0.45 * max(1, len(self.instances))))
         self.image = None
         self.lines = LineCollection([], colors="tab:red", linewidths=1.0, alpha=0.8)
         self.ax.add_collection(self.lines)
-        self._canvas = self.fig.canvas if isinstance(self.fig.canvas, W.DOMWidget) else W.Output()
+        self.pane = FigurePane(self.fig)
 
     def update(self) -> None:
         """Recompute and refresh the raster, the player-action marks and the text in place."""
@@ -150,17 +149,7 @@ class GaugeTuner:
         self._redraw()
 
     def _redraw(self) -> None:
-        if hasattr(self._canvas, "clear_output"):
-            from IPython import get_ipython
-            from IPython.display import display
-
-            if get_ipython() is None:
-                return  # no front-end (tests, scripts): the artists are up to date already
-            with self._canvas:
-                self._canvas.clear_output(wait=True)
-                display(self.fig)
-        else:  # pragma: no cover - live ipympl canvas
-            self.fig.canvas.draw_idle()
+        self.pane.refresh()
 
     def _ipython_display_(self) -> None:
         from IPython.display import display

@@ -20,6 +20,7 @@ from labkit.pathfinding import (
     PathResult,
     TileDef,
 )
+from labkit.widgets._figure import FigurePane, new_figure
 
 WALL = TileDef(1, in_pass=0, out_pass=0, name="wall")
 HIT = TileDef(2, event_pass=False, name="hit tile (door)")
@@ -27,14 +28,6 @@ ONE_WAY = TileDef(3, in_pass=PassBit.LEFT, out_pass=PassBit.RIGHT, name="one-way
 TOOLS = {"wall": WALL.number, "one-way →": ONE_WAY.number, "hit tile": HIT.number, "erase": 0}
 COLOURS = {0: (1.0, 1.0, 1.0), 1: (0.23, 0.23, 0.23), 2: (0.94, 0.63, 0.25), 3: (0.61, 0.78, 0.94)}
 COST_FIELDS = ("uniform", "swamp in the middle", "random 1-5")
-
-
-def _in_ipython() -> bool:
-    try:
-        from IPython import get_ipython
-    except ImportError:  # pragma: no cover - ipywidgets brings IPython
-        return False
-    return get_ipython() is not None
 
 
 class PathfindingPlayground:
@@ -120,11 +113,9 @@ class PathfindingPlayground:
 
     # -- view ------------------------------------------------------------------------------
     def _build_figure(self) -> None:
-        import matplotlib.pyplot as plt
-
         h, w = self.layer.tiles.shape
-        with plt.ioff():
-            self.fig, self.ax = plt.subplots(figsize=(min(8, 0.45 * w + 1), min(6, 0.45 * h + 1)))
+        self.fig, self.ax = new_figure(figsize=(min(8, 0.45 * w + 1), min(6, 0.45 * h + 1)))
+        self.pane = FigurePane(self.fig)
         self.image = self.ax.imshow(np.ones((h, w, 3)), interpolation="nearest")
         (self.reached,) = self.ax.plot([], [], "s", ms=4, color="#e0c030", alpha=0.6)
         (self.terminals,) = self.ax.plot([], [], "o", ms=14, mfc="none", mec="#c0392b", mew=2)
@@ -137,13 +128,7 @@ class PathfindingPlayground:
         self.fig.canvas.mpl_connect("button_press_event", self._on_press)
 
     def _figure_widget(self, W):
-        import ipywidgets
-
-        canvas = self.fig.canvas
-        if isinstance(canvas, ipywidgets.DOMWidget):  # ipympl: live, clickable
-            return canvas
-        self._out = W.Output()
-        return self._out
+        return self.pane.widget  # ipympl: the live, clickable canvas
 
     def _on_press(self, event) -> None:
         if event.inaxes is self.ax and event.xdata is not None:
@@ -175,14 +160,7 @@ class PathfindingPlayground:
             f"<b>{r.status.name}</b> · cost {cost_text} · steps {max(len(r.path) - 1, 0)} · "
             f"expanded {r.expanded} · graph nodes {len(g) if g is not None else 0}"
         )
-        self.fig.canvas.draw_idle()
-        out = getattr(self, "_out", None)
-        if out is not None and _in_ipython():
-            from IPython.display import display
-
-            out.clear_output(wait=True)
-            with out:
-                display(self.fig)
+        self.pane.refresh()
         return r
 
     def _ipython_display_(self) -> None:

@@ -23,6 +23,7 @@ from labkit.encounter import draw
 from labkit.encounter.balance import Balance, PriorityRule, default_balance
 from labkit.encounter.combat import FightStats, Loadout, simulate_fights, wilson_interval
 from labkit.encounter.tables import INDICES, priority_chance
+from labkit.widgets._figure import FigurePane, new_figure
 
 __all__ = ["ProbabilityExplorer"]
 
@@ -83,7 +84,7 @@ class ProbabilityExplorer:
         ])  # fmt: skip
         sides = W.VBox([W.HTML("<b>side A</b>"), *self.side["a"].values(),
                         W.HTML("<b>side B</b>"), *self.side["b"].values()])  # fmt: skip
-        self.ui = W.VBox([W.HBox([tables_box, sides, self.text]), self._canvas])
+        self.ui = W.VBox([W.HBox([tables_box, sides, self.text]), self.pane.widget])
         self.update()
         for w in self.controls():
             w.observe(lambda change: self.update(), names="value")
@@ -165,16 +166,13 @@ class ProbabilityExplorer:
 
     # -- view ------------------------------------------------------------------------------------
     def _build_figure(self, W: Any) -> None:
-        import matplotlib.pyplot as plt
-
-        with plt.ioff():
-            self.fig, (self.ax_curves, self.ax_prio, self.ax_rounds) = plt.subplots(
-                1, 3, figsize=(12, 3.4), layout="constrained"
-            )
+        self.fig, (self.ax_curves, self.ax_prio, self.ax_rounds) = new_figure(
+            1, 3, figsize=(12, 3.4), layout="constrained"
+        )
         self.curves = draw.draw_curves(self.ax_curves, self.base, annotate=False)
         self.prio_bars = draw.draw_priority(self.ax_prio, self.base.priority)
         self.round_bars = draw.draw_rounds(self.ax_rounds, np.zeros(2))
-        self._canvas = self.fig.canvas if isinstance(self.fig.canvas, W.DOMWidget) else W.Output()
+        self.pane = FigurePane(self.fig)
 
     def update(self) -> None:
         """Recompute and refresh the curves, bars and text in place."""
@@ -191,17 +189,7 @@ class ProbabilityExplorer:
         self._redraw()
 
     def _redraw(self) -> None:
-        if hasattr(self._canvas, "clear_output"):
-            from IPython import get_ipython
-            from IPython.display import display
-
-            if get_ipython() is None:
-                return  # no front-end (scripts, tests): the artists alone carry the state
-            with self._canvas:
-                self._canvas.clear_output(wait=True)
-                display(self.fig)
-        else:  # pragma: no cover - live ipympl canvas
-            self.fig.canvas.draw_idle()
+        self.pane.refresh()
 
     def _ipython_display_(self) -> None:
         from IPython.display import display

@@ -1,0 +1,56 @@
+"""One way for every app to hold a matplotlib figure.
+
+Under ipympl (``%matplotlib widget``, what ``labkit.notebook_header`` selects in JupyterLab) the
+figure's canvas *is* a widget: apps put it in their layout and call ``draw_idle``. Under a static
+backend (tests, ``make report``) the figure is shown as an image inside an ``Output`` widget and
+re-displayed after each change. Figures are created with ``plt.ioff()`` so ipympl does not show
+the canvas a second time on its own.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+def new_figure(*args: Any, **kwargs: Any) -> tuple[Any, Any]:
+    """``plt.subplots(*args, **kwargs)`` without ipympl's automatic display."""
+    import matplotlib.pyplot as plt
+
+    with plt.ioff():
+        return plt.subplots(*args, **kwargs)
+
+
+class FigurePane:
+    """The widget that shows ``fig`` (live canvas or static image) and how to refresh it.
+
+    Examples
+    --------
+    >>> import matplotlib
+    >>> matplotlib.use("Agg")
+    >>> fig, ax = new_figure()
+    >>> pane = FigurePane(fig)
+    >>> pane.interactive
+    False
+    >>> pane.refresh()  # outside IPython: nothing to re-display, artists already hold the state
+    """
+
+    def __init__(self, fig: Any) -> None:
+        import ipywidgets as w
+
+        self.fig = fig
+        self.interactive = isinstance(fig.canvas, w.DOMWidget)
+        self.widget = fig.canvas if self.interactive else w.Output()
+
+    def refresh(self) -> None:
+        """Show the figure's current artists."""
+        if self.interactive:
+            self.fig.canvas.draw_idle()
+            return
+        from IPython import get_ipython
+        from IPython.display import display
+
+        if get_ipython() is None:
+            return  # no front-end (tests, scripts): the artists alone carry the state
+        with self.widget:
+            self.widget.clear_output(wait=True)
+            display(self.fig)
