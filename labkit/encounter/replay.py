@@ -175,7 +175,7 @@ SIDE_COLOURS = {"npc": "#1f77b4", "monster": "#d62728"}
 
 
 def frame_svg(frame: Frame, the_map: dict, cell: int = 44) -> str:
-    """One frame on the room map as SVG: rooms by kind, loot, corpses, sound rings, actors."""
+    """One frame on the room map as SVG: rooms by kind, loot, corpses, sound reach, actors."""
     w, h = the_map["width"], the_map["height"]
     W, H = w * cell, h * cell
     out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{W}" height="{H}" '
@@ -190,9 +190,10 @@ def frame_svg(frame: Frame, the_map: dict, cell: int = 44) -> str:
                 out.append(f'<text x="{x * cell + 3}" y="{y * cell + 10}" fill="#7a5">'
                            f'loot {n}</text>')  # fmt: skip
     for sx, sy, level in frame.sounds:
-        r = (level - 0.5) * cell
-        out.append(f'<circle cx="{(sx + .5) * cell}" cy="{(sy + .5) * cell}" r="{r}" '
-                   f'fill="#fc0" fill-opacity="0.15" stroke="#e90"/>')  # fmt: skip
+        r = level - 1  # Chebyshev reach: a square of rooms
+        side = (2 * r + 1) * cell
+        out.append(f'<rect x="{(sx - r) * cell}" y="{(sy - r) * cell}" width="{side}" '
+                   f'height="{side}" fill="#fc0" fill-opacity="0.15" stroke="#e90"/>')  # fmt: skip
     for _, (cx, cy) in frame.corpses:
         x0, y0 = cx * cell + cell * 0.2, cy * cell + cell * 0.2
         x1, y1 = x0 + cell * 0.6, y0 + cell * 0.6

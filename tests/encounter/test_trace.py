@@ -138,7 +138,10 @@ def test_playback_matches_the_snapshots_without_running_rules(traces):
         last = frames[-1]
         assert sorted(a for a, _ in last.corpses) == sorted(e["actor"] for e in t.select("death"))
         svg = frame_svg(last, t.map)
-        assert svg.startswith("<svg") and svg.count("<rect") == t.settings.width * t.settings.height
+        assert (
+            svg.startswith("<svg")
+            and svg.count('stroke="#888"') == t.settings.width * t.settings.height
+        )
 
 
 def test_trace_renders_in_a_notebook(traces):
