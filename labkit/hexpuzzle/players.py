@@ -65,7 +65,9 @@ __all__ = [
     "Player",
     "make_players",
     "play",
+    "SKILL_GROUPS",
     "simulate_telemetry",
+    "skill_groups",
     "telemetry_from_weights",
 ]
 
@@ -171,6 +173,8 @@ def _attempt(board: _Board, player: Player, skill: float, attempt: int, gen) -> 
     o, remaining, used = 0, board.table.full, 0
     history: list[tuple[int, int, int]] = []
     plan: list = []  # the rest of a hint being followed
+    notice = me.notice(board.turns)  # (6, n) per orientation and tile, drawn against below
+    careless = me.careless(board.turns)
 
     def spend(seconds: float) -> None:
         game.seconds += seconds * me.pace * gen.lognormal(0.0, 0.3)
@@ -195,14 +199,14 @@ def _attempt(board: _Board, player: Player, skill: float, attempt: int, gen) -> 
                 continue
             chosen = board.level.tile_index(arg)
         else:
-            turns = board.turns[o]
-            seen = np.where(
-                free, gen.random(n) < me.notice(turns), on & (gen.random(n) < me.careless(turns))
-            )
+            draw = gen.random(n)
+            seen = np.where(free, draw < notice[o], on & (draw < careless[o]))
             spend(1.0 + 0.3 * on.sum())
             candidates = np.flatnonzero(seen)
             if len(candidates) == 0:
-                step = _look_ahead(board, me, o, remaining, gen) if can_rotate else 0
+                step = (
+                    _look_ahead(board, me.lookahead, notice, o, remaining, gen) if can_rotate else 0
+                )
                 if step:
                     turn(step)
                     continue
@@ -238,13 +242,13 @@ def _attempt(board: _Board, player: Player, skill: float, attempt: int, gen) -> 
     return game
 
 
-def _look_ahead(board: _Board, me: Player, o: int, remaining: int, gen) -> int:
+def _look_ahead(board: _Board, depth: int, notice: NDArray, o: int, remaining: int, gen) -> int:
     """First rotation step (+1/-1) toward the nearest orientation where a free tile is noticed."""
-    for k in range(1, me.lookahead + 1):
+    for k in range(1, depth + 1):
         for step in (1, -1):
             o2 = (o + step * k) % 6
             free = board.free(o2, remaining)
-            if (free & (gen.random(board.n) < me.notice(board.turns[o2]))).any():
+            if (free & (gen.random(board.n) < notice[o2])).any():
                 return step
     return 0
 
@@ -294,6 +298,28 @@ def make_players(
     lo, hi = (skill, skill) if isinstance(skill, (int, float)) else skill
     skills = gen.uniform(lo, hi, size=int(n)) if hi > lo else np.full(int(n), float(lo))
     return [Player(f"{prefix}{i:03d}", float(s)) for i, s in enumerate(skills)]
+
+
+#: Skill ranges of the three player groups used by the sample telemetry and the notebook.
+SKILL_GROUPS = {"novice": (0.0, 0.35), "regular": (0.35, 0.7), "expert": (0.7, 1.0)}
+
+
+def skill_groups(n_each: int, rng: RngLike = None) -> list[Player]:
+    """``n_each`` players of each :data:`SKILL_GROUPS` group (ids ``novice000``, …).
+
+    Each group draws its skills from the named stream of its name.
+
+    Examples
+    --------
+    >>> [p.id for p in skill_groups(1, rng=0)]
+    ['novice000', 'regular000', 'expert000']
+    """
+    root = make_rng(rng)
+    return [
+        player
+        for name, span in SKILL_GROUPS.items()
+        for player in make_players(n_each, stream(root, name), skill=span, prefix=name)
+    ]
 
 
 def simulate_telemetry(

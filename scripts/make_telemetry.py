@@ -1,0 +1,52 @@
+"""Regenerate ``data/telemetry/sample.csv``: simulated players on the 24-level campaign.
+
+Usage: ``python scripts/make_telemetry.py [--seed S] [--players N] [--out FILE]``. Three groups
+of ``N`` players (novice, regular, expert; :data:`labkit.hexpuzzle.players.SKILL_GROUPS`) play
+every campaign level, up to three attempts each. The output depends only on the seed, the
+campaign file and ``labkit.hexpuzzle.players``: running it again reproduces it byte for byte.
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+from pathlib import Path
+
+import labkit
+from labkit.hexpuzzle.campaign import campaign
+from labkit.hexpuzzle.players import simulate_telemetry, skill_groups
+from labkit.hexpuzzle.telemetry import save_telemetry
+
+DEFAULT_OUT = Path(__file__).resolve().parents[1] / "data" / "telemetry" / "sample.csv"
+SEED = 20260309
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seed", type=int, default=SEED)
+    parser.add_argument("--players", type=int, default=30, help="players per skill group")
+    parser.add_argument("--out", type=Path, default=DEFAULT_OUT)
+    args = parser.parse_args(argv)
+    start = time.perf_counter()
+    levels = campaign()
+    players = skill_groups(args.players, rng=args.seed)
+    table = simulate_telemetry(levels, players, rng=args.seed, progress=True)
+    save_telemetry(
+        args.out,
+        table,
+        comments=[
+            "simulated players (labkit.hexpuzzle.players), not real player data",
+            f"labkit {labkit.__version__}; seed {args.seed}; {args.players} players per group "
+            f"(novice, regular, expert); levels: data/levels/campaign.json",
+            "made by scripts/make_telemetry.py",
+        ],
+    )
+    print(
+        f"wrote {args.out}: {len(table)} attempts by {len(players)} players on {len(levels)} "
+        f"levels, {time.perf_counter() - start:.1f} s"
+    )
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
