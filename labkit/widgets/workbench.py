@@ -1,0 +1,248 @@
+"""DifficultyWorkbench: tune the score's part weights and band edges against telemetry (SPEC J2).
+
+Sliders set the six part weights (points at full strength), the baseline and the three band
+edges; the levels are re-scored and re-ranked live, and a scatter shows each level's score
+under the sliders against its observed difficulty index (:mod:`labkit.hexpuzzle.observed`),
+with R² and Spearman's ρ of the current weights. The **calibrate** button runs
+:func:`~labkit.hexpuzzle.calibration.calibrate` and moves the sliders to the fitted weights and
+edges; its fit report (with bootstrap intervals) is shown under the plot.
+
+Without telemetry the scatter compares the slider scores with the uncalibrated score and the
+calibrate button is disabled.
+
+All logic lives in plain methods (:meth:`set_weights`, :meth:`scores`, :meth:`ranking`,
+:meth:`fit_stats`, :meth:`run_calibration`) that tests call without a browser.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from labkit.hexpuzzle.calibration import calibrate, strengths
+from labkit.hexpuzzle.calibration_result import BAND_NAMES, DEFAULT_EDGES, band_of
+from labkit.hexpuzzle.difficulty import PARTS, WEIGHTS, Difficulty, js_round, score
+from labkit.hexpuzzle.level import Level
+from labkit.hexpuzzle.observed import observed_index
+from labkit.widgets._figure import FigurePane, new_figure
+
+__all__ = ["DifficultyWorkbench", "sample_telemetry_path"]
+
+BAND_COLOURS = {"easy": "#2a9d8f", "intermediate": "#e9c46a", "hard": "#f4a261",
+                "challenge": "#c1121f", None: "#999999"}  # fmt: skip
+
+
+def sample_telemetry_path() -> Path:
+    """The shipped ``data/telemetry/sample.csv`` (simulated players on the campaign)."""
+    return Path(__file__).resolve().parents[2] / "data" / "telemetry" / "sample.csv"
+
+
+class DifficultyWorkbench:
+    """Weights and band edges on sliders, the levels re-ranked live; ``.ui`` is the widget.
+
+    Parameters
+    ----------
+    levels : sequence of Level or Difficulty, optional
+        Default: the shipped campaign (with the sample telemetry when ``telemetry`` is None).
+    telemetry : telemetry table, DataFrame or CSV path, optional
+    n_boot : int
+        Bootstrap resamples used by the calibrate button.
+    """
+
+    def __init__(
+        self,
+        levels: Sequence[Level | Difficulty] | None = None,
+        telemetry: Any = None,
+        *,
+        n_boot: int = 200,
+    ) -> None:
+        import ipywidgets as w
+
+        if levels is None:
+            from labkit.hexpuzzle.campaign import campaign
+
+            levels = campaign()
+            if telemetry is None and sample_telemetry_path().is_file():
+                telemetry = sample_telemetry_path()
+        self.difficulties = [lv if isinstance(lv, Difficulty) else score(lv) for lv in levels]
+        self.ids = [d.level_id for d in self.difficulties]
+        self.x = np.array([strengths(d) for d in self.difficulties]).reshape(-1, len(PARTS))
+        self.original = np.array(
+            [np.nan if d.total is None else d.total for d in self.difficulties]
+        )
+        self.telemetry = telemetry
+        self.n_boot = n_boot
+        self.observed = None if telemetry is None else observed_index(telemetry, self.difficulties)
+        self.calibration = None
+
+        style = {"description_width": "80px"}
+        self.weight_sliders = {
+            p: w.FloatSlider(WEIGHTS[p], min=0, max=60, step=0.5, description=p, style=style,
+                             continuous_update=False)
+            for p in PARTS
+        }  # fmt: skip
+        self.baseline = w.FloatSlider(0.0, min=0, max=50, step=0.5, description="baseline",
+                                      style=style, continuous_update=False)  # fmt: skip
+        self.edge_sliders = [
+            w.FloatSlider(e, min=0, max=100, step=1, description=f"{name} ≥", style=style,
+                          continuous_update=False)
+            for e, name in zip(DEFAULT_EDGES, BAND_NAMES[1:])
+        ]  # fmt: skip
+        self.button = w.Button(description="calibrate", icon="crosshairs",
+                               disabled=self.observed is None)  # fmt: skip
+        self.reset = w.Button(description="defaults")
+        self.stats = w.HTML()
+        self.table = w.HTML()
+        self.report = w.HTML("<i>press calibrate to fit the weights to the telemetry</i>")
+        self._hold = False
+        for s in [*self.weight_sliders.values(), self.baseline, *self.edge_sliders]:
+            s.observe(self._on_slider, names="value")
+        self.button.on_click(lambda _: self.run_calibration())
+        self.reset.on_click(lambda _: self.set_weights(WEIGHTS, 0.0, DEFAULT_EDGES))
+
+        self.fig, self.ax = new_figure(figsize=(5.2, 4.4))
+        self.pane = FigurePane(self.fig)
+        self._build_plot()
+        sliders = w.VBox([*self.weight_sliders.values(), self.baseline, *self.edge_sliders,
+                          w.HBox([self.button, self.reset])])  # fmt: skip
+        self.ui = w.VBox(
+            [w.HBox([sliders, w.VBox([self.pane.widget, self.stats])]), self.report, self.table]
+        )
+        self.refresh()
+
+    # --- logic ----------------------------------------------------------------------------
+    @property
+    def weights(self) -> dict[str, float]:
+        return {p: float(s.value) for p, s in self.weight_sliders.items()}
+
+    @property
+    def edges(self) -> tuple[float, ...]:
+        return tuple(sorted(float(s.value) for s in self.edge_sliders))
+
+    def set_weights(
+        self,
+        weights: Mapping[str, float],
+        baseline: float | None = None,
+        edges: Sequence[float] | None = None,
+    ) -> None:
+        """Move the sliders (widening their range when a value lies beyond it), refresh once."""
+        self._hold = True
+        try:
+            for p, value in weights.items():
+                slider = self.weight_sliders[p]
+                slider.max = max(slider.max, float(np.ceil(value)))
+                slider.value = float(value)
+            if baseline is not None:
+                self.baseline.max = max(self.baseline.max, float(np.ceil(baseline)))
+                self.baseline.value = float(baseline)
+            for slider, e in zip(self.edge_sliders, edges or ()):
+                slider.value = float(e)
+        finally:
+            self._hold = False
+        self.refresh()
+
+    def predicted(self) -> np.ndarray:
+        """Unrounded scores (0–100) of every level under the sliders (NaN: unscored level)."""
+        w = np.array([self.weights[p] for p in PARTS])
+        return np.clip(self.x @ w + float(self.baseline.value), 0.0, 100.0)
+
+    def scores(self) -> list[int | None]:
+        return [None if np.isnan(v) else js_round(v) for v in self.predicted()]
+
+    def target(self) -> np.ndarray:
+        """What the scores are compared with: the observed index, else the original score."""
+        return self.original if self.observed is None else self.observed.index
+
+    def fit_stats(self) -> tuple[float, float]:
+        """R² and Spearman's ρ of the slider scores against :meth:`target`."""
+        from scipy.stats import spearmanr
+
+        pred, y = self.predicted(), self.target()
+        ok = np.isfinite(pred) & np.isfinite(y)
+        if ok.sum() < 3:
+            return float("nan"), float("nan")
+        ss_tot = float(((y[ok] - y[ok].mean()) ** 2).sum())
+        r2 = 1 - float(((y[ok] - pred[ok]) ** 2).sum()) / ss_tot if ss_tot else float("nan")
+        rho = spearmanr(pred[ok], y[ok]).statistic if np.ptp(pred[ok]) else float("nan")
+        return r2, float(rho)
+
+    def ranking(self) -> list[dict[str, Any]]:
+        """Levels ordered by the slider score (ties keep the input order)."""
+        scores = self.scores()
+        order = sorted(
+            range(len(scores)), key=lambda i: (1e9 if scores[i] is None else scores[i], i)
+        )
+        target = self.target()
+        return [
+            {"rank": r + 1, "was": i + 1, "id": self.ids[i], "score": scores[i],
+             "band": band_of(scores[i], self.edges),
+             "target": None if np.isnan(target[i]) else round(float(target[i]), 1)}
+            for r, i in enumerate(order)
+        ]  # fmt: skip
+
+    def run_calibration(self):
+        """Fit the weights to the telemetry and move the sliders there; returns the result."""
+        if self.telemetry is None:
+            self.report.value = "<b>no telemetry: nothing to calibrate against</b>"
+            return None
+        self.calibration = calibrate(self.telemetry, self.difficulties, n_boot=self.n_boot)
+        self.report.value = self.calibration._repr_html_()
+        cal = self.calibration
+        self.set_weights(cal.weights, cal.intercept, cal.edges)
+        return cal
+
+    # --- display --------------------------------------------------------------------------
+    def _build_plot(self) -> None:
+        ax = self.ax
+        ax.plot([0, 100], [0, 100], color="#bbbbbb", lw=1, zorder=1)
+        self.points = ax.scatter([], [], s=36, edgecolors="black", linewidths=0.5, zorder=3)
+        self.edge_lines = [ax.axvline(e, color="#888888", ls=":", lw=1) for e in DEFAULT_EDGES]
+        self.info = ax.text(0.02, 0.97, "", transform=ax.transAxes, va="top", fontsize=9)
+        ax.set_xlim(0, 100)
+        ax.set_ylim(0, 100)
+        ax.set_xlabel("score under the sliders")
+        ax.set_ylabel("observed index" if self.observed is not None else "uncalibrated score")
+        ax.set_title("predicted vs observed difficulty", fontsize=10)
+
+    def _on_slider(self, change: Any) -> None:
+        if not self._hold:
+            self.refresh()
+
+    def refresh(self) -> None:
+        """Recompute scores, ranking and statistics and update the artists in place."""
+        pred, y = self.predicted(), self.target()
+        ok = np.isfinite(pred) & np.isfinite(y)
+        self.points.set_offsets(np.column_stack([pred[ok], y[ok]]).reshape(-1, 2))
+        bands = [band_of(s, self.edges) for s in pred[ok]]
+        self.points.set_facecolors([BAND_COLOURS[b] for b in bands])
+        for line, e in zip(self.edge_lines, self.edges):
+            line.set_xdata([e, e])
+        r2, rho = self.fit_stats()
+        self.info.set_text(f"R² = {r2:.3f}\nSpearman ρ = {rho:.3f}\nlevels: {int(ok.sum())}")
+        self.stats.value = (
+            f"<b>current weights</b>: R² = {r2:.3f}, Spearman ρ = {rho:.3f} on {int(ok.sum())} "
+            f"levels · bands from {', '.join(f'{e:.0f}' for e in self.edges)}"
+        )
+        self.table.value = self._table_html()
+        self.pane.refresh()
+
+    def _table_html(self) -> str:
+        what = "observed" if self.observed is not None else "original"
+        rows = "".join(
+            f"<tr><td>{r['rank']}</td><td>{r['was']}</td><td>{r['id']}</td><td>{r['score']}</td>"
+            f"<td style='color:{BAND_COLOURS[r['band']]}'>{r['band']}</td>"
+            f"<td>{r['target']}</td></tr>"
+            for r in self.ranking()
+        )
+        return (
+            "<table><tr><th>rank</th><th>was</th><th>level</th><th>score</th><th>band</th>"
+            f"<th>{what}</th></tr>{rows}</table>"
+        )
+
+    def _ipython_display_(self) -> None:
+        from IPython.display import display
+
+        display(self.ui)
