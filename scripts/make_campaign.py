@@ -10,19 +10,19 @@ import argparse
 import time
 from pathlib import Path
 
-from labkit.hexpuzzle import campaign
+from labkit.hexpuzzle.campaign import SEED, build, save
 
 DEFAULT_OUT = Path(__file__).resolve().parents[1] / "data" / "levels" / "campaign.json"
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--seed", type=int, default=campaign.SEED)
+    parser.add_argument("--seed", type=int, default=SEED)
     parser.add_argument("--out", type=Path, default=DEFAULT_OUT)
     args = parser.parse_args(argv)
     start = time.perf_counter()
-    doc = campaign.build(args.seed)
-    campaign.save(args.out, doc)
+    doc = build(args.seed)
+    save(args.out, doc)
     totals = [entry["score"]["total"] for entry in doc["levels"]]
     print(
         f"wrote {args.out}: {len(totals)} levels, scores {min(totals)}-{max(totals)}, "

@@ -18,13 +18,31 @@ Examples
 
 from __future__ import annotations
 
+from labkit.hexpuzzle.campaign import campaign
+from labkit.hexpuzzle.difficulty import Difficulty, score
 from labkit.hexpuzzle.game import PuzzleError, PuzzleState, Snapshot
+from labkit.hexpuzzle.generator import GeneratorError, generate, generate_many
 from labkit.hexpuzzle.geometry import TilePath, tile_path
+from labkit.hexpuzzle.hints import Advice, advise, hint
 from labkit.hexpuzzle.level import STRAIGHT, Board, Level, LevelError, Tile, all_matchings
+from labkit.hexpuzzle.solver import Action, Solution, replay, solve
 from labkit.hexpuzzle.sweep import MINKOWSKI_RADIUS, TILE_RADIUS, first_contact, first_contacts
 from labkit.hexpuzzle.trace import Trace, trace
 
 __all__ = [
+    "Action",
+    "Advice",
+    "Difficulty",
+    "GeneratorError",
+    "Solution",
+    "advise",
+    "campaign",
+    "generate",
+    "generate_many",
+    "hint",
+    "replay",
+    "score",
+    "solve",
     "Board",
     "Level",
     "LevelError",

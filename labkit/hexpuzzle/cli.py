@@ -47,6 +47,10 @@ def register(subparsers: Any) -> None:
     trace.add_argument("--json", action="store_true", help="print the result as JSON")
     trace.set_defaults(func=_trace)
 
+    from labkit.hexpuzzle.cli_solver import register_solver_commands
+
+    register_solver_commands(sub)
+
 
 def _levels_in(path: str) -> list[tuple[str, Any]]:
     """``(label, level)`` for every level in a file; the level is a LevelError when invalid."""

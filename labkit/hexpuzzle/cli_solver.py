@@ -48,12 +48,13 @@ def register_solver_commands(sub: Any) -> None:
 def read_levels(path: str) -> list[Any]:
     """Every level in a file: one level, a JSON list of levels, or a campaign file."""
     from labkit import io as lio
-    from labkit.hexpuzzle import campaign
+    from labkit.hexpuzzle.campaign import FORMAT as CAMPAIGN_FORMAT
+    from labkit.hexpuzzle.campaign import load as load_campaign
     from labkit.hexpuzzle.level import Level, LevelError
 
     doc = lio.load_json(path, error=LevelError)
-    if isinstance(doc, dict) and doc.get("format") == campaign.FORMAT:
-        return campaign.load(path)
+    if isinstance(doc, dict) and doc.get("format") == CAMPAIGN_FORMAT:
+        return load_campaign(path)
     if isinstance(doc, list):
         out = []
         for i, item in enumerate(doc):
@@ -139,11 +140,11 @@ def _generate(args: argparse.Namespace) -> int:
 
 
 def _campaign(args: argparse.Namespace) -> int:
-    from labkit.hexpuzzle import campaign
+    from labkit.hexpuzzle.campaign import SEED, build, save
 
-    seed = campaign.SEED if args.seed is None else args.seed
-    doc = campaign.build(seed)
-    campaign.save(args.out, doc)
+    seed = SEED if args.seed is None else args.seed
+    doc = build(seed)
+    save(args.out, doc)
     totals = [e["score"]["total"] for e in doc["levels"]]
     print(f"wrote {args.out}: {len(totals)} levels, scores {min(totals)}-{max(totals)}")
     return 0
