@@ -176,15 +176,19 @@ def _table(rows: list[dict], index: list[int]) -> np.ndarray:
 def survival_curve(
     result: BatchResult, side: str = "npc", settings_index: int | None = None
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """Kaplan–Meier survival of one side's actors by game turn, with 95 % Greenwood bands.
+    """Share of one side's actors still alive after each game turn, with 95 % Wilson bands.
 
-    An actor alive at the end of its game is *censored* at the game's last turn (it might have
-    died later), so the curve does not overstate early deaths as naive shares would.
+    An actor alive when its game ends counts as alive at every later turn: a finished game can
+    no longer kill it, so treating it as *censored* (Kaplan–Meier) would be wrong — the end of
+    a game is caused by the fighting, not independent of it. Only ``STEP_LIMIT`` games are
+    truly cut short; :meth:`BatchResult.summary` reports how many there were. The band treats
+    actors as independent; actors of one game are not, so it is somewhat too narrow.
 
     Returns
     -------
     t, s, lo, hi : arrays
-        Turns (starting at 0), the survival estimate just after each turn and its interval.
+        Turn 0, every turn in which someone died, and the last turn played; the share alive
+        after that turn and its 95 % interval.
 
     Examples
     --------
@@ -194,7 +198,7 @@ def survival_curve(
     >>> rows["survival_npc-0"] = [2, 4, 5, 5]
     >>> t, s, lo, hi = survival_curve(BatchResult(rows, []))
     >>> t.tolist(), s.tolist()
-    ([0, 2, 4], [1.0, 0.75, 0.5])
+    ([0, 2, 4, 5], [1.0, 0.75, 0.5, 0.5])
     """
     rows = result.rows
     if settings_index is not None:
@@ -204,21 +208,11 @@ def survival_curve(
     died = ~np.concatenate([rows[f"alive_{a}"] for a in actors])
     keep = time >= 0
     time, died = time[keep], died[keep]
-    t_out, s_out, var = [0], [1.0], [0.0]
-    s, greenwood = 1.0, 0.0
-    for t in np.unique(time[died]):
-        at_risk = int((time >= t).sum())
-        d = int(((time == t) & died).sum())
-        s *= 1 - d / at_risk
-        if at_risk > d:
-            greenwood += d / (at_risk * (at_risk - d))
-        t_out.append(int(t))
-        s_out.append(s)
-        var.append(s * s * greenwood)
-    sd = np.sqrt(np.array(var))
-    s_arr = np.array(s_out)
-    return (np.array(t_out), s_arr, np.clip(s_arr - 1.96 * sd, 0, 1),
-            np.clip(s_arr + 1.96 * sd, 0, 1))  # fmt: skip
+    turns = np.unique(np.concatenate([[0], time[died], [time.max(initial=0)]]))
+    dead = np.array([int((died & (time <= t)).sum()) for t in turns])
+    n = time.size
+    lo, hi = wilson_interval(n - dead, n)
+    return turns, (n - dead) / max(n, 1), lo, hi
 
 
 def _mean_ci(x: np.ndarray) -> tuple[float, float, float]:

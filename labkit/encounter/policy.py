@@ -52,6 +52,7 @@ __all__ = [
 
 SLIP = (0.3, 0.15, 0.05, 0.0)
 _UNIT = [tuple(map(float, v)) for v in DIRECTION_VECTORS]
+_UNIT_BY_NAME = {Direction(i).name: _UNIT[i] for i in range(8)}
 WEAPON_RANK = ("revolver", "long_knife")
 
 
@@ -98,7 +99,7 @@ class Policy:
         vx, vy = _UNIT[int(direction)]
         scored = []
         for m in moves:
-            ux, uy = _UNIT[int(Direction[m[5:]])]
+            ux, uy = _UNIT_BY_NAME[m[5:]]
             scored.append((-sign * (ux * vx + uy * vy), m))
         return [m for _, m in sorted(scored)]
 

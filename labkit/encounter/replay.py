@@ -46,8 +46,16 @@ class Divergence:
     def __str__(self) -> str:
         return (
             f"first divergence at event {self.index}:\n"
-            f"  expected: {self.expected}\n  actual:   {self.actual}"
+            f"  expected: {_brief(self.expected)}\n  actual:   {_brief(self.actual)}"
         )
+
+
+def _brief(event: dict | None) -> str:
+    """An event without the (long) observation of a decision, for messages."""
+    if event is None or "observation" not in event.get("state", {}):
+        return str(event)
+    state = {k: v for k, v in event["state"].items() if k != "observation"}
+    return str({**event, "state": {**state, "observation": "…"}})
 
 
 def replay(

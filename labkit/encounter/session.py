@@ -60,6 +60,7 @@ __all__ = ["GameSession", "Encounter", "END_REASONS", "SIDES", "NOISE"]
 SIDES = ("npc", "monster")
 END_REASONS = ("VICTORY", "STEP_LIMIT", "MUTUAL_DEATH")
 NOISE = {"move": 2, "explore": 2, "pick_up": 2}
+_DIRECTIONS = {d.value: d for d in Direction}
 
 
 @dataclass
@@ -83,8 +84,8 @@ class GameSession:
         Overrides by actor id or by side (``"npc"``/``"monster"``): a policy object (used as
         is) or a factory ``(level, rng) -> policy``.
     observations : bool
-        Store each decision's observation in the journal (True; batches turn it off for speed,
-        which changes no draw).
+        Store each decision's observation and the player messages in the journal (True;
+        batches turn it off for speed, which changes no draw and no event otherwise).
 
     Examples
     --------
@@ -162,7 +163,7 @@ class GameSession:
         return self.actors[self.poll]
 
     def living(self) -> list[Actor]:
-        return [a for a in self.actors if a.alive]
+        return [a for a in self.actors if a.phase is not Phase.FINISHED]
 
     def _record(self, actor: Actor | None, category: str, **state: Any) -> dict:
         return self.journal.record(
@@ -234,7 +235,7 @@ class GameSession:
         choice = self._decide(actor, legal)
         verb, _, arg = choice.partition(":")
         if verb == "move":
-            to = dict((d.name, q) for d, q in self.world.neighbours(actor.position))[arg]
+            to = self.world.step_to(actor.position, arg)
             self._move(actor, to, "policy")
             actor.flags["moved"] = True
         elif verb in ("explore", "pick_up"):
@@ -371,14 +372,16 @@ class GameSession:
         for x in self.living():
             if x.id in emitters:
                 continue
-            level = int(strength[x.position[1], x.position[0]])
+            px, py = x.position
+            level = int(strength[py, px])
             if level <= 0:
                 continue
-            d = Direction(int(direction[x.position[1], x.position[0]]))
+            d = _DIRECTIONS[int(direction[py, px])]
             x.signals.append((d, level))
             x.notebook.add(NoteKind.SIGNAL, self.turn, direction=d, strength=level)
             self._record(x, "signal", direction=d.name, strength=level)
-            self.journal.say(x.id, f"{x.id} hears something ({d.name}, strength {level})")
+            if self.observations:
+                self.journal.say(x.id, f"{x.id} hears something ({d.name}, strength {level})")
 
     def _check_end(self) -> None:
         sides = {a.side for a in self.living()}

@@ -5,7 +5,7 @@ The rule drawings live in :mod:`labkit.encounter.draw`; these are the simulation
 * :func:`draw_board` / :func:`update_board` — the room map with loot, corpses, sound reach and
   actors; ``update_board`` changes the artists in place (the trace viewer scrubs with it);
 * :func:`plot_win_rates` — win rate per swept value with 95 % Wilson intervals;
-* :func:`plot_survival` — Kaplan–Meier survival curves with 95 % bands
+* :func:`plot_survival` — share of NPCs alive by turn with 95 % bands
   (:func:`labkit.encounter.batch.survival_curve`).
 """
 
@@ -115,11 +115,11 @@ def plot_win_rates(ax: Any, values: Any, summary: np.ndarray, xlabel: str) -> No
 
 
 def plot_survival(ax: Any, curves: dict[str, tuple[np.ndarray, ...]]) -> None:
-    """Step plots of Kaplan–Meier curves ``{label: (t, s, lo, hi)}`` with shaded 95 % bands."""
+    """Step plots of survival curves ``{label: (t, s, lo, hi)}`` with shaded 95 % bands."""
     for label, (t, s, lo, hi) in curves.items():
         (line,) = ax.step(t, s, where="post", label=label)
         ax.fill_between(t, lo, hi, step="post", alpha=0.2, color=line.get_color())
     ax.set_xlabel("game turn")
-    ax.set_ylabel("NPCs still alive (Kaplan–Meier, 95% CI)")
+    ax.set_ylabel("share of NPCs still alive (95% CI)")
     ax.set_ylim(0, 1.02)
     ax.legend(fontsize=8)

@@ -90,6 +90,7 @@ class World:
             for y in range(h)
             for x in range(w)
         }
+        self._by_name = {p: {d.name: q for d, q in n} for p, n in self._neighbours.items()}
 
     @property
     def shape(self) -> tuple[int, int]:
@@ -147,6 +148,10 @@ class World:
     def neighbours(self, pos: Position) -> list[tuple[Direction, Position]]:
         """Touching rooms in compass order (N, NE, … NW), diagonals included."""
         return list(self._neighbours[pos])
+
+    def step_to(self, pos: Position, direction: str) -> Position:
+        """The room one move in compass ``direction`` (a name such as ``"NE"``) from ``pos``."""
+        return self._by_name[pos][direction]
 
     def room(self, pos: Position) -> Room:
         return self.rooms[(int(pos[0]), int(pos[1]))]
