@@ -1,0 +1,287 @@
+"""LevelWorkshop: the original's level editor, with live validation, solve status and score.
+
+Start from a radius-2 or radius-3 board (or a level file / :class:`Level`), then click cells with
+one of the tools:
+
+* **cell** — add or remove a board cell (within hex radius 4, the import limit); removing a
+  cell removes its tile;
+* **tracks** — give the cell the matching chosen in the list (15 matchings);
+* **tile** — place a tile (heading up, colour 0) or remove the one there;
+* **turn** — turn the tile's heading one port clockwise;
+* **colour** — cycle the tile's colour 0–3.
+
+A slider sets the move limit. After every edit the level is rebuilt through
+:meth:`Level.from_json` (the import limits of SPEC H2), solved (H7) and scored (H9); the status
+line shows what is wrong, or the solve status, minimum rotations, score, band and parts. Save
+writes version-2 JSON atomically; load reads it back.
+
+Decisions
+---------
+* New tiles get the first free id ``t0, t1, …`` and go last; existing tiles keep their ids
+  and order, so a level loaded and saved unchanged is equal to the original.
+* Rotation is left enabled (the game disables it on asymmetric boards; the status says so).
+* All logic is in plain methods (:meth:`paint_cell`, :meth:`set_tracks`, :meth:`toggle_tile`,
+  :meth:`turn_tile`, :meth:`colour_tile`, :meth:`click`, :meth:`new_board`, :meth:`save`,
+  :meth:`load`) that tests call without a browser.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Any
+
+import numpy as np
+
+from labkit.hexpuzzle import coords
+from labkit.hexpuzzle.difficulty import score
+from labkit.hexpuzzle.draw import BoardPlot
+from labkit.hexpuzzle.level import MAX_RADIUS, STRAIGHT, Level, LevelError, all_matchings
+from labkit.widgets._figure import FigurePane, new_figure
+
+__all__ = ["LevelWorkshop"]
+
+TOOLS = ("cell", "tracks", "tile", "turn", "colour")
+_SPOTS = coords.hexagon_cells(MAX_RADIUS)
+_SPOT_XY = np.array([coords.centre(q, r) for q, r in _SPOTS])
+
+
+def _label(tracks: tuple[int, ...]) -> str:
+    return " ".join(f"{a}-{b}" for a, b in enumerate(tracks) if a < b)
+
+
+class LevelWorkshop:
+    """A level editor; ``workshop.ui`` is the ipywidgets container.
+
+    Parameters
+    ----------
+    level : Level, path or None
+        Start from this level (or file); default a bare radius-``radius`` board.
+    radius : {2, 3}
+        Board of a new level.
+    """
+
+    def __init__(self, level: Level | str | os.PathLike | None = None, radius: int = 2) -> None:
+        import ipywidgets as w
+
+        self.tool = w.ToggleButtons(options=TOOLS, value="tile", description="tool")
+        self.matching = w.Dropdown(
+            options=[(_label(m), m) for m in all_matchings()], value=STRAIGHT, description="tracks"
+        )
+        self.move_limit = w.IntSlider(1, min=1, max=60, description="move limit")
+        self.radius = w.Dropdown(options=[2, 3], value=radius if radius in (2, 3) else 2,
+                                 description="board")  # fmt: skip
+        self.new = w.Button(description="new board")
+        self.path = w.Text(value="my-level.json", description="file")
+        self.save_button = w.Button(description="save")
+        self.load_button = w.Button(description="load")
+        self.status = w.HTML()
+        self.new.on_click(lambda _: self.new_board(self.radius.value))
+        self.save_button.on_click(lambda _: self._guard(self.save, self.path.value))
+        self.load_button.on_click(lambda _: self._guard(self.load, self.path.value))
+        self.move_limit.observe(lambda ch: self._on_limit(ch["new"]), names="value")
+
+        self.fig, ax = new_figure(figsize=(5.5, 5.5))
+        self.pane = FigurePane(self.fig)
+        self._spots(ax)
+        self.plot = BoardPlot(ax)
+        self.fig.canvas.mpl_connect("button_press_event", self._on_press)
+        self.ui = w.VBox(
+            [
+                w.HBox([self.radius, self.new, self.path, self.load_button, self.save_button]),
+                self.tool,
+                w.HBox([self.matching, self.move_limit]),
+                self.status,
+                self.pane.widget,
+            ]
+        )
+        self.level: Level | None = None
+        self.message = ""
+        if level is None:
+            self.new_board(self.radius.value)
+        elif isinstance(level, Level):
+            self._take(level)
+        else:
+            self.load(level)
+
+    # --- editing --------------------------------------------------------------------------
+    def new_board(self, radius: int = 2) -> None:
+        """A bare board of hex ``radius`` with straight tracks and no tiles."""
+        self.meta = {"id": f"workshop-r{radius}", "name": "", "rotationEnabled": True}
+        self.cells = {c: STRAIGHT for c in coords.hexagon_cells(int(radius))}
+        self.tiles: dict[tuple[int, int], list] = {}
+        self._set_limit(1)
+        self.refresh()
+
+    def paint_cell(self, q: int, r: int) -> bool:
+        """Add the cell (with the chosen tracks) or remove it and its tile; False if refused."""
+        if coords.hex_radius(q, r) > MAX_RADIUS:
+            self.message = f"({q}, {r}) is outside hex radius {MAX_RADIUS} (import limit)"
+            self.refresh()
+            return False
+        if (q, r) in self.cells:
+            del self.cells[(q, r)]
+            self.tiles.pop((q, r), None)
+        else:
+            self.cells[(q, r)] = tuple(self.matching.value)
+        self.refresh()
+        return True
+
+    def set_tracks(self, q: int, r: int, tracks: tuple[int, ...] | None = None) -> None:
+        """Give cell ``(q, r)`` a matching (default: the one chosen in the list)."""
+        if (q, r) in self.cells:
+            self.cells[(q, r)] = tuple(self.matching.value if tracks is None else tracks)
+        self.refresh()
+
+    def toggle_tile(self, q: int, r: int) -> None:
+        """Place a tile on cell ``(q, r)`` (heading up, colour 0) or remove the tile there."""
+        if (q, r) in self.tiles:
+            del self.tiles[(q, r)]
+        elif (q, r) in self.cells:
+            used = {t[0] for t in self.tiles.values()}
+            new_id = next(f"t{i}" for i in range(len(used) + 1) if f"t{i}" not in used)
+            self.tiles[(q, r)] = [new_id, 0, 0]
+            if self.move_limit.value < len(self.tiles):
+                self._set_limit(len(self.tiles))  # a new tile needs a step of its own
+        self.refresh()
+
+    def turn_tile(self, q: int, r: int, step: int = 1) -> None:
+        if (q, r) in self.tiles:
+            self.tiles[(q, r)][1] = (self.tiles[(q, r)][1] + step) % 6
+        self.refresh()
+
+    def colour_tile(self, q: int, r: int) -> None:
+        if (q, r) in self.tiles:
+            self.tiles[(q, r)][2] = (self.tiles[(q, r)][2] + 1) % 4
+        self.refresh()
+
+    def apply(self, q: int, r: int) -> None:
+        """Use the current tool on cell ``(q, r)``."""
+        tool = self.tool.value
+        if tool == "cell":
+            self.paint_cell(q, r)
+        elif tool == "tracks":
+            self.set_tracks(q, r)
+        elif tool == "tile":
+            self.toggle_tile(q, r)
+        elif tool == "turn":
+            self.turn_tile(q, r)
+        else:
+            self.colour_tile(q, r)
+
+    def click(self, x: float, y: float) -> tuple[int, int] | None:
+        """Apply the tool to the cell spot under the board point ``(x, y)``; returns it."""
+        d = np.hypot(*(_SPOT_XY - (x, y)).T)
+        k = int(np.argmin(d))
+        if d[k] > 1.0:
+            return None
+        self.apply(*_SPOTS[k])
+        return _SPOTS[k]
+
+    # --- files ----------------------------------------------------------------------------
+    def document(self) -> dict[str, Any]:
+        """The level being edited as a version-2 JSON document (may break the limits)."""
+        return {
+            "version": 2,
+            "id": self.meta["id"],
+            "name": self.meta["name"] or self.meta["id"],
+            "rotationEnabled": self.meta["rotationEnabled"],
+            "moveLimit": int(self.move_limit.value),
+            "cells": [{"q": q, "r": r, "tracks": list(t)}
+                      for (q, r), t in sorted(self.cells.items())],
+            "tiles": [{"id": i, "q": q, "r": r, "dir": d, "color": c}
+                      for (q, r), (i, d, c) in self.tiles.items()],
+        }  # fmt: skip
+
+    def save(self, path: str | os.PathLike) -> None:
+        """Write the level (only a valid one) as version-2 JSON."""
+        if self.level is None:
+            raise LevelError(f"not saved: {self.message}", file=str(path))
+        self.level.save(path)
+        self.message = f"saved {path}"
+        self.refresh()
+
+    def load(self, path: str | os.PathLike) -> None:
+        """Read a level file (validated) into the workshop."""
+        self._take(Level.load(path))
+        self.message = f"loaded {path}"
+        self.refresh()
+
+    def _take(self, level: Level) -> None:
+        self.meta = {"id": level.id, "name": level.name, "rotationEnabled": level.rotation_enabled}
+        self.cells = dict(level.board.tracks)
+        self.tiles = {t.cell: [t.id, t.dir, t.color] for t in level.tiles}
+        self._set_limit(level.move_limit)
+        self.refresh()
+
+    # --- analysis and display -------------------------------------------------------------
+    def refresh(self) -> None:
+        """Rebuild and check the level, solve and score it, redraw."""
+        try:
+            self.level = Level.from_json(self.document())
+        except LevelError as exc:
+            self.level = None
+            self.difficulty = None
+            self.status.value = f"<b style='color:#c1121f'>invalid</b>: {exc}"
+            self.plot.show_trace(None)
+            self.pane.refresh()
+            return
+        self.difficulty = score(self.level)
+        self.status.value = self.describe()
+        self.plot.show_level(self.level, title=self.level.id)
+        pad = 1.2  # show every spot a cell may be painted on, not just the board
+        self.plot.ax.set_xlim(_SPOT_XY[:, 0].min() - pad, _SPOT_XY[:, 0].max() + pad)
+        self.plot.ax.set_ylim(_SPOT_XY[:, 1].max() + pad, _SPOT_XY[:, 1].min() - pad)
+        self.pane.refresh()
+
+    def describe(self) -> str:
+        lvl, d = self.level, self.difficulty
+        head = f"{len(lvl.board)} cells, {len(lvl.tiles)} tiles, move limit {lvl.move_limit}"
+        if not lvl.can_rotate:
+            head += ", rotation off (board not six-fold symmetric)"
+        note = f" · <i>{self.message}</i>" if self.message else ""
+        self.message = ""
+        if d.status == "invalid-empty":
+            return f"{head} · <b>no tiles</b>: not a playable level{note}"
+        sol = d.solution
+        solve = f"solve: <b>{sol.status}</b>"
+        if sol.solved:
+            solve += f", {sol.rotations} rotation(s) minimum, {sol.operations} operations"
+        if d.total is None:
+            return f"{head} · {solve} · score: {d.status}{note}"
+        parts = " ".join(f"{k}={v}" for k, v in d.display.items())
+        warn = (
+            " · <b style='color:#c1121f'>too few steps</b>" if d.status == "too-few-steps" else ""
+        )
+        return f"{head} · {solve} · score <b>{d.total}</b> ({d.band}) {parts}{warn}{note}"
+
+    def _spots(self, ax: Any) -> None:
+        from matplotlib.collections import PolyCollection
+
+        ghosts = [coords.hexagon_vertices(x, y, 0.97) for x, y in _SPOT_XY]
+        ax.add_collection(PolyCollection(ghosts, facecolors="none", edgecolors="#e4e0d8",
+                                         lw=0.6, linestyles=":", zorder=0))  # fmt: skip
+
+    def _set_limit(self, value: int) -> None:
+        self.move_limit.max = max(self.move_limit.max, int(value))
+        self._quiet = True
+        self.move_limit.value = int(value)
+        self._quiet = False
+
+    def _on_limit(self, value: int) -> None:
+        if not getattr(self, "_quiet", False):
+            self.refresh()
+
+    def _guard(self, action: Any, *args: Any) -> None:
+        try:
+            action(*args)
+        except LevelError as exc:
+            self.status.value = f"<b style='color:#c1121f'>{exc}</b>"
+
+    def _on_press(self, event: Any) -> None:
+        if event.inaxes is self.plot.ax and event.xdata is not None:
+            self.click(event.xdata, event.ydata)
+
+    def _ipython_display_(self) -> None:
+        from IPython.display import display
+
+        display(self.ui)
