@@ -250,28 +250,63 @@ def full_screenshot(page, path: Path, max_height: int = 14_000) -> Path:
     return path
 
 
-def nudge_sliders(page, wait_s: float = 2.5) -> list[tuple[int, bool]]:
-    """For each output area holding a slider, move its first slider and see if the area changed.
+def _shown(cell) -> tuple:
+    """What an app shows, apart from its controls: plot canvases, images and HTML/label text."""
+    pictures = tuple(
+        el.screenshot()
+        for el in cell.locator(".jupyter-matplotlib canvas, .widget-output img").all()
+        if el.is_visible()
+    )
+    texts = tuple(
+        cell.locator(".widget-html-content, .widget-label, .widget-output pre").all_inner_texts()
+    )
+    return pictures, texts
 
-    Returns ``(cell index, changed)`` per output area. The comparison is of screenshots of the
-    whole output area, so a changed plot canvas or a changed text both count.
-    """
-    results = []
-    outputs = page.locator(".jp-NotebookPanel:visible .jp-Cell")
-    for i in range(outputs.count()):
-        cell = outputs.nth(i)
-        handle = cell.locator(".widget-slider .noUi-handle")
-        if handle.count() == 0:
-            continue
-        area = cell.locator(".jp-Cell-outputWrapper").first
-        area.scroll_into_view_if_needed()
-        time.sleep(0.5)
-        before = area.screenshot()
+
+def _move_one_control(page, cell) -> str | None:
+    """Move the app's first slider, else pick another option of its first dropdown, else press
+    another button of its first toggle group. Returns what was moved, or None."""
+    handle = cell.locator(".widget-slider .noUi-handle")
+    if handle.count():
+        handle.first.scroll_into_view_if_needed()
         handle.first.focus()
         for _ in range(3):
             page.keyboard.press("ArrowRight")
             time.sleep(0.2)
+        return "slider"
+    select = cell.locator(".widget-dropdown select")
+    if select.count():
+        options = select.first.locator("option").all_inner_texts()
+        current = select.first.input_value()
+        values = select.first.evaluate("s => [...s.options].map(o => o.value)")
+        other = next((v for v in values if v != current), None)
+        if other is not None:
+            select.first.select_option(other)
+            return f"dropdown -> {options[values.index(other)]}"
+    toggles = cell.locator(".widget-toggle-buttons").first.locator("button:not(.mod-active)")
+    if toggles.count():
+        toggles.first.click()
+        return "toggle"
+    return None
+
+
+def nudge_controls(page, wait_s: float = 2.5) -> list[tuple[int, str, bool]]:
+    """For each cell showing a widget app, move one control and see whether what the app shows
+    (plot, image or text, not the control itself) changed. Returns (cell, control, changed)."""
+    results = []
+    cells = page.locator(".jp-NotebookPanel:visible .jp-Cell")
+    for i in range(cells.count()):
+        cell = cells.nth(i)
+        if cell.locator(".jp-OutputArea .jupyter-widgets.widget-container").count() == 0:
+            continue
+        if cell.locator(".widget-slider, .widget-dropdown, .widget-toggle-buttons").count() == 0:
+            continue
+        cell.scroll_into_view_if_needed()
+        time.sleep(0.5)
+        before = _shown(cell)
+        moved = _move_one_control(page, cell)
+        if moved is None:
+            continue
         time.sleep(wait_s)
-        after = area.screenshot()
-        results.append((i, before != after))
+        results.append((i, moved, _shown(cell) != before))
     return results

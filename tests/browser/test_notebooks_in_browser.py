@@ -2,7 +2,8 @@
 
 Checks per notebook: no error output; every widget view rendered (no "Error displaying widget"
 or "Loading widget…" left); an interactive ipympl canvas wherever the notebook draws with
-matplotlib; for each widget app, moving its first slider changes what the app shows.
+matplotlib; for each widget app, moving one control (its first slider, else a dropdown, else a
+toggle) changes the plot or text the app shows.
 Screenshots of every notebook go to build/browser/ for a person to look at.
 """
 
@@ -17,7 +18,7 @@ from tests.browser.jupyterlab import (
     SCREENSHOTS,
     full_screenshot,
     inspect,
-    nudge_sliders,
+    nudge_controls,
     open_notebook,
     run_all_cells,
 )
@@ -39,7 +40,7 @@ def test_notebook_renders_in_jupyterlab(lab, page, path):
     open_notebook(page, lab, path.name)
     run_all_cells(page, timeout_s=budget)
     view = inspect(page, path.stem)
-    nudged = nudge_sliders(page)
+    nudged = nudge_controls(page)
     shot = full_screenshot(page, SCREENSHOTS / f"{path.stem}.png")
     assert shot.exists()
     assert not view.problems(), "\n".join(view.problems())
@@ -47,9 +48,9 @@ def test_notebook_renders_in_jupyterlab(lab, page, path):
     if "plt." in source or "matplotlib" in source or "labkit.widgets" in source:
         assert view.ipympl_canvases >= 1, f"{path.name}: draws but shows no interactive canvas"
     if "labkit.widgets" in source or "from labkit import widgets" in source:
-        assert nudged, f"{path.name}: shows a widget app but no slider was found to move"
-    unchanged = [cell for cell, changed in nudged if not changed]
-    assert not unchanged, f"{path.name}: moving a slider changed nothing in cells {unchanged}"
+        assert nudged, f"{path.name}: shows a widget app but no control was found to move"
+    unchanged = [(cell, control) for cell, control, changed in nudged if not changed]
+    assert not unchanged, f"{path.name}: moving a control changed nothing shown: {unchanged}"
 
 
 BROKEN_WIDGET = """
