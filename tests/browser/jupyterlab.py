@@ -237,13 +237,19 @@ def inspect(page, name: str, settle_s: float = 3.0) -> NotebookView:
 
 def full_screenshot(page, path: Path, max_height: int = 14_000) -> Path:
     """Screenshot the whole notebook: grow the viewport to the notebook's scroll height."""
+    # The notebook scrolls inside its own panel; its scroll height is the page we want.
     height = page.evaluate(
-        "() => Math.max(...[...document.querySelectorAll('.jp-NotebookPanel .jp-Notebook')]"
+        "() => Math.max(...[...document.querySelectorAll("
+        "'.jp-NotebookPanel .jp-WindowedPanel-outer, .jp-NotebookPanel .jp-Notebook')]"
         ".map(e => e.scrollHeight), 800)"
     )
     width = page.viewport_size["width"]
     page.set_viewport_size({"width": width, "height": min(int(height) + 200, max_height)})
-    time.sleep(0.5)
+    page.evaluate(
+        "() => document.querySelectorAll('.jp-NotebookPanel .jp-WindowedPanel-outer')"
+        ".forEach(e => { e.scrollTop = 0; })"
+    )
+    time.sleep(1.0)
     path.parent.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(path))
     page.set_viewport_size({"width": width, "height": 1000})
