@@ -105,6 +105,7 @@ class Frame:
     corpses: list[tuple[str, tuple[int, int]]]
     sounds: list[tuple[int, int, int]]  # (x, y, level) made during this step
     events: list[dict] = field(default_factory=list)
+    fighting: tuple[str, ...] = ()  # sides A and B of the open (or last) encounter
 
 
 def _take(store: dict[str, dict[str, int]], rid: str, items: dict[str, int], sign: int) -> None:
@@ -134,8 +135,7 @@ def _apply(board: Frame, e: dict) -> None:
         for x in (s["a"], s["b"]):
             board.actors[x]["stealth"] = False
     elif cat == "fight":
-        enc = board.events_open
-        for x, life in zip(enc, s["life"]):
+        for x, life in zip(board.fighting, s["life"]):
             board.actors[x]["life"] = life
     elif cat == "death":
         board.actors[a].update(alive=False, life=min(board.actors[a]["life"], 0))
@@ -145,7 +145,7 @@ def _apply(board: Frame, e: dict) -> None:
     elif cat == "sound":
         board.sounds.extend(tuple(x[:3]) for x in s["sources"])
     if cat == "encounter":
-        board.events_open = (s["a"], s["b"])
+        board.fighting = (s["a"], s["b"])
 
 
 def playback(trace: SimulationTrace) -> Iterator[Frame]:
@@ -162,7 +162,6 @@ def playback(trace: SimulationTrace) -> Iterator[Frame]:
                          value=trace.version)  # fmt: skip
     board = Frame(0, 1, {}, copy.deepcopy(trace.map["loot"]),
                   copy.deepcopy(trace.map.get("dropped_loot", {})), [], [])  # fmt: skip
-    board.events_open = ()
     events = trace.events
     i = 0
     for step in range(trace.steps + 1):
@@ -174,7 +173,8 @@ def playback(trace: SimulationTrace) -> Iterator[Frame]:
             i += 1
         yield Frame(step, board.turn, copy.deepcopy(board.actors),
                     copy.deepcopy(board.loot), copy.deepcopy(board.dropped),
-                    list(board.corpses), list(board.sounds), list(board.events))  # fmt: skip
+                    list(board.corpses), list(board.sounds), list(board.events),
+                    board.fighting)  # fmt: skip
 
 
 KIND_COLOURS = {"hall": "#e8e4da", "store": "#d9e8d0", "armory": "#f0d9b5",

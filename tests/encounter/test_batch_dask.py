@@ -32,7 +32,7 @@ def client():
 
 @pytest.fixture(scope="module")
 def local():
-    return run_batch(BASE, range(60), progress=False)
+    return run_batch(BASE, range(100), progress=False)
 
 
 def test_rows_on_the_cluster_equal_the_local_run(client, local):
@@ -50,7 +50,7 @@ def test_a_worker_killed_mid_batch_loses_and_duplicates_nothing(client, local):
 
     def work():
         try:
-            out["result"] = run_batch(BASE, range(20, 60), executor=client, chunksize=2,
+            out["result"] = run_batch(BASE, range(20, 100), executor=client, chunksize=2,
                                       progress=on_progress)  # fmt: skip
         except BaseException as exc:  # pragma: no cover - reported below
             out["error"] = exc
@@ -65,5 +65,5 @@ def test_a_worker_killed_mid_batch_loses_and_duplicates_nothing(client, local):
     assert victim not in client.run(os.getpid).values()
     assert "error" not in out, out.get("error")
     res = out["result"]
-    assert res.rows["seed"].tolist() == list(range(20, 60))
+    assert res.rows["seed"].tolist() == list(range(20, 100))
     assert np.array_equal(res.rows, local.rows[20:])

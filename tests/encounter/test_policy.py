@@ -56,7 +56,6 @@ def test_observation_has_no_field_for_other_actors():
 def test_a_policy_receives_no_ground_truth(seed):
     game, spies = spied_game(seed)
     while not game.finished:
-        before = {a.id: a.position for a in game.actors}
         game.step()
         # Every observation handed out this step mentions only rooms the actor has been in.
         for a in game.actors:
@@ -64,7 +63,6 @@ def test_a_policy_receives_no_ground_truth(seed):
                 assert obs.actor == a.id
                 assert obs.positions() <= set(a.known_rooms), (a.id, obs.positions())
             spies[a.id].seen.clear()
-        del before
     assert game.steps > 5
 
 
