@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from benchmarks import benchmark, compare
-from labkit.hexpuzzle.campaign import campaign
+from labkit.hexpuzzle.mainline import campaign
 from labkit.hexpuzzle.players import make_players, simulate_telemetry
 
 

@@ -8,16 +8,13 @@
 
 from __future__ import annotations
 
-import importlib
 import time
 
 from benchmarks import Row, benchmark, compare, median_time
 from labkit import _jit
 from labkit.hexpuzzle import contacts
+from labkit.hexpuzzle import mainline as campaign
 from labkit.hexpuzzle.solver import solve
-
-# The module itself: labkit.hexpuzzle exports the campaign() function under the module's name.
-campaign = importlib.import_module("labkit.hexpuzzle.campaign")
 
 
 def _solve_all(levels) -> int:

@@ -13,7 +13,7 @@ import time
 from pathlib import Path
 
 import labkit
-from labkit.hexpuzzle.campaign import campaign
+from labkit.hexpuzzle.mainline import campaign
 from labkit.hexpuzzle.players import simulate_telemetry, skill_groups
 from labkit.hexpuzzle.telemetry import save_telemetry
 

@@ -18,46 +18,76 @@ Examples
 
 from __future__ import annotations
 
-from labkit.hexpuzzle.campaign import campaign
+from labkit.hexpuzzle.calibration import calibrate
+from labkit.hexpuzzle.calibration_result import Calibration
 from labkit.hexpuzzle.difficulty import Difficulty, score
 from labkit.hexpuzzle.game import PuzzleError, PuzzleState, Snapshot
 from labkit.hexpuzzle.generator import GeneratorError, generate, generate_many
 from labkit.hexpuzzle.geometry import TilePath, tile_path
 from labkit.hexpuzzle.hints import Advice, advise, hint
 from labkit.hexpuzzle.level import STRAIGHT, Board, Level, LevelError, Tile, all_matchings
+from labkit.hexpuzzle.mainline import campaign
+from labkit.hexpuzzle.observed import CalibrationError, ObservedIndex, observed_index
+from labkit.hexpuzzle.players import (
+    Player,
+    make_players,
+    simulate_telemetry,
+    skill_groups,
+    telemetry_from_weights,
+)
 from labkit.hexpuzzle.solver import Action, Solution, replay, solve
 from labkit.hexpuzzle.sweep import MINKOWSKI_RADIUS, TILE_RADIUS, first_contact, first_contacts
+from labkit.hexpuzzle.telemetry import (
+    TelemetryError,
+    load_telemetry,
+    parse_telemetry,
+    save_telemetry,
+)
 from labkit.hexpuzzle.trace import Trace, trace
 
 __all__ = [
     "Action",
     "Advice",
+    "Board",
+    "Calibration",
+    "CalibrationError",
     "Difficulty",
     "GeneratorError",
-    "Solution",
-    "advise",
-    "campaign",
-    "generate",
-    "generate_many",
-    "hint",
-    "replay",
-    "score",
-    "solve",
-    "Board",
     "Level",
     "LevelError",
     "MINKOWSKI_RADIUS",
+    "ObservedIndex",
+    "Player",
     "PuzzleError",
     "PuzzleState",
     "STRAIGHT",
     "Snapshot",
+    "Solution",
     "TILE_RADIUS",
+    "TelemetryError",
     "Tile",
     "TilePath",
     "Trace",
+    "advise",
     "all_matchings",
+    "calibrate",
+    "campaign",
     "first_contact",
     "first_contacts",
+    "generate",
+    "generate_many",
+    "hint",
+    "load_telemetry",
+    "make_players",
+    "observed_index",
+    "parse_telemetry",
+    "replay",
+    "save_telemetry",
+    "score",
+    "simulate_telemetry",
+    "skill_groups",
+    "solve",
+    "telemetry_from_weights",
     "tile_path",
     "trace",
 ]

@@ -51,6 +51,10 @@ def register(subparsers: Any) -> None:
 
     register_solver_commands(sub)
 
+    from labkit.hexpuzzle.cli_calibration import register_calibration_commands
+
+    register_calibration_commands(sub)
+
 
 def _levels_in(path: str) -> list[tuple[str, Any]]:
     """``(label, level)`` for every level in a file; the level is a LevelError when invalid."""

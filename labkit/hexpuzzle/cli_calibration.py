@@ -43,8 +43,8 @@ def register_calibration_commands(puzzle_subparsers: Any) -> None:
 def load_levels(paths: list[str] | None) -> list:
     """Levels from files, campaign files, lists of levels or folders (default: the campaign)."""
     from labkit import io as lio
-    from labkit.hexpuzzle.campaign import FORMAT, campaign, load
     from labkit.hexpuzzle.level import Level, LevelError
+    from labkit.hexpuzzle.mainline import FORMAT, campaign, load
 
     if not paths:
         return campaign()

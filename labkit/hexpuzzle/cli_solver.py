@@ -48,9 +48,9 @@ def register_solver_commands(sub: Any) -> None:
 def read_levels(path: str) -> list[Any]:
     """Every level in a file: one level, a JSON list of levels, or a campaign file."""
     from labkit import io as lio
-    from labkit.hexpuzzle.campaign import FORMAT as CAMPAIGN_FORMAT
-    from labkit.hexpuzzle.campaign import load as load_campaign
     from labkit.hexpuzzle.level import Level, LevelError
+    from labkit.hexpuzzle.mainline import FORMAT as CAMPAIGN_FORMAT
+    from labkit.hexpuzzle.mainline import load as load_campaign
 
     doc = lio.load_json(path, error=LevelError)
     if isinstance(doc, dict) and doc.get("format") == CAMPAIGN_FORMAT:
@@ -140,7 +140,7 @@ def _generate(args: argparse.Namespace) -> int:
 
 
 def _campaign(args: argparse.Namespace) -> int:
-    from labkit.hexpuzzle.campaign import SEED, build, save
+    from labkit.hexpuzzle.mainline import SEED, build, save
 
     seed = SEED if args.seed is None else args.seed
     doc = build(seed)

@@ -62,7 +62,7 @@ class DifficultyWorkbench:
         import ipywidgets as w
 
         if levels is None:
-            from labkit.hexpuzzle.campaign import campaign
+            from labkit.hexpuzzle.mainline import campaign
 
             levels = campaign()
             if telemetry is None and sample_telemetry_path().is_file():

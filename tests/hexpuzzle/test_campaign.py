@@ -3,18 +3,15 @@
 from __future__ import annotations
 
 import argparse
-import importlib
 import json
 
 import pytest
 
 from labkit import LabkitError
+from labkit.hexpuzzle import mainline as camp
 from labkit.hexpuzzle.cli_solver import register_solver_commands
 from labkit.hexpuzzle.difficulty import score
 from labkit.hexpuzzle.solver import replay, solve
-
-# The module itself: labkit.hexpuzzle exports the campaign() function under the module's name.
-camp = importlib.import_module("labkit.hexpuzzle.campaign")
 
 LEVELS = camp.campaign()
 DOC = json.loads(camp.campaign_path().read_text(encoding="utf-8"))

@@ -5,9 +5,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from labkit.hexpuzzle.campaign import campaign
 from labkit.hexpuzzle.game import PuzzleState
 from labkit.hexpuzzle.hints import hint
+from labkit.hexpuzzle.mainline import campaign
 from labkit.hexpuzzle.observed import observed_index
 from labkit.hexpuzzle.players import (
     Player,
