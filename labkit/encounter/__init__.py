@@ -11,6 +11,17 @@ same functions:
 * :mod:`~labkit.encounter.notes` — ``NoteBook``, ``NoteKind``, ``Observation``;
 * :mod:`~labkit.encounter.cards` — ``CardPool``, ``Room``, ``Bag``, ``census``.
 
+The simulation (SPEC E1, E4, E6, E7) plays whole games on those rules:
+
+* :mod:`~labkit.encounter.settings` / :mod:`~labkit.encounter.world` /
+  :mod:`~labkit.encounter.session` — ``SimulationSettings``, the seeded room map, ``GameSession``
+  (Action / Encounter / Finished);
+* :mod:`~labkit.encounter.policy` — AI policies reading only their own observation;
+* :mod:`~labkit.encounter.journal`, :mod:`~labkit.encounter.trace` — ``ActionJournal``,
+  ``SimulationTrace`` (formats 2 and 3);
+* :mod:`~labkit.encounter.runner`, :mod:`~labkit.encounter.replay`,
+  :mod:`~labkit.encounter.batch` — ``simulate``, ``replay``, ``playback``, ``run_batch``.
+
 Examples
 --------
 >>> from labkit import encounter
@@ -21,7 +32,9 @@ Examples
 from __future__ import annotations
 
 from labkit.encounter import tables
+from labkit.encounter.actors import Actor, Phase
 from labkit.encounter.balance import Balance, BalanceError, default_balance, load_balance
+from labkit.encounter.batch import BatchResult, run_batch, survival_curve
 from labkit.encounter.cards import Bag, CardPool, ItemCounts, ItemError, Room, census
 from labkit.encounter.combat import (
     CombatError,
@@ -32,8 +45,23 @@ from labkit.encounter.combat import (
     sample_hits,
     simulate_fights,
 )
+from labkit.encounter.journal import ActionJournal
 from labkit.encounter.notes import NoteBook, NoteKind, Observation
+from labkit.encounter.policy import (
+    POLICIES,
+    HunterPolicy,
+    Policy,
+    RandomPolicy,
+    ScavengerPolicy,
+    ScriptedPolicy,
+)
+from labkit.encounter.replay import Divergence, Frame, playback, replay
+from labkit.encounter.runner import outcome, simulate
+from labkit.encounter.session import GameSession
+from labkit.encounter.settings import SimulationError, SimulationSettings
 from labkit.encounter.sound import Direction, SoundError, heard_at, propagate_sound
+from labkit.encounter.trace import SimulationTrace, TraceError
+from labkit.encounter.world import World
 
 __all__ = [
     "tables",
@@ -61,4 +89,28 @@ __all__ = [
     "SoundError",
     "heard_at",
     "propagate_sound",
+    "Actor",
+    "Phase",
+    "BatchResult",
+    "run_batch",
+    "survival_curve",
+    "ActionJournal",
+    "POLICIES",
+    "HunterPolicy",
+    "Policy",
+    "RandomPolicy",
+    "ScavengerPolicy",
+    "ScriptedPolicy",
+    "Divergence",
+    "Frame",
+    "playback",
+    "replay",
+    "outcome",
+    "simulate",
+    "GameSession",
+    "SimulationError",
+    "SimulationSettings",
+    "SimulationTrace",
+    "TraceError",
+    "World",
 ]
