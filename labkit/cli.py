@@ -99,6 +99,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     except labkit.LabkitError as exc:
         print(f"labkit: error: {exc}", file=sys.stderr)
         return 1
+    except BrokenPipeError:
+        # Output piped into e.g. `head`, which stopped reading: not the command's failure.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
 
 
 if __name__ == "__main__":  # pragma: no cover
