@@ -12,10 +12,8 @@ import argparse
 import time
 from pathlib import Path
 
-import labkit
+from labkit.hexpuzzle.cli_calibration import write_simulated_telemetry
 from labkit.hexpuzzle.mainline import campaign
-from labkit.hexpuzzle.players import simulate_telemetry, skill_groups
-from labkit.hexpuzzle.telemetry import save_telemetry
 
 DEFAULT_OUT = Path(__file__).resolve().parents[1] / "data" / "telemetry" / "sample.csv"
 SEED = 20260309
@@ -29,20 +27,15 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     start = time.perf_counter()
     levels = campaign()
-    players = skill_groups(args.players, rng=args.seed)
-    table = simulate_telemetry(levels, players, rng=args.seed, progress=True)
-    save_telemetry(
+    attempts, players = write_simulated_telemetry(
         args.out,
-        table,
-        comments=[
-            "simulated players (labkit.hexpuzzle.players), not real player data",
-            f"labkit {labkit.__version__}; seed {args.seed}; {args.players} players per group "
-            f"(novice, regular, expert); levels: data/levels/campaign.json",
-            "made by scripts/make_telemetry.py",
-        ],
+        levels,
+        args.players,
+        args.seed,
+        notes=["levels: data/levels/campaign.json", "made by scripts/make_telemetry.py"],
     )
     print(
-        f"wrote {args.out}: {len(table)} attempts by {len(players)} players on {len(levels)} "
+        f"wrote {args.out}: {attempts} attempts by {players} players on {len(levels)} "
         f"levels, {time.perf_counter() - start:.1f} s"
     )
     return 0

@@ -42,9 +42,9 @@ def register_calibration_commands(puzzle_subparsers: Any) -> None:
 
 def load_levels(paths: list[str] | None) -> list:
     """Levels from files, campaign files, lists of levels or folders (default: the campaign)."""
-    from labkit import io as lio
-    from labkit.hexpuzzle.level import Level, LevelError
-    from labkit.hexpuzzle.mainline import FORMAT, campaign, load
+    from labkit.hexpuzzle.cli_solver import read_levels
+    from labkit.hexpuzzle.level import Level
+    from labkit.hexpuzzle.mainline import campaign
 
     if not paths:
         return campaign()
@@ -53,34 +53,38 @@ def load_levels(paths: list[str] | None) -> list:
         p = Path(path)
         if p.is_dir():
             out += [Level.load(f) for f in sorted(p.glob("*.json")) if f.name != "campaign.json"]
-            continue
-        doc = lio.load_json(p, error=LevelError)
-        if isinstance(doc, dict) and doc.get("format") == FORMAT:
-            out += load(p)
-        elif isinstance(doc, list):
-            out += [Level.from_json(d, file=str(p)) for d in doc]
         else:
-            out.append(Level.from_json(doc, file=str(p)))
+            out += read_levels(str(p))
     return out
 
 
-def _telemetry(args: argparse.Namespace) -> int:
+def write_simulated_telemetry(
+    out: str | Path, levels: list, players_per_group: int, seed: int, notes: list[str] = ()
+) -> tuple[int, int]:
+    """Simulate three skill groups on ``levels`` and save the CSV; (attempts, players)."""
     import labkit
     from labkit.hexpuzzle.players import simulate_telemetry, skill_groups
     from labkit.hexpuzzle.telemetry import save_telemetry
 
-    levels = load_levels(args.levels)
-    players = skill_groups(args.players, rng=args.seed)
-    table = simulate_telemetry(levels, players, rng=args.seed, progress=True)
+    players = skill_groups(players_per_group, rng=seed)
+    table = simulate_telemetry(levels, players, rng=seed, progress=True)
     save_telemetry(
-        args.out,
+        out,
         table,
         comments=[
             "simulated players (labkit.hexpuzzle.players), not real player data",
-            f"labkit {labkit.__version__}; seed {args.seed}; {args.players} players per group",
+            f"labkit {labkit.__version__}; seed {seed}; {players_per_group} players per group "
+            "(novice, regular, expert)",
+            *notes,
         ],
     )
-    print(f"wrote {args.out}: {len(table)} attempts, {len(players)} players, {len(levels)} levels")
+    return len(table), len(players)
+
+
+def _telemetry(args: argparse.Namespace) -> int:
+    levels = load_levels(args.levels)
+    attempts, players = write_simulated_telemetry(args.out, levels, args.players, args.seed)
+    print(f"wrote {args.out}: {attempts} attempts, {players} players, {len(levels)} levels")
     return 0
 
 
