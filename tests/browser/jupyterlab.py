@@ -274,12 +274,16 @@ def _move_one_control(page, cell) -> str | None:
     another button of its first toggle group. Returns what was moved, or None."""
     handle = cell.locator(".widget-slider .noUi-handle")
     if handle.count():
-        handle.first.scroll_into_view_if_needed()
-        handle.first.focus()
+        knob = handle.first
+        knob.scroll_into_view_if_needed()
+        knob.focus()
+        # A slider already at its maximum moves left instead.
+        at_max = knob.get_attribute("aria-valuenow") == knob.get_attribute("aria-valuemax")
+        key = "ArrowLeft" if at_max else "ArrowRight"
         for _ in range(3):
-            page.keyboard.press("ArrowRight")
+            page.keyboard.press(key)
             time.sleep(0.2)
-        return "slider"
+        return f"slider {key}"
     select = cell.locator(".widget-dropdown select")
     if select.count():
         options = select.first.locator("option").all_inner_texts()
