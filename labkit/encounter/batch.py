@@ -19,6 +19,23 @@ index, so the table is in (settings, seed) order whatever order the chunks finis
 chunk that is run twice (a lost worker) can neither duplicate nor drop a row (checked).
 Every game's outcome depends only on its settings, so the table is the same on every engine.
 
+Keeping the overhead per game small (what lets 2 workers approach twice 1 worker):
+
+* a task carries each settings document it needs once plus ``(job, settings index, seed, map
+  seed)`` per game, not one settings document per game; the worker validates each settings
+  once per chunk and only swaps the seeds;
+* a worker sends back compact tuples (:func:`~labkit.encounter.runner.outcome_row`): no actor
+  ids, no seeds — the parent knows them — and the parent fills the table column by column;
+* the default chunk is about :data:`TASKS_PER_WORKER` tasks per worker (at most
+  :data:`MAX_CHUNK` games): enough tasks that the last one to finish leaves the other workers
+  idle only briefly (games differ in length by 10x or more), few enough that the per-task round
+  trip stays small next to the games;
+* local pools (:func:`local_executor`) load the encounter kernels once per worker from numba's
+  on-disk cache (the pool's ``initializer``); with the ``fork`` start method the parent loads
+  them first (once per process, also for a plain ``ProcessPoolExecutor`` passed in), so every
+  pool it forks, now or later, starts with them loaded.
+  Reuse one :func:`local_executor` over many calls to pay process start-up only once.
+
 Decisions recorded here: ``seeds`` set both the process seed and the map seed of each game
 (``fixed_map=True`` keeps each settings' map seed); without ``seeds`` each settings object is
 played once as given.
@@ -39,8 +56,9 @@ from __future__ import annotations
 
 import csv
 import math
+import multiprocessing
 import os
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from concurrent.futures import Executor, ProcessPoolExecutor, as_completed
 from dataclasses import dataclass
 from typing import Any
@@ -48,11 +66,11 @@ from typing import Any
 import numpy as np
 
 from labkit.encounter.combat import wilson_interval
-from labkit.encounter.runner import outcome
+from labkit.encounter.runner import outcome_row
 from labkit.encounter.settings import SimulationError, SimulationSettings
 from labkit.io import atomic_write
 
-__all__ = ["run_batch", "BatchResult", "play_chunk", "survival_curve"]
+__all__ = ["run_batch", "BatchResult", "local_executor", "play_chunk", "survival_curve"]
 
 BASE_FIELDS = [
     ("settings_index", "i4"),
@@ -64,15 +82,76 @@ BASE_FIELDS = [
     ("turns", "i4"),
     ("encounters", "i4"),
 ]
+TASKS_PER_WORKER = 16
+MAX_CHUNK = 50
+
+# One game to play: (job index, settings index, seed, map seed).
+Job = tuple[int, int, int, int]
 
 
-def play_chunk(jobs: Sequence[tuple[int, dict]]) -> list[tuple[int, dict]]:
-    """Play ``(index, settings dict)`` jobs; the task every worker runs."""
-    return [(i, outcome(SimulationSettings.from_dict(doc))) for i, doc in jobs]
+def play_chunk(docs: Mapping[int, dict], jobs: Sequence[Job]) -> list[tuple]:
+    """Play ``jobs`` of settings ``docs`` (by settings index); the task every worker runs.
+
+    Returns ``(job index, *outcome_row)`` per game (see
+    :func:`~labkit.encounter.runner.outcome_row`).
+    """
+    base = {k: SimulationSettings.from_dict(doc) for k, doc in docs.items()}
+    return [
+        (i, *outcome_row(base[k].replace(seed=seed, map_seed=map_seed)))
+        for i, k, seed, map_seed in jobs
+    ]
+
+
+def _load_kernels() -> None:
+    """Load the encounter kernels (from numba's on-disk cache) into this process."""
+    from labkit import _jit
+    from labkit.encounter import _kernels
+
+    for k in _jit.REGISTRY.values():
+        if k.module == _kernels.__name__ and k.example is not None:
+            k.dispatcher(*k.example())
+
+
+def local_executor(max_workers: int | None = None) -> ProcessPoolExecutor:
+    """A process pool whose workers start with the encounter kernels loaded.
+
+    Pass it to :func:`run_batch` to reuse the same workers over many batches (``run_batch``
+    without an executor starts such a pool and shuts it down again).
+
+    Examples
+    --------
+    >>> from labkit.encounter.settings import SimulationSettings
+    >>> with local_executor(2) as pool:
+    ...     a = run_batch(SimulationSettings(), range(4), executor=pool, progress=False)
+    ...     b = run_batch(SimulationSettings(), range(4), executor=pool, progress=False)
+    >>> bool((a.rows == b.rows).all())
+    True
+    """
+    workers = max_workers or os.cpu_count() or 1
+    pool = ProcessPoolExecutor(
+        workers, mp_context=multiprocessing.get_context(), initializer=_load_kernels
+    )
+    _load_before_fork(pool)
+    return pool
+
+
+def _load_before_fork(pool: ProcessPoolExecutor) -> None:
+    """With the ``fork`` start method, load the kernels in this process before the pool starts
+    its workers (at its first task), so they inherit them; once per process, then free."""
+    context = getattr(pool, "_mp_context", None)  # private, but the only way to ask a pool
+    if context is not None and context.get_start_method() == "fork":
+        _load_kernels()
 
 
 def _is_dask_client(executor: Any) -> bool:
     return type(executor).__module__.startswith("distributed") and hasattr(executor, "get_executor")
+
+
+def _worker_count(executor: Any) -> int:
+    """How many games the executor runs at once (for the default chunk size)."""
+    if _is_dask_client(executor):
+        return max(1, sum(executor.nthreads().values()))
+    return getattr(executor, "_max_workers", None) or os.cpu_count() or 1
 
 
 def run_batch(
@@ -93,11 +172,12 @@ def run_batch(
     seeds : iterable of int, optional
         Seeds to play each settings with (process and map seed); default: each settings once.
     executor : Executor, dask Client or None
-        Where to run (see the module notes); ``None`` = local processes.
+        Where to run (see the module notes); ``None`` = a new :func:`local_executor` with one
+        process per core (at most one per task), shut down at the end.
     progress : bool or callable
         A tqdm bar, or ``progress(done_games, total_games)`` called as chunks finish.
     chunksize : int, optional
-        Games per task (default: about four tasks per worker, at most 50 games).
+        Games per task (default: about 16 tasks per worker, at most 50 games).
     fixed_map : bool
         Keep each settings' map seed instead of setting it to the seed.
 
@@ -109,67 +189,85 @@ def run_batch(
     sweep = [settings] if isinstance(settings, SimulationSettings) else list(settings)
     if not sweep:
         raise SimulationError("no settings to play", pointer="/settings", value=[])
-    games: list[SimulationSettings] = []
-    index: list[int] = []
     seed_list = None if seeds is None else [int(s) for s in seeds]
+    for seed in seed_list or []:
+        sweep[0].replace(seed=seed, map_seed=seed)  # a bad seed fails here, naming the field
+    jobs: list[Job] = []
     for k, s in enumerate(sweep):
         for seed in [s.seed] if seed_list is None else seed_list:
             map_seed = s.map_seed if (fixed_map or seed_list is None) else seed
-            games.append(s.replace(seed=seed, map_seed=map_seed))
-            index.append(k)
-    jobs = [(i, g.to_dict()) for i, g in enumerate(games)]
-    workers = os.cpu_count() or 1
-    size = chunksize or max(1, min(50, math.ceil(len(jobs) / (4 * workers))))
-    chunks = [jobs[i : i + size] for i in range(0, len(jobs), size)]
+            jobs.append((len(jobs), k, seed, map_seed))
+    docs = [s.to_dict() for s in sweep]
 
     own = executor is None
+    workers = (os.cpu_count() or 1) if own else _worker_count(executor)
+    size = chunksize or max(1, min(MAX_CHUNK, math.ceil(len(jobs) / (TASKS_PER_WORKER * workers))))
+    chunks = [jobs[i : i + size] for i in range(0, len(jobs), size)]
     if own:
-        executor = ProcessPoolExecutor(max_workers=min(workers, len(chunks)))
+        executor = local_executor(min(workers, len(chunks)))
     pool: Executor = executor.get_executor() if _is_dask_client(executor) else executor
-    results: dict[int, dict] = {}
+    if isinstance(pool, ProcessPoolExecutor):
+        _load_before_fork(pool)  # helps a plain pool too, if its workers have not started yet
+    results: list[tuple | None] = [None] * len(jobs)
+    done = 0
     bar = None
     if progress is True:
         from tqdm.auto import tqdm
 
         bar = tqdm(total=len(jobs), desc="games", unit="game")
     try:
-        futures = [pool.submit(play_chunk, chunk) for chunk in chunks]
+        futures = [
+            pool.submit(play_chunk, {k: docs[k] for k in {job[1] for job in chunk}}, chunk)
+            for chunk in chunks
+        ]
         for fut in as_completed(futures):
             rows = fut.result()
-            for i, row in rows:
-                if i in results:
-                    raise SimulationError("a game came back twice", pointer=f"/jobs/{i}")
-                results[i] = row
+            for row in rows:
+                if results[row[0]] is not None:
+                    raise SimulationError("a game came back twice", pointer=f"/jobs/{row[0]}")
+                results[row[0]] = row
+            done += len(rows)
             if bar is not None:
                 bar.update(len(rows))
             elif callable(progress):
-                progress(len(results), len(jobs))
+                progress(done, len(jobs))
     finally:
         if bar is not None:
             bar.close()
         if own:
             executor.shutdown()
-    missing = [i for i in range(len(jobs)) if i not in results]
+    missing = [i for i, r in enumerate(results) if r is None]
     if missing:
         raise SimulationError("games were lost", pointer=f"/jobs/{missing[0]}", value=len(missing))
-    return BatchResult(_table([results[i] for i in range(len(jobs))], index), sweep)
+    return BatchResult(_table(jobs, results, sweep), sweep)
 
 
-def _table(rows: list[dict], index: list[int]) -> np.ndarray:
+def _table(jobs: list[Job], rows: list[Any], sweep: list[SimulationSettings]) -> np.ndarray:
+    """The structured array, filled column by column (rows are in job order)."""
     actors: list[str] = []
-    for r in rows:
-        actors.extend(a for a in r["alive"] if a not in actors)
+    for s in sweep:
+        actors.extend(a for a in s.actor_ids if a not in actors)
     dtype = BASE_FIELDS + [(f"alive_{a}", "?") for a in actors]
     dtype += [(f"survival_{a}", "i4") for a in actors]
     out = np.zeros(len(rows), dtype=dtype)
-    for j, (r, k) in enumerate(zip(rows, index)):
-        rec = out[j]
-        rec["settings_index"] = k
-        for name, _ in BASE_FIELDS[1:]:
-            rec[name] = r[name]
-        for a in actors:
-            rec[f"alive_{a}"] = r["alive"].get(a, False)
-            rec[f"survival_{a}"] = r["survival"].get(a, -1)
+    if not rows:
+        return out
+    for name, column in zip(("settings_index", "seed", "map_seed"), list(zip(*jobs))[1:]):
+        out[name] = column
+    for name, column in zip([f[0] for f in BASE_FIELDS[3:]], list(zip(*rows))[1:6]):
+        out[name] = column
+    for a in actors:
+        out[f"survival_{a}"] = -1  # an actor not in a game's settings
+    kinds = np.array([j[1] for j in jobs])
+    for k, s in enumerate(sweep):
+        at = np.flatnonzero(kinds == k)
+        if not at.size:
+            continue
+        alive = np.array([rows[j][6] for j in at], dtype=bool).reshape(at.size, -1)
+        survival = np.array([rows[j][7] for j in at], dtype=np.int32).reshape(at.size, -1)
+        for p, a in enumerate(s.actor_ids):
+            out[f"alive_{a}"][at] = alive[:, p]
+            out[f"survival_{a}"][at] = survival[:, p]
     return out
 
 

@@ -2,7 +2,9 @@
 
 * :func:`simulate` plays one game and returns its trace (the one-call helper);
 * :func:`outcome` plays one game and returns only the plain numbers a batch row needs (no
-  observations are stored, which changes no random draw, so the row matches the trace).
+  observations are stored, which changes no random draw, so the row matches the trace);
+* :func:`outcome_row` is the same game as a compact tuple (what batch workers send back: no
+  actor ids or seeds, which the caller already knows, so each row pickles small).
 
 Examples
 --------
@@ -22,7 +24,10 @@ from labkit.encounter.session import GameSession
 from labkit.encounter.settings import SimulationSettings
 from labkit.encounter.trace import SimulationTrace
 
-__all__ = ["simulate", "outcome"]
+__all__ = ["simulate", "outcome", "outcome_row"]
+
+# outcome_row: (winner, end_reason, steps, turns, encounters, alive, survival)
+Row = tuple[str, str, int, int, int, tuple[bool, ...], tuple[int, ...]]
 
 
 def simulate(
@@ -51,19 +56,46 @@ def outcome(settings: SimulationSettings) -> dict[str, Any]:
     ``survival`` maps each actor to the turn it died in, or the last turn if it survived
     (censored); ``alive`` says which.
     """
-    game = GameSession(settings, observations=False)
-    while not game.finished:
-        game.step()
+    winner, end_reason, steps, turns, encounters, alive, survival = outcome_row(settings)
+    ids = settings.actor_ids
     return {
         "map_seed": settings.map_seed,
         "seed": settings.seed,
-        "winner": game.winner or "",
-        "end_reason": game.end_reason,
-        "steps": game.steps,
-        "turns": game.turn,
-        "encounters": len(game.journal.select("encounter")),
-        "alive": {a.id: a.alive for a in game.actors},
-        "survival": {
-            a.id: a.death_turn if a.death_turn is not None else game.turn for a in game.actors
-        },  # fmt: skip
+        "winner": winner,
+        "end_reason": end_reason,
+        "steps": steps,
+        "turns": turns,
+        "encounters": encounters,
+        "alive": dict(zip(ids, alive)),
+        "survival": dict(zip(ids, survival)),
     }
+
+
+def outcome_row(settings: SimulationSettings) -> Row:
+    """Play one game; ``(winner, end_reason, steps, turns, encounters, alive, survival)``.
+
+    ``alive`` and ``survival`` are tuples in ``settings.actor_ids`` order (the order the game
+    spawns its actors in); ``winner`` is ``""`` when nobody won.
+
+    Examples
+    --------
+    >>> from labkit.encounter.settings import SimulationSettings
+    >>> row = outcome_row(SimulationSettings(seed=7, map_seed=7))
+    >>> d = outcome(SimulationSettings(seed=7, map_seed=7))
+    >>> row[:5] == (d["winner"], d["end_reason"], d["steps"], d["turns"], d["encounters"])
+    True
+    >>> len(row[5]) == len(row[6]) == len(SimulationSettings().actor_ids)
+    True
+    """
+    game = GameSession(settings, observations=False)
+    while not game.finished:
+        game.step()
+    return (
+        game.winner or "",
+        game.end_reason,
+        game.steps,
+        game.turn,
+        len(game.journal.select("encounter")),
+        tuple(a.alive for a in game.actors),
+        tuple(a.death_turn if a.death_turn is not None else game.turn for a in game.actors),
+    )
