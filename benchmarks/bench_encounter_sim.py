@@ -5,7 +5,11 @@ The batch row measures steady-state throughput: each side gets its own
 timing, then the 1-worker and 2-worker batches are timed alternately (1, 2, 2, 1, 1, 2, ...) so
 that load from anything else on the shared machine falls on both sides alike; the row gives the
 medians. Pool start-up (new pool until every worker has answered, kernels loaded) is timed
-separately and reported in the notes, not included in the ratio.
+separately and reported in the notes, not included in the ratio (the first pool's start-up
+also loads the kernels into this process, once, when no game ran here before). The notes also
+give the CPU that *other* processes used during the timed runs (machine busy time minus this
+benchmark's own processes, Linux ``/proc``): the machine is shared, and a busy core caps the
+ratio.
 """
 
 from __future__ import annotations
@@ -67,6 +71,21 @@ def _start(workers: int):
     return pool, time.perf_counter() - start - READY_PAUSE
 
 
+def _ticks(pids: list[int]) -> tuple[float, float] | None:
+    """(busy seconds of the whole machine, CPU seconds of these processes) from ``/proc``."""
+    try:
+        with open("/proc/stat") as fh:
+            user, nice, system, _idle, _io, irq, softirq = map(int, fh.readline().split()[1:8])
+        own = 0
+        for pid in pids:
+            with open(f"/proc/{pid}/stat") as fh:
+                own += sum(int(x) for x in fh.read().rsplit(")", 1)[1].split()[11:13])
+    except (OSError, ValueError):
+        return None
+    hz = os.sysconf("SC_CLK_TCK")
+    return (user + nice + system + irq + softirq) / hz, own / hz
+
+
 def _batch(pool) -> float:
     start = time.perf_counter()
     run_batch(SimulationSettings(), range(BATCH), executor=pool, progress=False)
@@ -80,13 +99,19 @@ def bench_batch_scaling():
         for w in (1, 2):
             pools[w], startup[w] = _start(w)
             _batch(pools[w])  # warm-up batch, not timed
+        pids = [os.getpid(), *(pid for pool in pools.values() for pid in pool._processes)]
+        before, start = _ticks(pids), time.perf_counter()
         for r in range(REPEAT):
             for w in (1, 2) if r % 2 == 0 else (2, 1):
                 times[w].append(_batch(pools[w]))
+        after, wall = _ticks(pids), time.perf_counter() - start
     finally:
         for pool in pools.values():
             pool.shutdown()
     one, two = statistics.median(times[1]), statistics.median(times[2])
+    others = None
+    if before and after:
+        others = max(0.0, (after[0] - before[0]) - (after[1] - before[1])) / wall
     return Row(
         f"encounter sim batch {BATCH} games, 2 workers vs 1",
         two,
@@ -96,13 +121,16 @@ def bench_batch_scaling():
         notes=(
             f"steady state, warm pools, default chunks, medians of {REPEAT} alternating runs: "
             f"{BATCH / two:.1f} vs {BATCH / one:.1f} games/s; pool start-up (not included) "
-            f"{startup[2]:.2f} s (2 workers) / {startup[1]:.2f} s (1)"
+            f"{startup[2]:.2f} s (2 workers) / {startup[1]:.2f} s (1); other processes used "
+            + ("?" if others is None else f"{others:.2f}")
+            + " cores meanwhile"
         ),
         extra={
             "games_per_s_2": BATCH / two,
             "games_per_s_1": BATCH / one,
             "startup_s_2": startup[2],
             "startup_s_1": startup[1],
+            "other_load_cores": others,
             "runs_s_2": times[2],
             "runs_s_1": times[1],
         },

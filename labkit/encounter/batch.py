@@ -82,7 +82,7 @@ BASE_FIELDS = [
     ("turns", "i4"),
     ("encounters", "i4"),
 ]
-TASKS_PER_WORKER = 16
+TASKS_PER_WORKER = 32
 MAX_CHUNK = 50
 
 # One game to play: (job index, settings index, seed, map seed).
@@ -177,7 +177,7 @@ def run_batch(
     progress : bool or callable
         A tqdm bar, or ``progress(done_games, total_games)`` called as chunks finish.
     chunksize : int, optional
-        Games per task (default: about 16 tasks per worker, at most 50 games).
+        Games per task (default: about 32 tasks per worker, at most 50 games).
     fixed_map : bool
         Keep each settings' map seed instead of setting it to the seed.
 
