@@ -190,3 +190,47 @@ def test_batch_bad_arguments():
         first_contacts(np.zeros((3, 2)), [[0, 0]], 1.0)
     with pytest.raises(ValueError, match="at least 2 points"):
         first_contacts(np.zeros((3, 1, 2)), [[0, 0]], 1.0)
+
+
+def test_batch_prefilter_is_bit_for_bit_the_plain_sweep():
+    # sweep_many narrows each path to candidate hexagons (sorted by x, bisected); sweeping every
+    # obstacle with the single-path kernel must give exactly the same numbers.
+    rng = np.random.default_rng(2026)
+    for k in (0, 1, 3, 10, 60):
+        heading = rng.uniform(0, 2 * np.pi, (200, 1)) + np.cumsum(
+            rng.uniform(-0.6, 0.6, (200, 20)), axis=1
+        )
+        steps = 0.5 * np.stack([np.cos(heading), np.sin(heading)], axis=-1)
+        start = rng.uniform(-12, 12, (200, 1, 2))
+        paths = np.ascontiguousarray(np.concatenate([start, start + np.cumsum(steps, 1)], 1))
+        centres = rng.uniform(-12, 12, (k, 2))
+        dist, index = _kernels.sweep_many(paths, centres, 1.76)
+        active = np.ones(k, dtype=np.bool_)
+        for p in range(len(paths)):
+            d, j = _kernels.sweep(paths[p], centres, active, -1, 1.76)
+            assert (dist[p], index[p]) == (d, j) or (math.isinf(d) and index[p] == j == -1)
+        if k >= 10:
+            assert (index >= 0).any() and (index < 0).any()
+
+
+def test_batch_ties_go_to_the_lower_index_whatever_the_x_order():
+    # Equal centres (x order of the candidates arbitrary) and mirror-image hexagons entered at
+    # the same parameter: the lowest index wins, as in the single sweep.
+    paths = np.array([[[0.0, 0.0], [10.0, 0.0]], [[5.0, -5.0], [5.0, 5.0]]])
+    centres = np.array([[4.0, 5.0], [4.0, 0.0], [4.0, 0.0], [9.0, 3.0], [1.0, 3.0]])
+    dist, index = first_contacts(paths, centres)
+    assert index.tolist() == [1, 1]
+    assert dist[0] == first_contact(paths[0], centres)[0]
+    mirrored = np.array([[6.0, 0.0], [4.0, 0.0]])  # x order: index 1 first
+    dist, index = first_contacts(paths[1:], mirrored)
+    assert (float(dist[0]), int(index[0])) == first_contact(paths[1], mirrored)
+    assert index[0] == 0 and first_contact(paths[1], mirrored[::-1])[1] == 0
+
+
+def test_batch_py_func_matches_compiled():
+    rng = np.random.default_rng(5)
+    paths = np.cumsum(rng.normal(0, 1.5, size=(60, 8, 2)), axis=1)
+    centres = rng.uniform(-8, 8, size=(12, 2))
+    fast = _kernels.sweep_many(paths, centres, 1.76)
+    slow = _kernels.sweep_many.py_func(paths, centres, 1.76)
+    assert np.array_equal(fast[0], slow[0]) and np.array_equal(fast[1], slow[1])
