@@ -43,11 +43,9 @@ def _example_single():
     return path, centres, np.ones(2, dtype=np.bool_), -1, 1.76
 
 
-def _example_among():
-    return (*_example_single(), np.array([1, 0]), 2)
-
-
-@kernel(example=_example_among)
+# Warm-up compiles the single-path form trace() and the solver call; sweep_many's warm-up
+# compiles the candidate-list form it calls.
+@kernel(example=_example_single)
 def sweep(path, centres, active, skip, radius, among=None, n_among=0):
     """Earliest contact of ``path`` (n, 2) with the hexagons at ``centres[j]`` for active j != skip.
 
