@@ -150,9 +150,9 @@ def _cmd_batch(args: argparse.Namespace) -> int:
 
         client = executor = Client(args.scheduler)
     elif args.workers:
-        from concurrent.futures import ProcessPoolExecutor
+        from labkit.encounter.batch import local_executor
 
-        executor = ProcessPoolExecutor(args.workers)
+        executor = local_executor(args.workers)
     try:
         result = run_batch(settings, seeds, executor=executor, progress=not args.quiet,
                            chunksize=args.chunksize, fixed_map=args.fixed_map)  # fmt: skip
