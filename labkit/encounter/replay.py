@@ -182,6 +182,23 @@ KIND_COLOURS = {"hall": "#e8e4da", "store": "#d9e8d0", "armory": "#f0d9b5",
 SIDE_COLOURS = {"npc": "#1f77b4", "monster": "#d62728"}
 
 
+def actor_spots(frame: Frame) -> dict[str, tuple[float, float]]:
+    """Where each living actor is drawn, in room units from the map's top-left corner.
+
+    Up to four actors share a room side by side (two columns, two rows), in actor order.
+    """
+    placed: dict[tuple[int, int], int] = {}
+    out = {}
+    for aid, st in frame.actors.items():
+        if not st["alive"]:
+            continue
+        x, y = st["position"]
+        k = placed.get((x, y), 0)
+        placed[(x, y)] = k + 1
+        out[aid] = (x + 0.3 + 0.4 * (k % 2), y + 0.35 + 0.3 * (k // 2 % 2))
+    return out
+
+
 def frame_svg(frame: Frame, the_map: dict, cell: int = 44) -> str:
     """One frame on the room map as SVG: rooms by kind, loot, corpses, sound reach, actors."""
     w, h = the_map["width"], the_map["height"]
@@ -207,17 +224,9 @@ def frame_svg(frame: Frame, the_map: dict, cell: int = 44) -> str:
         x1, y1 = x0 + cell * 0.6, y0 + cell * 0.6
         out.append(f'<path d="M{x0},{y0}L{x1},{y1}M{x1},{y0}L{x0},{y1}" stroke="#555" '
                    f'stroke-width="3"/>')  # fmt: skip
-    placed: dict[tuple[int, int], int] = {}
-    for aid, st in frame.actors.items():
-        if not st["alive"]:
-            continue
-        x, y = st["position"]
-        k = placed.get((x, y), 0)
-        placed[(x, y)] = k + 1
-        cx, cy = (
-            x * cell + cell * (0.3 + 0.4 * (k % 2)),
-            y * cell + cell * (0.35 + 0.3 * (k // 2 % 2)),
-        )
+    for aid, (sx, sy) in actor_spots(frame).items():
+        st = frame.actors[aid]
+        cx, cy = sx * cell, sy * cell
         dash = ' stroke-dasharray="2,2"' if st["stealth"] else ""
         colour = SIDE_COLOURS[st["side"]]
         out.append(f'<circle cx="{cx}" cy="{cy}" r="{cell * 0.16}" fill="{colour}"'

@@ -15,7 +15,7 @@ from typing import Any
 
 import numpy as np
 
-from labkit.encounter.replay import KIND_COLOURS, SIDE_COLOURS, Frame
+from labkit.encounter.replay import KIND_COLOURS, SIDE_COLOURS, Frame, actor_spots
 from labkit.encounter.world import ROOM_KINDS
 
 __all__ = ["draw_board", "update_board", "plot_win_rates", "plot_survival"]
@@ -58,16 +58,8 @@ def draw_board(ax: Any, the_map: dict, max_sounds: int = 8) -> dict[str, Any]:
 
 
 def _offsets(frame: Frame) -> dict[str, tuple[float, float]]:
-    placed: dict[tuple[int, int], int] = {}
-    out = {}
-    for aid, st in frame.actors.items():
-        if not st["alive"]:
-            continue
-        x, y = st["position"]
-        k = placed.get((x, y), 0)
-        placed[(x, y)] = k + 1
-        out[aid] = (x - 0.2 + 0.4 * (k % 2), y - 0.15 + 0.3 * (k // 2 % 2))
-    return out
+    # Image pixels are centred on integer room coordinates: shift the shared spots by half a room.
+    return {aid: (x - 0.5, y - 0.5) for aid, (x, y) in actor_spots(frame).items()}
 
 
 def update_board(art: dict[str, Any], frame: Frame) -> None:
