@@ -278,12 +278,13 @@ def _move_one_control(page, cell) -> str | None:
         knob.scroll_into_view_if_needed()
         knob.focus()
         # A slider already at its maximum moves left instead.
-        at_max = knob.get_attribute("aria-valuenow") == knob.get_attribute("aria-valuemax")
+        start = knob.get_attribute("aria-valuenow")
+        at_max = start == knob.get_attribute("aria-valuemax")
         key = "ArrowLeft" if at_max else "ArrowRight"
-        for _ in range(3):
+        for _ in range(5):
             page.keyboard.press(key)
             time.sleep(0.2)
-        return f"slider {key}"
+        return f"slider {key} {start} -> {knob.get_attribute('aria-valuenow')}"
     select = cell.locator(".widget-dropdown select")
     if select.count():
         options = select.first.locator("option").all_inner_texts()
@@ -300,9 +301,13 @@ def _move_one_control(page, cell) -> str | None:
     return None
 
 
-def nudge_controls(page, wait_s: float = 2.5) -> list[tuple[int, str, bool]]:
+def nudge_controls(page, wait_s: float = 20.0) -> list[tuple[int, str, bool]]:
     """For each cell showing a widget app, move one control and see whether what the app shows
-    (plot, image or text, not the control itself) changed. Returns (cell, control, changed)."""
+    (plot, image or text, not the control itself) changed. Returns (cell, control, changed).
+
+    The redraw goes browser -> kernel -> figure -> browser, which on a busy machine can take
+    seconds, so the check polls until what is shown differs, for at most ``wait_s`` seconds.
+    """
     results = []
     cells = page.locator(".jp-NotebookPanel:visible .jp-Cell")
     for i in range(cells.count()):
@@ -317,6 +322,11 @@ def nudge_controls(page, wait_s: float = 2.5) -> list[tuple[int, str, bool]]:
         moved = _move_one_control(page, cell)
         if moved is None:
             continue
-        time.sleep(wait_s)
-        results.append((i, moved, _shown(cell) != before))
+        deadline = time.monotonic() + wait_s
+        changed = False
+        while not changed and time.monotonic() < deadline:
+            time.sleep(0.5)
+            changed = _shown(cell) != before
+        pictures = len(before[0])
+        results.append((i, f"{moved}; {pictures} picture(s) compared", changed))
     return results
