@@ -8,6 +8,9 @@ Two families:
 * ``bfs_graph`` / ``graph_search``: the object-level graph of SPEC P5/P6 built from a pass table
   (``can[y, x, d]``, ``hit[y, x]``) and searched with a lazy binary heap that skips stale
   entries, as P6 describes.
+
+Both heaps are the same code (``heap_refill_root`` / ``heap_sift_up``); only the slot index
+differs.
 """
 
 from __future__ import annotations
@@ -19,6 +22,61 @@ from labkit._jit import kernel
 # Neighbour offsets: the four cardinal moves first, then the diagonals.
 _DX = np.array([0, 1, 0, -1, 1, 1, -1, -1], dtype=np.int64)
 _DY = np.array([-1, 0, 1, 0, -1, 1, 1, -1], dtype=np.int64)
+
+
+# One binary min-heap for both searches: ``keys[:size]`` with their ``nodes`` beside them (kept
+# apart for locality). ``pos[node]`` is the node's slot when the heap is indexed (grid_search's
+# decrease-key); an empty ``pos`` makes it the lazy heap P6 describes (graph_search).
+def _heap_example():
+    return (np.array([1.0, 2.0, 3.0]), np.array([0, 1, 2], dtype=np.int64), np.full(3, -1), 2)
+
+
+@kernel(example=_heap_example)
+def heap_refill_root(keys, nodes, pos, size):
+    """After popping the root of a heap of ``size + 1``, move its last entry to the root and
+    sift it down, so that ``keys[:size]`` is a heap again."""
+    kc = keys[size]
+    c = nodes[size]
+    indexed = pos.size > 0
+    i = 0
+    while True:
+        left = 2 * i + 1
+        if left >= size:
+            break
+        best = left
+        if left + 1 < size and keys[left + 1] < keys[left]:
+            best = left + 1
+        if keys[best] >= kc:
+            break
+        keys[i] = keys[best]
+        nodes[i] = nodes[best]
+        if indexed:
+            pos[nodes[i]] = i
+        i = best
+    keys[i] = kc
+    nodes[i] = c
+    if indexed:
+        pos[c] = i
+
+
+@kernel(example=lambda: (*_heap_example()[:3], 2, 0.5, 2))
+def heap_sift_up(keys, nodes, pos, i, k, v):
+    """Put ``v`` with key ``k`` at slot ``i`` (a new last slot, or ``v``'s own slot after its key
+    dropped) and sift it up; equal keys stay below their parent."""
+    indexed = pos.size > 0
+    while i > 0:
+        p = (i - 1) >> 1
+        if keys[p] <= k:
+            break
+        keys[i] = keys[p]
+        nodes[i] = nodes[p]
+        if indexed:
+            pos[nodes[i]] = i
+        i = p
+    keys[i] = k
+    nodes[i] = v
+    if indexed:
+        pos[v] = i
 
 
 def _grid_example():
@@ -58,26 +116,7 @@ def grid_search(cost, sx, sy, tx, ty, diagonal):
         pos[u] = -1
         size -= 1
         if size > 0:
-            # Move the last entry to the root and sift it down.
-            c = heap[size]
-            kc = key[size]
-            i = 0
-            while True:
-                left = 2 * i + 1
-                if left >= size:
-                    break
-                best = left
-                if left + 1 < size and key[left + 1] < key[left]:
-                    best = left + 1
-                if key[best] >= kc:
-                    break
-                heap[i] = heap[best]
-                key[i] = key[best]
-                pos[heap[i]] = i
-                i = best
-            heap[i] = c
-            key[i] = kc
-            pos[c] = i
+            heap_refill_root(key, heap, pos, size)
         done[u] = True
         if u == target:
             break
@@ -108,18 +147,7 @@ def grid_search(cost, sx, sy, tx, ty, diagonal):
                 if i < 0:
                     i = size
                     size += 1
-                # Sift up from slot i.
-                while i > 0:
-                    p = (i - 1) >> 1
-                    if key[p] <= nd:
-                        break
-                    heap[i] = heap[p]
-                    key[i] = key[p]
-                    pos[heap[i]] = i
-                    i = p
-                heap[i] = v
-                key[i] = nd
-                pos[v] = i
+                heap_sift_up(key, heap, pos, i, nd, v)
     return dist.reshape(h, w), parent
 
 
@@ -328,6 +356,7 @@ def graph_search(edges, cost, terminal, source, target):
     cap = n * k + 1  # at most one push per edge, plus the source
     keys = np.empty(cap, dtype=np.float64)
     nodes = np.empty(cap, dtype=np.int64)
+    no_slots = np.empty(0, dtype=np.int64)  # a lazy heap keeps no slot index
     dist[source] = 0.0
     keys[0] = 0.0
     nodes[0] = source
@@ -338,23 +367,7 @@ def graph_search(edges, cost, terminal, source, target):
         u = nodes[0]
         size -= 1
         if size > 0:
-            kc = keys[size]
-            c = nodes[size]
-            i = 0
-            while True:
-                left = 2 * i + 1
-                if left >= size:
-                    break
-                best = left
-                if left + 1 < size and keys[left + 1] < keys[left]:
-                    best = left + 1
-                if keys[best] >= kc:
-                    break
-                keys[i] = keys[best]
-                nodes[i] = nodes[best]
-                i = best
-            keys[i] = kc
-            nodes[i] = c
+            heap_refill_root(keys, nodes, no_slots, size)
         if done[u] or du > dist[u]:
             continue  # stale entry: u was settled through a cheaper push
         done[u] = True
@@ -373,15 +386,6 @@ def graph_search(edges, cost, terminal, source, target):
             if nd < dist[v] or (parent[v] < 0 and v != source):
                 dist[v] = nd
                 parent[v] = u
-                i = size
+                heap_sift_up(keys, nodes, no_slots, size, nd, v)
                 size += 1
-                while i > 0:
-                    p = (i - 1) >> 1
-                    if keys[p] <= nd:
-                        break
-                    keys[i] = keys[p]
-                    nodes[i] = nodes[p]
-                    i = p
-                keys[i] = nd
-                nodes[i] = v
     return dist, parent, expanded
