@@ -1,7 +1,7 @@
 """Where labkit's shipped inputs (``data/``: levels, balance, maps, towers, telemetry) live.
 
-The folder is ``data/`` beside the ``labkit`` package in a checkout or editable install;
-``LABKIT_DATA_DIR`` points elsewhere (e.g. a copy next to a read-only install).
+The folder is ``data/`` beside the ``labkit`` package in a checkout or editable install, and
+``labkit/data`` inside an installed wheel; ``LABKIT_DATA_DIR`` points elsewhere.
 
 Examples
 --------
@@ -18,9 +18,14 @@ from labkit import LabkitError
 
 
 def data_dir() -> Path:
-    """The data folder: ``$LABKIT_DATA_DIR`` if set, else ``data/`` beside the package."""
+    """The data folder: ``$LABKIT_DATA_DIR`` if set, else the wheel's ``labkit/data``, else
+    ``data/`` beside the package."""
     env = os.environ.get("LABKIT_DATA_DIR")
-    return Path(env) if env else Path(__file__).resolve().parent.parent / "data"
+    if env:
+        return Path(env)
+    package = Path(__file__).resolve().parent
+    installed = package / "data"
+    return installed if installed.is_dir() else package.parent / "data"
 
 
 def data_path(*parts: str, must_exist: bool = True) -> Path:

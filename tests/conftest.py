@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 
 import matplotlib
+import pytest
 from hypothesis import HealthCheck, settings
 
 matplotlib.use("Agg")
@@ -20,3 +21,26 @@ settings.register_profile(
 )
 settings.register_profile("dev", max_examples=300, deadline=None)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
+
+
+@pytest.fixture(scope="session")
+def installed_wheel(tmp_path_factory):
+    """labkit built into a wheel from a copy of this tree and installed (no dependencies) into a
+    fresh folder, as ``pip install labkit`` would lay it out. Returns (wheel, site folder)."""
+    import shutil
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parent.parent
+    work = tmp_path_factory.mktemp("wheel")
+    # Build from a copy: an in-tree build would leave build/ and *.egg-info in the checkout.
+    src = work / "src"
+    skip = shutil.ignore_patterns(".*", "build", "__pycache__", "*.egg-info", "*.nbi", "*.nbc")
+    shutil.copytree(root, src, ignore=skip)
+    pip = [sys.executable, "-m", "pip", "--disable-pip-version-check", "-q"]
+    subprocess.run([*pip, "wheel", "--no-deps", "-w", str(work / "dist"), str(src)], check=True)
+    (wheel,) = (work / "dist").glob("labkit-*.whl")
+    site = work / "site"
+    subprocess.run([*pip, "install", "--no-deps", "--target", str(site), str(wheel)], check=True)
+    return wheel, site

@@ -36,3 +36,19 @@ def test_console_script_runs():
         [sys.executable, "-m", "labkit", "--version"], capture_output=True, text=True, check=True
     )
     assert out.stdout.startswith("labkit ")
+
+
+def test_missing_shipped_data_is_one_line_not_a_traceback(tmp_path):
+    import os
+
+    env = {**os.environ, "LABKIT_DATA_DIR": str(tmp_path / "nowhere")}
+    out = subprocess.run(
+        [sys.executable, "-m", "labkit", "puzzle", "campaign"],
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=tmp_path,
+    )
+    assert out.returncode == 1
+    assert "Traceback" not in out.stderr
+    assert out.stderr.startswith("labkit: error: ") and "nowhere" in out.stderr

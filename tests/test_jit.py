@@ -67,14 +67,9 @@ def _drop_root_privileges() -> list[str]:
 
 
 @pytest.mark.parametrize("user_cache_writable", [True, False])
-def test_info_and_warmup_from_read_only_install(tmp_path, user_cache_writable):
+def test_info_and_warmup_from_read_only_install(tmp_path, installed_wheel, user_cache_writable):
     site = tmp_path / "site"
-    shutil.copytree(
-        ROOT / "labkit",
-        site / "labkit",
-        ignore=shutil.ignore_patterns("__pycache__", "*.nbi", "*.nbc"),
-    )
-    shutil.copytree(ROOT / "data", site / "data")  # shipped inputs live beside the package
+    shutil.copytree(installed_wheel[1], site)  # the wheel as pip laid it out, made read-only
     cache_home = tmp_path / "cache"
     cache_home.mkdir()
     subprocess.run(["chmod", "-R", "a-w", str(site)], check=True)

@@ -51,3 +51,45 @@ def test_drift_detector_sees_differences():
     # The parser must actually read names (an empty parse would make the test above vacuous).
     assert {"numpy", "numba", "pytest", "tcod", "dask", "distributed"} <= environment_names()
     assert {"numpy", "numba", "pytest", "tcod", "dask", "distributed"} <= pyproject_names()
+
+
+def test_wheel_ships_every_module_and_data_file(installed_wheel):
+    import zipfile
+
+    wheel, _ = installed_wheel
+    names = set(zipfile.ZipFile(wheel).namelist())
+    modules = {p.relative_to(ROOT).as_posix() for p in (ROOT / "labkit").rglob("*.py")}
+    data = {
+        "labkit/" + p.relative_to(ROOT).as_posix()
+        for p in (ROOT / "data").rglob("*")
+        if p.is_file()
+    }
+    assert data, "no data files found to check"
+    assert not modules - names, f"modules missing from the wheel: {sorted(modules - names)}"
+    assert not data - names, f"data files missing from the wheel: {sorted(data - names)}"
+    assert not [n for n in names if n.startswith(("tests/", "benchmarks/", "notebooks/"))]
+
+
+def test_installed_wheel_reads_its_own_data(installed_wheel, tmp_path):
+    import os
+    import subprocess
+    import sys
+
+    _, site = installed_wheel
+    env = {k: v for k, v in os.environ.items() if k not in ("LABKIT_DATA_DIR", "PYTHONPATH")}
+    env["PYTHONPATH"] = str(site)
+    code = (
+        "import labkit, labkit._data as d\n"
+        "from labkit.encounter import load_balance\n"
+        "from labkit.hexpuzzle import campaign\n"
+        "print(labkit.__file__); print(d.data_dir())\n"
+        "print(len(campaign()), load_balance().edition)\n"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, env=env, cwd=tmp_path
+    )
+    assert out.returncode == 0, out.stderr
+    package, data, summary = out.stdout.splitlines()
+    assert Path(package).is_relative_to(site)
+    assert Path(data) == site / "labkit" / "data"
+    assert summary.split()[0] == "24"

@@ -28,7 +28,9 @@ import os
 from pathlib import Path
 from typing import Any
 
+from labkit import LabkitError
 from labkit import io as lio
+from labkit._data import data_path
 from labkit.hexpuzzle.difficulty import score
 from labkit.hexpuzzle.generator import generate
 from labkit.hexpuzzle.level import Level, LevelError
@@ -94,12 +96,10 @@ def save(path: str | os.PathLike, doc: dict[str, Any]) -> None:
 
 def campaign_path() -> Path:
     """Where the shipped ``data/levels/campaign.json`` lives."""
-    here = Path(__file__).resolve()
-    for parent in here.parents:
-        candidate = parent / "data" / "levels" / "campaign.json"
-        if candidate.is_file():
-            return candidate
-    raise LevelError("the campaign data/levels/campaign.json is not installed")
+    try:
+        return data_path("levels", "campaign.json")
+    except LabkitError as exc:
+        raise LevelError(f"the campaign is not installed: {exc.message}", file=exc.file) from None
 
 
 def load(path: str | os.PathLike) -> list[Level]:

@@ -43,6 +43,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, NamedTuple
 
+from labkit._data import data_path
 from labkit.hexpuzzle.contacts import ContactTable, contact_table
 from labkit.hexpuzzle.game import PuzzleState
 from labkit.hexpuzzle.level import Level
@@ -238,4 +239,4 @@ def replay(level_or_state: Level | PuzzleState, actions) -> PuzzleState:
 
 def _shipped(name: str) -> Path:
     """Path of a level shipped in ``data/levels`` (for examples and tests)."""
-    return Path(__file__).resolve().parents[2] / "data" / "levels" / name
+    return data_path("levels", name, must_exist=False)

@@ -22,6 +22,7 @@ from typing import Any
 
 import numpy as np
 
+from labkit._data import data_path
 from labkit.hexpuzzle.calibration import calibrate, strengths
 from labkit.hexpuzzle.calibration_result import BAND_NAMES, DEFAULT_EDGES, band_of
 from labkit.hexpuzzle.difficulty import PARTS, WEIGHTS, Difficulty, js_round, score
@@ -37,7 +38,7 @@ BAND_COLOURS = {"easy": "#2a9d8f", "intermediate": "#e9c46a", "hard": "#f4a261",
 
 def sample_telemetry_path() -> Path:
     """The shipped ``data/telemetry/sample.csv`` (simulated players on the campaign)."""
-    return Path(__file__).resolve().parents[2] / "data" / "telemetry" / "sample.csv"
+    return data_path("telemetry", "sample.csv")
 
 
 class DifficultyWorkbench:
