@@ -269,6 +269,20 @@ def _shown(cell) -> tuple:
     return pictures, texts
 
 
+def _settled(cell, timeout_s: float = 10.0) -> tuple:
+    """What the app shows once two looks half a second apart agree (a first image may still be
+    arriving), so that a later difference comes from the control that was moved."""
+    last = _shown(cell)
+    deadline = time.monotonic() + timeout_s
+    while time.monotonic() < deadline:
+        time.sleep(0.5)
+        now = _shown(cell)
+        if now == last:
+            return now
+        last = now
+    return last
+
+
 def _move_one_control(page, cell) -> str | None:
     """Move the app's first slider, else pick another option of its first dropdown, else press
     another button of its first toggle group. Returns what was moved, or None."""
@@ -317,8 +331,7 @@ def nudge_controls(page, wait_s: float = 20.0) -> list[tuple[int, str, bool]]:
         if cell.locator(".widget-slider, .widget-dropdown, .widget-toggle-buttons").count() == 0:
             continue
         cell.scroll_into_view_if_needed()
-        time.sleep(0.5)
-        before = _shown(cell)
+        before = _settled(cell)
         moved = _move_one_control(page, cell)
         if moved is None:
             continue
