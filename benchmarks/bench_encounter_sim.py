@@ -9,7 +9,9 @@ separately and reported in the notes, not included in the ratio (the first pool'
 also loads the kernels into this process, once, when no game ran here before). The notes also
 give the CPU that *other* processes used during the timed runs (machine busy time minus this
 benchmark's own processes, Linux ``/proc``): the machine is shared, and a busy core caps the
-ratio.
+ratio. They also give the machine's own ceiling: a fixed pure-Python loop split over the
+same 2 worker processes vs 1 (same pools, alternating, medians); on a shared VM that is below
+2x too, and the batch ratio is read against it.
 """
 
 from __future__ import annotations
@@ -86,6 +88,23 @@ def _ticks(pids: list[int]) -> tuple[float, float] | None:
     return (user + nice + system + irq + softirq) / hz, own / hz
 
 
+CEILING_LOOPS = 8_000_000
+
+
+def _burn(n: int) -> int:
+    s = 0
+    for i in range(n):
+        s += i * i % 7
+    return s
+
+
+def _ceiling(pool, workers: int) -> float:
+    """Seconds for CEILING_LOOPS of plain Python split evenly over ``workers`` processes."""
+    start = time.perf_counter()
+    list(pool.map(_burn, [CEILING_LOOPS // workers] * workers))
+    return time.perf_counter() - start
+
+
 def _batch(pool) -> float:
     start = time.perf_counter()
     run_batch(SimulationSettings(), range(BATCH), executor=pool, progress=False)
@@ -105,10 +124,15 @@ def bench_batch_scaling():
             for w in (1, 2) if r % 2 == 0 else (2, 1):
                 times[w].append(_batch(pools[w]))
         after, wall = _ticks(pids), time.perf_counter() - start
+        ceiling = {1: [], 2: []}
+        for r in range(REPEAT):
+            for w in (1, 2) if r % 2 == 0 else (2, 1):
+                ceiling[w].append(_ceiling(pools[w], w))
     finally:
         for pool in pools.values():
             pool.shutdown()
     one, two = statistics.median(times[1]), statistics.median(times[2])
+    limit = statistics.median(ceiling[1]) / statistics.median(ceiling[2])
     others = None
     if before and after:
         others = max(0.0, (after[0] - before[0]) - (after[1] - before[1])) / wall
@@ -123,7 +147,7 @@ def bench_batch_scaling():
             f"{BATCH / two:.1f} vs {BATCH / one:.1f} games/s; pool start-up (not included) "
             f"{startup[2]:.2f} s (2 workers) / {startup[1]:.2f} s (1); other processes used "
             + ("?" if others is None else f"{others:.2f}")
-            + " cores meanwhile"
+            + f" cores meanwhile; machine ceiling (plain-Python loop, 2 vs 1): {limit:.2f}x"
         ),
         extra={
             "games_per_s_2": BATCH / two,
@@ -131,6 +155,7 @@ def bench_batch_scaling():
             "startup_s_2": startup[2],
             "startup_s_1": startup[1],
             "other_load_cores": others,
+            "ceiling_ratio": limit,
             "runs_s_2": times[2],
             "runs_s_1": times[1],
         },
