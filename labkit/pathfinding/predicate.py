@@ -12,7 +12,8 @@ Decisions the SPEC leaves open, recorded here:
   bounds are the mover's and the graph builder's business, checked before the predicate.
 * ``pass_table`` is a batch form of the same rules for a whole layer, which the graph builder
   uses to avoid one Python call per edge. It is offered only while ``can_pass`` and
-  ``should_hit`` are the default ones, so a subclass overriding either is always asked per edge.
+  ``should_hit`` are the default ones, so a subclass overriding either (or an instance whose
+  method was replaced) is always asked per edge.
 """
 
 from __future__ import annotations
@@ -102,10 +103,12 @@ class DefaultPassPredicate:
         ``can`` is false where the neighbour lies outside the map. Returns ``None`` when this
         object's ``can_pass``/``should_hit`` are overridden (the caller must then ask per edge).
         """
-        cls = type(self)
+        # Bound methods, so that a replacement on the instance counts as well as a subclass's.
+        can_fn = getattr(self.can_pass, "__func__", None)
+        hit_fn = getattr(self.should_hit, "__func__", None)
         if (
-            cls.can_pass is not DefaultPassPredicate.can_pass
-            or cls.should_hit is not DefaultPassPredicate.should_hit
+            can_fn is not DefaultPassPredicate.can_pass
+            or hit_fn is not DefaultPassPredicate.should_hit
         ):
             return None
         if game_map is None or game_map.event_layer is None:

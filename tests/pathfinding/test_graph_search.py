@@ -287,3 +287,17 @@ def test_system_level_and_grid_kernel_agree_on_cost():
         ).find(start, target)
         if start != target:
             assert r8.cost == grid_path(cost, start, target, diagonal=True)[1]
+
+
+def test_builder_asks_a_predicate_whose_methods_are_replaced_on_the_instance():
+    """P1: the finder asks the predicate. A default predicate whose ``can_pass`` or
+    ``should_hit`` was replaced on the instance (not in a subclass) must be asked too, so the
+    finder and a mover holding the same instance agree (P7)."""
+    m = text_map("...")
+    closed = DefaultPassPredicate()
+    closed.can_pass = lambda check: False
+    assert PathFinder(m.event_layer, closed, FOUR_WAY).find((0, 0), (2, 0)).status is S.NO_PATH
+    bumpy = DefaultPassPredicate()
+    bumpy.should_hit = lambda check: check.next == (1, 0)
+    g = build(m, (0, 0), predicate=bumpy)
+    assert bool(g.terminal[g.node(1, 0)]) and g.node(2, 0) == -1
