@@ -21,6 +21,8 @@ Decisions the SPEC leaves open:
 
 from __future__ import annotations
 
+import math
+import numbers
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -100,12 +102,14 @@ class MapTurn:
 
         ``n <= 0`` or a disabled engine does nothing. Returns the number of ticks run.
         """
-        if isinstance(n, bool) or not isinstance(n, int):
-            if isinstance(n, float) and n.is_integer():
-                n = int(n)
-            else:
-                raise MapTurnError("time is a whole number of units", value=n)
-        if n <= 0 or not self.enabled:
+        if isinstance(n, bool) or not isinstance(n, numbers.Real):
+            raise MapTurnError("time is a whole number of units", value=n)
+        if n <= 0:
+            return 0  # M2: any n <= 0 (a negative fraction too) is a no-op
+        if not math.isfinite(n) or n != int(n):
+            raise MapTurnError("time is a whole number of units", value=n)
+        n = int(n)  # numpy integers and whole floats count as n
+        if not self.enabled:
             return 0
         if self._ticking:
             raise MapTurnError("consume_time called from inside a tick", value=reason)
