@@ -129,6 +129,8 @@ class Actions:
 
     def pick_up(self, direction: str) -> ActionResult:
         """Take the item next to the hero without moving (+1)."""
+        if direction not in DIRECTIONS:
+            raise MapTurnError("a direction is one of U, D, L, R", value=direction)
         world, hero = self.world, self.world.hero
         clock0 = self.engine.state.clock
         if hero.dead:

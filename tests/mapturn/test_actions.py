@@ -132,3 +132,13 @@ def test_pluggable_battle_resolver_and_failure_keeps_layers_until_death():
     act.run("RRD")  # picks the potion (+10), then bumps into the idler at (3, 2)
     assert engine.world.hero.hp == 100 + 10 - 7
     assert engine.skills.active_status_skills["focus"]["remainBattles"] == 1
+
+
+def test_pick_up_names_a_bad_direction():
+    # house rule: bad input is a LabkitError naming the value, not a KeyError
+    engine, act = game(ROOM)
+    with pytest.raises(MapTurnError, match="'X'"):
+        act.pick_up("X")
+    with pytest.raises(MapTurnError, match="'X'"):
+        act.run("pX")
+    assert engine.state.clock == 0
