@@ -65,7 +65,9 @@ class MapTurnState:
                 check(fid in floors, "unknown floor", fat, fid, SaveError)
                 check(isinstance(values, dict), "must be an object", fat, values, SaveError)
                 for rid in values:
-                    get(values, rid, kind, fat, SaveError)
+                    value = get(values, rid, kind, fat, SaveError)
+                    if kind is float:  # M5: a gauge only drops while >= timeCost
+                        check(value >= 0, "a gauge is >= 0", fat + pointer(rid), value, SaveError)
                     check(rid.startswith(fid + ":"), "runtime id of another floor",
                           fat + pointer(rid), rid, SaveError)  # fmt: skip
                 out[fid] = {k: (float(v) if kind is float else dict(v)) for k, v in values.items()}
@@ -114,6 +116,9 @@ class SkillState:
             gat = at + pointer("activeBattleSkills", group)
             ok = isinstance(sid, str) and sid in items and items[sid].cls == "skillbattle"
             check(ok, "not a battle skill", gat, sid, SaveError)
+            # M3: one skill per exclusive group, held under its group (or its own id)
+            home = items[sid].exclusive_group or sid
+            check(group == home, f"held under its group {home!r}", gat, sid, SaveError)
             battle[group] = sid
         temp = get(doc, "temp", dict, at, SaveError)
         return cls(status, battle, dict(temp))

@@ -108,3 +108,26 @@ def test_statuses_survive_floor_change():
     act.use_item("focus")
     engine.world.change_floor("F2", 1, 1)
     assert "focus" in engine.skills.active_status_skills
+
+
+def test_a_save_cannot_break_battle_skill_exclusivity_or_hold_a_negative_gauge():
+    # M3: battle skills of one exclusiveGroup are mutually exclusive, so a save holding two of
+    # them (under any keys) is corrupt; M5: a gauge only ever drops while >= timeCost, so >= 0.
+    engine, act = game("#####\n#Hs.#\n#...#\n#####")
+    act.run("[strike]D")
+    before = json.dumps(engine.to_dict())
+    bad = [
+        (lambda d: d["skillState"]["activeBattleSkills"].update(x="double"),
+         "/skillState/activeBattleSkills/x"),
+        (lambda d: d["skillState"].update(activeBattleSkills={"other": "strike"}),
+         "/skillState/activeBattleSkills/other"),
+        (lambda d: d["mapTurnState"]["enemyActionGauge"]["F1"].update({"F1:2:1:slow": -1.0}),
+         "/mapTurnState/enemyActionGauge/F1/F1:2:1:slow"),
+    ]  # fmt: skip
+    for mutate, where in bad:
+        doc = json.loads(before)
+        mutate(doc)
+        with pytest.raises(SaveError) as info:
+            engine.load(doc)
+        assert info.value.pointer == where
+        assert json.dumps(engine.to_dict()) == before
