@@ -4,8 +4,10 @@ Decisions the SPEC leaves open, recorded here:
 
 * The start is terminal (never expanded) when the predicate says entering it would hit:
   ``should_hit(PassCheck(start, start, UNKNOWN, ...))``.
-* With a custom predicate whose ``should_hit`` depends on the move, a node is terminal when any
-  edge found before it is expanded says hit.
+* With a custom predicate whose ``should_hit`` depends on the move, a node other than the start
+  is terminal when any edge into it says hit (the search then never passes through it, even if
+  the builder had already expanded it). The start's flag comes only from the check above: it is
+  expanded first, and a later edge bumping back into it cannot make it terminal.
 * A cost function is ``cost(x, y) -> float``, a 2-D array indexed ``[y, x]`` or ``None`` (1 per
   cell). Cost 0 is allowed; NaN or negative warn (:class:`CostWarning`, once per node per build)
   and count as 1; +inf is accepted (the search then reports an infinite total).
@@ -168,7 +170,9 @@ class MapGraphBuilder:
                     edges.append([-1] * len(moves))
                     terminal.append(hit)
                     queue.append(v)
-                elif hit:
+                elif hit and v != 0:
+                    # The start was expanded first: a bump back into it cannot end a path
+                    # that begins there. Any other node stays terminal on any hit edge.
                     terminal[v] = True
                 edges[u][j] = v
         return (

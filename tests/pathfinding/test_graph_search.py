@@ -301,3 +301,19 @@ def test_builder_asks_a_predicate_whose_methods_are_replaced_on_the_instance():
     bumpy.should_hit = lambda check: check.next == (1, 0)
     g = build(m, (0, 0), predicate=bumpy)
     assert bool(g.terminal[g.node(1, 0)]) and g.node(2, 0) == -1
+
+
+def test_a_hit_edge_back_into_the_expanded_start_does_not_make_it_terminal():
+    """P5/P6: the start is expanded first; a later edge that would bump back into it (a
+    custom predicate whose hits depend on the move) cannot turn it into a terminal, or every
+    search from it would end with NO_PATH although each step away from it is a plain step."""
+
+    class BumpBackWest(PerEdge):
+        def should_hit(self, check):
+            return check.next == (0, 0) and check.direction is Direction.LEFT
+
+    m = text_map("...")
+    g = build(m, (0, 0), predicate=BumpBackWest())
+    assert not bool(g.terminal[0])
+    r = PathFinder(m.event_layer, BumpBackWest(), FOUR_WAY).find((0, 0), (2, 0))
+    assert r.status is S.SUCCESS and r.path.tolist() == [[0, 0], [1, 0], [2, 0]]
