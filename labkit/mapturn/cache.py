@@ -129,7 +129,10 @@ class ActiveCache:
     def migrate_point(self, floor: str, x: int, y: int, to_x: int, to_y: int) -> None:
         """The instance at (x, y) now stands at (to_x, to_y); its gauge and memory follow it."""
         table = self.by_floor.get(floor)
-        if table is None or (x, y) == (to_x, to_y):
+        if table is None:
+            return
+        if (x, y) == (to_x, to_y):
+            self._touch(floor)  # still a patch (M6: the version rises); the instance stays
             return
         entry = table.get((x, y))
         landed = table.get((to_x, to_y))

@@ -153,3 +153,15 @@ class CacheMachine(RuleBasedStateMachine):
 
 TestCacheMachine = CacheMachine.TestCase
 TestCacheMachine.settings = settings(max_examples=60, stateful_step_count=25)
+
+
+def test_every_move_patch_raises_the_version_even_back_to_its_origin():
+    # M6: "a version counter rises on every rebuild or patch"; a move ends with one migrate.
+    engine, _ = game(ROOM)
+    engine.consume_time(1)
+    v0 = engine.cache.version
+    assert engine.world.move_block("F1", 3, 1, "RL")
+    assert engine.cache.version == v0 + 1
+    assert engine.gauge("F1", 3, 1) == 1.0  # the same instance: its gauge is carried
+    engine.world.jump_block("F1", 3, 1, 3, 1)
+    assert engine.cache.version == v0 + 2 and engine.gauge("F1", 3, 1) == 1.0
