@@ -167,7 +167,8 @@ def generate(
     cells = len(coords.hexagon_cells(radius))
     tile_span = _span(tiles, "tiles", 1, min(cells, 61))
     rot_span = _span(rotations, "rotations", 1, 3)
-    slack_span = _span(slack, "slack", 0, 999)
+    # moveLimit = tiles + slack must stay within H2's import limit of 999.
+    slack_span = _span(slack, "slack", 0, 999 - tile_span[1])
     if not 0.0 <= straight <= 1.0:
         raise ValueError(f"straight must be a probability, got {straight!r}")
     gen = make_rng(rng)

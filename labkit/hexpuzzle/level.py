@@ -203,6 +203,9 @@ class Level:
     _all: np.ndarray = field(default=None, repr=False, compare=False)  # type: ignore
 
     def __post_init__(self) -> None:
+        # H2's moveLimit 1-999 holds for every level object, not only imported ones, so that
+        # a generated or replaced level can always be saved and loaded back.
+        lio.as_int(self.move_limit, "/moveLimit", 1, 999, LevelError)
         _check_tiles_on_board(self.board, self.tiles)
         object.__setattr__(self, "_index", {t.id: i for i, t in enumerate(self.tiles)})
         cells = np.array([[t.q, t.r] for t in self.tiles], dtype=np.float64).reshape(-1, 2)

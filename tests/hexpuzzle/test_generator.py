@@ -93,3 +93,13 @@ def test_bad_arguments_and_impossible_requests():
         generate(1, straight=1.5)
     with pytest.raises(GeneratorError, match="attempts"):
         generate(1, radius=2, tiles=19, rotations=3, attempts=2)
+
+
+def test_generated_move_limit_stays_within_the_import_limit():
+    # H2: moveLimit is 1-999. 5 tiles + up to 999 spare steps could give 1004: a file that
+    # `labkit puzzle validate` would reject. The request is refused up front, naming slack.
+    with pytest.raises(ValueError, match="slack"):
+        generate(1, radius=2, tiles=5, rotations=1, slack=(995, 999))
+    level = generate(1, radius=2, tiles=5, rotations=1, slack=994)
+    assert level.move_limit == 999
+    assert Level.from_json(level.to_json()) == level

@@ -231,3 +231,12 @@ def test_board_constructors():
     assert len(Level.hexagon(2).board) == 19
     assert len(Level.hexagon(3).board) == 37
     assert Level.hexagon(3).can_rotate
+
+
+@pytest.mark.parametrize("bad", [0, 1000, True, 2.5])
+def test_a_level_object_keeps_the_move_limit_of_h2(bad):
+    # Level.replace says "validated again": a level that could not be loaded back must not exist.
+    level = Level.hexagon(2, tiles=[("a", 0, 0, 0)])
+    with pytest.raises(LevelError) as err:
+        level.replace(move_limit=bad)
+    assert err.value.pointer == "/moveLimit"
