@@ -131,12 +131,10 @@ def _apply(board: Frame, e: dict) -> None:
         _take(board.loot, "{},{}".format(*s["room"]), s["found"], -1)
     elif cat == "pickup":
         _take(board.dropped, "{},{}".format(*s["room"]), s["taken"], -1)
-    elif cat == "encounter":
-        for x in (s["a"], s["b"]):
-            board.actors[x]["stealth"] = False
     elif cat == "fight":
+        # Both sides are seen once they have fought a round (not when the encounter opens).
         for x, life in zip(board.fighting, s["life"]):
-            board.actors[x]["life"] = life
+            board.actors[x].update(life=life, stealth=False)
     elif cat == "death":
         board.actors[a].update(alive=False, life=min(board.actors[a]["life"], 0))
         pos = tuple(s["position"])

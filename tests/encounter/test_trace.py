@@ -191,3 +191,19 @@ def test_step_limit_trace_has_no_winner_and_validates():
     doc["winner"] = "npc"
     with pytest.raises(TraceError, match="only a VICTORY"):
         SimulationTrace.from_dict(doc)
+
+
+def test_playback_keeps_a_hider_hidden_until_the_first_fight_round():
+    # Hiding lasts until the actor moves or fights (session): an encounter that has just been
+    # opened has not been fought yet, so the frame of that step must still show the hider hidden.
+    s = SimulationSettings(seed=0, map_seed=100, npcs=3, monsters=2, width=5, height=4,
+                           snapshots=True)  # fmt: skip
+    t = simulate(s)
+    frames = list(playback(t))
+    opened_hidden = 0
+    for frame, snap in zip(frames[1:], t.snapshots):
+        for st in snap:
+            assert frame.actors[st["id"]]["stealth"] == st["stealth"], (frame.step, st["id"])
+        if any(e["category"] == "encounter" for e in frame.events):
+            opened_hidden += any(st["stealth"] for st in snap if st["id"] in frame.fighting)
+    assert opened_hidden  # the game does open an encounter with a hidden side
