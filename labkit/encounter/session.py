@@ -24,8 +24,9 @@ Decisions the SPEC leaves open, recorded here:
 * **Flight.** A side that escapes (or both, when they part) flees to a random neighbouring room
   (process stream); a flight never starts a new encounter by itself.
 * **Sound.** Moving (2), searching (2), hiding (0) and fighting (the louder weapon used, e.g. a
-  revolver 5, 2 with the silencer) are exposure levels at the actor's room; every living actor
-  other than the emitters hears the result of the ``propagate_sound`` kernel
+  revolver 5, 2 with the silencer) are exposure levels at the actor's room (a fight's at its
+  room, emitted by both fighters); every living actor other than the emitters hears the result
+  of the ``propagate_sound`` kernel
   as a signal note (direction and strength, no position) and as a signal in its next
   observation.
 * **Knowledge.** Visiting a room writes a visit note and a known room; a search writes a
@@ -316,7 +317,8 @@ class GameSession:
             if acts[i] == "attack":
                 noise = max(noise, x.bag.noise(x.natural))
         if noise:
-            self._sounds.append((*enc.a.position, noise, enc.a.id))
+            # Both fighters make the fight's noise (neither hears its own fight as a signal).
+            self._sounds.extend((*x.position, noise, x.id) for x in pair)
         self._record(None, "fight", round=ex.round, actions=acts, outcome=ex.outcome,
                      first=ex.first, life=list(ex.life), ammo=list(ex.ammo))  # fmt: skip
         if ex.over:

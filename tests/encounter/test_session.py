@@ -189,3 +189,29 @@ def test_bad_settings_name_the_field():
         SimulationSettings(width=2, height=1, npcs=2, monsters=1)
     with pytest.raises(SimulationError, match="/balance"):
         SimulationSettings(balance={"/characters/dragon/life": 3})
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_neither_fighter_hears_its_own_fight_but_a_bystander_does(seed):
+    # A fight is noise made by both fighters (emitters do not hear their own sound); a third
+    # actor in the next room hears it (bare hands: level 2, heard at strength 1 one room away).
+    s = SimulationSettings(npcs=2, monsters=1, width=3, height=1, seed=seed)
+    fighters = {"npc-0": ScriptedPolicy(["move:E"]), "monster-0": ScriptedPolicy([])}
+    game = GameSession(s, policies={**fighters, "npc-1": ScriptedPolicy([])})
+    for actor_id, room in (("npc-0", (0, 0)), ("monster-0", (1, 0)), ("npc-1", (2, 0))):
+        game.by_id[actor_id].position = room
+    rounds, bystander = 0, 0
+    while not game.finished and rounds < 40:
+        if game.state != "encounter":
+            game.step()
+            continue
+        pair = {game.encounter.a.id, game.encounter.b.id}
+        events = game.step()
+        rounds += 1
+        sound = [e for e in events if e["category"] == "sound"]
+        heard = {e["actor"] for e in events if e["category"] == "signal"}
+        if sound:
+            assert {src[3] for src in sound[0]["state"]["sources"]} == pair
+            assert not heard & pair, f"a fighter heard its own fight: {heard & pair}"
+            bystander += "npc-1" in heard
+    assert rounds and bystander, (rounds, bystander)
