@@ -30,7 +30,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import ArrayLike
 
-from labkit.encounter.balance import PriorityRule, default_balance
+from labkit.encounter.balance import BalanceError, PriorityRule, default_balance
 
 __all__ = [
     "HIT",
@@ -60,6 +60,28 @@ def _out(value: np.ndarray) -> Any:
     return float(value) if np.ndim(value) == 0 else value
 
 
+def _whole(values: ArrayLike, name: str) -> np.ndarray:
+    """Levels and agilities are whole numbers; a fraction is an error, not silently cut."""
+    arr = np.asarray(values)
+    if arr.dtype.kind not in "iu":
+        f = arr.astype(np.float64)
+        if arr.dtype.kind == "b" or not np.all(np.isfinite(f) & (f == np.round(f))):
+            raise BalanceError("must be a whole number", pointer=name, value=values)
+    return arr.astype(np.int64)
+
+
+def _curve(table: ArrayLike | None, default: np.ndarray) -> np.ndarray:
+    """An edited table: 9 probabilities for the index −4…4 (not necessarily increasing)."""
+    if table is None:
+        return default
+    t = np.asarray(table, dtype=np.float64)
+    if t.shape != (INDEX_MAX - INDEX_MIN + 1,) or not np.all((t >= 0.0) & (t <= 1.0)):
+        raise BalanceError(
+            "must be 9 probabilities between 0 and 1 (index -4..4)", pointer="table", value=table
+        )
+    return t
+
+
 def table_index(level: ArrayLike, agility: ArrayLike) -> Any:
     """``level − agility`` clamped to −4…4 (an int, or an int array for array input).
 
@@ -67,8 +89,13 @@ def table_index(level: ArrayLike, agility: ArrayLike) -> Any:
     --------
     >>> table_index(1, 7)
     -4
+    >>> table_index(2.5, 0)
+    Traceback (most recent call last):
+    ...
+    labkit.encounter.balance.BalanceError: level: must be a whole number (got 2.5)
     """
-    idx = np.clip(np.asarray(level, dtype=np.int64) - np.asarray(agility), INDEX_MIN, INDEX_MAX)
+    diff = _whole(level, "level") - _whole(agility, "agility")
+    idx = np.clip(diff, INDEX_MIN, INDEX_MAX)
     return int(idx) if idx.ndim == 0 else idx
 
 
@@ -93,7 +120,7 @@ def hit_chance(hit_level: ArrayLike, target_agility: ArrayLike, *, table: ArrayL
     >>> hit_chance([0, 1, 2], 1)
     array([0.14, 0.2 , 0.3 ])
     """
-    t = HIT if table is None else np.asarray(table, dtype=np.float64)
+    t = _curve(table, HIT)
     return _out(t[np.asarray(table_index(hit_level, target_agility)) - INDEX_MIN])
 
 
@@ -122,7 +149,7 @@ def pursuit_chance(
     >>> pursuit_chance(3, 1, weapon_grade=2)
     0.32
     """
-    t = PURSUIT if table is None else np.asarray(table, dtype=np.float64)
+    t = _curve(table, PURSUIT)
     p = t[np.asarray(table_index(pursuit_level, target_agility)) - INDEX_MIN]
     return _out(np.where(np.asarray(weapon_grade) > 0, p, 0.0))
 

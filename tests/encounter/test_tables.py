@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from labkit.encounter import tables
-from labkit.encounter.balance import PriorityRule
+from labkit.encounter.balance import BalanceError, PriorityRule
 
 
 def test_hit_table_by_index():
@@ -43,3 +43,23 @@ def test_priority_rule_is_editable():
 def test_custom_table():
     t = np.linspace(0.1, 0.9, 9)
     assert tables.hit_chance(0, 0, table=t) == pytest.approx(0.5)
+
+
+@pytest.mark.parametrize(
+    "call",
+    [
+        lambda: tables.hit_chance(1, 1, table=[0.1] * 5),
+        lambda: tables.hit_chance(1, 1, table=[0.5] * 8 + [1.5]),
+        lambda: tables.pursuit_chance(1, 1, weapon_grade=1, table=np.zeros((3, 3))),
+    ],
+)
+def test_an_edited_table_must_be_nine_probabilities(call):
+    with pytest.raises(BalanceError, match="table: must be 9 probabilities"):
+        call()
+
+
+@pytest.mark.parametrize("level, agility, field", [(2.7, 1, "level"), (2, True, "agility")])
+def test_levels_are_whole_numbers_not_cut(level, agility, field):
+    with pytest.raises(BalanceError, match=f"{field}: must be a whole number"):
+        tables.hit_chance(level, agility)
+    assert tables.hit_chance(2.0, 1) == tables.hit_chance(2, 1)  # a whole float is fine
