@@ -152,7 +152,8 @@ def playback(trace: SimulationTrace) -> Iterator[Frame]:
     Raises
     ------
     TraceError
-        For a format-2 trace (it has neither the map nor the step of each event).
+        For a format-2 trace (it has neither the map nor the step of each event), or an event
+        whose contents do not fit its category (a hand-edited trace); the error names it.
     """
     if trace.version < 3 or trace.map is None:
         raise TraceError("playback needs a format-3 trace (map and step per event); "
@@ -165,7 +166,15 @@ def playback(trace: SimulationTrace) -> Iterator[Frame]:
     for step in range(trace.steps + 1):
         board.step, board.sounds, board.events = step, [], []
         while i < len(events) and events[i]["step"] == step:
-            _apply(board, events[i])
+            try:
+                _apply(board, events[i])
+            except (KeyError, IndexError, TypeError, ValueError) as exc:
+                # The loader checks each event's envelope, not every category's contents.
+                raise TraceError(
+                    f"event cannot be played back ({type(exc).__name__}: {exc})",
+                    pointer=f"/events/{i}",
+                    value=events[i],
+                ) from None
             board.events.append(events[i])
             board.turn = events[i]["turn"]
             i += 1

@@ -207,3 +207,13 @@ def test_playback_keeps_a_hider_hidden_until_the_first_fight_round():
         if any(e["category"] == "encounter" for e in frame.events):
             opened_hidden += any(st["stealth"] for st in snap if st["id"] in frame.fighting)
     assert opened_hidden  # the game does open an encounter with a hidden side
+
+
+def test_playback_of_a_hand_edited_event_names_it(traces):
+    doc = copy.deepcopy(traces[0].to_dict())
+    moves = [i for i, e in enumerate(doc["events"]) if e["category"] == "move"]
+    assert moves, "the trace has no move to edit"
+    del doc["events"][moves[0]]["state"]["to"]
+    edited = SimulationTrace.from_dict(doc)  # the envelope is fine, so it loads
+    with pytest.raises(TraceError, match=f"/events/{moves[0]}: event cannot be played back"):
+        list(playback(edited))
