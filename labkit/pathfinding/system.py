@@ -14,6 +14,8 @@ Decisions the SPEC leaves open, recorded here:
   beside it and the final step goes through the mover, so the hit still happens.
 * The system belongs to ``state`` (taken from the first layer bound when not given); a layer
   of another state warns (:class:`LayerWarning`) and is ignored.
+* Binding a layer (a floor change) also moves the bound mover onto it, so the walk is judged on
+  the floor its path was searched on; ``use_mover`` leaves the mover's own layer as it is.
 """
 
 from __future__ import annotations
@@ -140,6 +142,9 @@ class PathfindingSystem:
                 self.state = owner
         self.finder.builder.layer = layer
         self.finder.builder.state = self.state
+        if layer is not None and self.mover is not None:
+            # The hero walks the floor the path was searched on: an old layer is never used.
+            self.mover.layer = layer
 
     def use_predicate(self, predicate: PassPredicate | None) -> None:
         """The finder's predicate only: the mover keeps its own (give both the same one)."""

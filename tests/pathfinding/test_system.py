@@ -141,6 +141,20 @@ def test_changing_floor_binds_new_layer_and_old_is_never_used():
     assert system.find((0, 1), (2, 1)).cost == 2.0
 
 
+def test_after_a_floor_change_the_hero_walks_the_new_floor():
+    state = object()
+    floor1 = text_map("...", state=state)
+    floor2 = text_map(".#.", "...", state=state)
+    system = PathfindingSystem(state=state, face=EIGHT_WAY)
+    system.use_map_layer(floor1.event_layer)
+    hero = HeroMover(floor1.event_layer, (0, 0))
+    system.use_mover(hero)
+    system.use_map_layer(floor2.event_layer)
+    walk = system.move_to((2, 0))  # around the wall through row 1, which floor 1 lacks
+    assert hero.layer is floor2.event_layer
+    assert walk.arrived and walk.results == [StepResult.STEP] * 2
+
+
 def test_finder_and_mover_each_hold_a_predicate_the_pitfall():
     lava = TileDef(30, name="lava")
     m = text_map("...")
