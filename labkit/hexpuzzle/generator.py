@@ -59,13 +59,19 @@ class GeneratorError(LabkitError):
     """The generator could not build a level with the requested properties."""
 
 
+class GeneratorOptionError(GeneratorError, ValueError):
+    """A generator option out of range (also a ``ValueError``); names the option and value."""
+
+
 def _span(value: int | Sequence[int], name: str, lo: int, hi: int) -> tuple[int, int]:
     pair = (value, value) if isinstance(value, (int, np.integer)) else tuple(value)
     if len(pair) != 2 or not all(isinstance(v, (int, np.integer)) for v in pair):
-        raise ValueError(f"{name} must be an int or a (lo, hi) pair, got {value!r}")
+        raise GeneratorOptionError("must be an int or a (lo, hi) pair", pointer=name, value=value)
     a, b = int(pair[0]), int(pair[1])
     if not lo <= a <= b <= hi:
-        raise ValueError(f"{name} must satisfy {lo} <= lo <= hi <= {hi}, got {value!r}")
+        raise GeneratorOptionError(
+            f"must satisfy {lo} <= lo <= hi <= {hi}", pointer=name, value=value
+        )
     return a, b
 
 
@@ -122,6 +128,20 @@ def place_backwards(
     return list(placed)
 
 
+def _checked(radius, tiles, rotations, slack, straight) -> tuple[tuple[int, int], ...]:
+    """The options as (lo, hi) spans of tiles, rotations and slack; errors name the option."""
+    if radius not in (1, 2, 3, 4):
+        raise GeneratorOptionError("must be 1-4", pointer="radius", value=radius)
+    cells = len(coords.hexagon_cells(radius))
+    tile_span = _span(tiles, "tiles", 1, min(cells, 61))
+    rot_span = _span(rotations, "rotations", 1, 3)
+    # moveLimit = tiles + slack must stay within H2's import limit of 999.
+    slack_span = _span(slack, "slack", 0, 999 - tile_span[1])
+    if not 0.0 <= straight <= 1.0:
+        raise GeneratorOptionError("must be a probability", pointer="straight", value=straight)
+    return tile_span, rot_span, slack_span
+
+
 def generate(
     rng: RngLike,
     radius: int = 2,
@@ -162,15 +182,7 @@ def generate(
     GeneratorError
         When ``attempts`` constructions all fail.
     """
-    if radius not in (1, 2, 3, 4):
-        raise ValueError(f"radius must be 1-4, got {radius!r}")
-    cells = len(coords.hexagon_cells(radius))
-    tile_span = _span(tiles, "tiles", 1, min(cells, 61))
-    rot_span = _span(rotations, "rotations", 1, 3)
-    # moveLimit = tiles + slack must stay within H2's import limit of 999.
-    slack_span = _span(slack, "slack", 0, 999 - tile_span[1])
-    if not 0.0 <= straight <= 1.0:
-        raise ValueError(f"straight must be a probability, got {straight!r}")
+    tile_span, rot_span, slack_span = _checked(radius, tiles, rotations, slack, straight)
     gen = make_rng(rng)
     for _ in range(attempts):
         level = _attempt(gen, radius, tile_span, rot_span, slack_span, straight, id, name)
@@ -240,8 +252,14 @@ def generate_many(
     >>> [len(x.tiles) for x in generate_many(1, 2, tiles=4, rotations=1, progress=False)]
     [4, 4]
     """
+    import inspect
+
     from tqdm.auto import tqdm
 
+    # Bad options fail here, before a progress bar is drawn.
+    given = inspect.signature(generate).bind(None, **options)
+    given.apply_defaults()
+    _checked(*(given.arguments[k] for k in ("radius", "tiles", "rotations", "slack", "straight")))
     out = []
     for i in tqdm(range(int(count)), desc="generating levels", unit="level", disable=not progress):
         out.append(generate(stream(seed, f"level/{i}"), id=f"{prefix}-{i:02d}", **options))

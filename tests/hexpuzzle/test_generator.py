@@ -103,3 +103,14 @@ def test_generated_move_limit_stays_within_the_import_limit():
     level = generate(1, radius=2, tiles=5, rotations=1, slack=994)
     assert level.move_limit == 999
     assert Level.from_json(level.to_json()) == level
+
+
+def test_cli_names_a_bad_generator_option_in_one_line(tmp_path, capsys):
+    from labkit.cli import main
+
+    out = tmp_path / "levels"
+    argv = ["puzzle", "generate", "--seed", "1", "--slack", "995", "999", "--tiles", "5", "6"]
+    assert main([*argv, "--out", str(out)]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith("labkit: error: slack: must satisfy") and "(995, 999)" in err
+    assert not out.exists() or not any(out.iterdir())  # nothing half-written
