@@ -49,6 +49,11 @@ class ActionResult:
     battles: int = 0
 
 
+def _check_direction(direction: str) -> None:
+    if direction not in DIRECTIONS:
+        raise MapTurnError("a direction is one of U, D, L, R", value=direction)
+
+
 class Actions:
     """The player-action layer over a :class:`MapTurn`.
 
@@ -75,8 +80,7 @@ class Actions:
     # -- movement ---------------------------------------------------------------------------------
     def move(self, direction: str, *, forced: bool = False) -> ActionResult:
         """Step one cell (U/D/L/R); contact with an enemy is a battle instead."""
-        if direction not in DIRECTIONS:
-            raise MapTurnError("a direction is one of U, D, L, R", value=direction)
+        _check_direction(direction)
         engine, world, hero = self.engine, self.world, self.world.hero
         clock0 = engine.state.clock
         if hero.dead:
@@ -129,8 +133,7 @@ class Actions:
 
     def pick_up(self, direction: str) -> ActionResult:
         """Take the item next to the hero without moving (+1)."""
-        if direction not in DIRECTIONS:
-            raise MapTurnError("a direction is one of U, D, L, R", value=direction)
+        _check_direction(direction)
         world, hero = self.world, self.world.hero
         clock0 = self.engine.state.clock
         if hero.dead:
