@@ -40,6 +40,12 @@ class FigurePane:
         self.fig = fig
         self.interactive = isinstance(fig.canvas, w.DOMWidget)
         self.widget = fig.canvas if self.interactive else w.Output()
+        if self.interactive:
+            # A canvas displayed on its own gets its pixel size when displayed; one inside a
+            # layout only once the front-end's "initialized" message comes back, and a view
+            # rendered in between can stay 0 x 0 for good (blank figure under its title).
+            # Giving the size now, as ipympl itself does on "initialized", closes that gap.
+            fig.canvas.manager.resize(*fig.bbox.size)
 
     def refresh(self) -> None:
         """Show the figure's current artists."""
