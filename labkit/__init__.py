@@ -19,7 +19,7 @@ from typing import Any
 
 __version__ = "0.1.0"
 
-__all__ = ["__version__", "LabkitError", "warmup", "notebook_header"]
+__all__ = ["__version__", "LabkitError", "ArgumentError", "warmup", "notebook_header"]
 
 
 class LabkitError(Exception):
@@ -78,6 +78,27 @@ class LabkitError(Exception):
         self.file = str(file)
         self.args = (self._render(),)
         return self
+
+
+class ArgumentError(LabkitError, ValueError):
+    """A bad argument to a public function or CLI option, naming the argument and the value.
+
+    Being a ``ValueError`` too, it is caught by code that expected the plain ``ValueError`` that
+    labkit's functions raised before. File errors stay with their format (``LevelError``, ...) and
+    name a JSON pointer or line instead.
+
+    Examples
+    --------
+    >>> err = ArgumentError("must be >= 1", argument="count", value=0)
+    >>> str(err)
+    'count: must be >= 1 (got 0)'
+    >>> isinstance(err, ValueError), err.argument
+    (True, 'count')
+    """
+
+    def __init__(self, message: str, *, argument: str, value: Any = LabkitError._NOTHING) -> None:
+        self.argument = argument
+        super().__init__(f"{argument}: {message}", value=value)
 
 
 def warmup(progress: bool = True) -> dict[str, float]:
