@@ -58,6 +58,7 @@ from labkit.hexpuzzle.level import Level
 from labkit.hexpuzzle.observed import TIME_REF
 from labkit.hexpuzzle.solver import search
 from labkit.hexpuzzle.telemetry import make_table
+from labkit import ArgumentError
 from labkit.rng import RngLike, make_rng, stream
 
 __all__ = [
@@ -65,6 +66,8 @@ __all__ = [
     "Player",
     "make_players",
     "play",
+    "quits",
+    "QUIT_RATE",
     "SKILL_GROUPS",
     "simulate_telemetry",
     "skill_groups",
@@ -72,6 +75,8 @@ __all__ = [
 ]
 
 MAX_ATTEMPTS = 3
+#: Default chance of quitting per failure in the current run of failures (progression mode).
+QUIT_RATE = 0.25
 
 
 @dataclass(frozen=True)
@@ -270,9 +275,13 @@ def play(
     """
     if not level.tiles:
         raise ValueError(f"level {level.id!r} has no tiles: nothing to play")
-    gen = make_rng(rng)
-    board = _Board(level)
-    games = []
+    return _play_board(_Board(level), player, make_rng(rng), max_attempts, learning)
+
+
+def _play_board(
+    board: _Board, player: Player, gen: np.random.Generator, max_attempts: int, learning: float
+) -> list[Game]:
+    games: list[Game] = []
     for attempt in range(1, max_attempts + 1):
         games.append(_attempt(board, player, player.skill + learning * (attempt - 1), attempt, gen))
         if games[-1].won:
@@ -329,30 +338,55 @@ def simulate_telemetry(
     *,
     max_attempts: int = MAX_ATTEMPTS,
     progress: bool = False,
+    mode: str = "all",
+    quit_rate: float = QUIT_RATE,
 ) -> NDArray:
-    """Every player plays every level; the attempts as a telemetry table.
+    """Players play levels; the attempts as a telemetry table.
 
     Parameters
     ----------
     levels : sequence of Level
-        Any levels with tiles (a campaign, generated or hand-made ones).
+        Any levels with tiles (a campaign, generated or hand-made ones); in ``"progression"``
+        mode, the order they are met in.
     players : sequence of Player, or int
         The players, or how many to make with :func:`make_players` (skills uniform in [0, 1],
         drawn from the stream ``"players"`` of ``rng``).
     rng : int, SeedSequence or Generator
-        Game ``(level, player)`` uses the named stream ``"{level.id}/{player.id}"``.
+        Game ``(level, player)`` uses the named stream ``"{level.id}/{player.id}"``; a
+        player's decisions to quit use ``"quit/{player.id}"``.
     max_attempts : int
         Attempts per player and level (stops at the first win).
     progress : bool
-        Show a tqdm progress bar over levels.
+        Show a tqdm progress bar.
+    mode : {"all", "progression"}
+        ``"all"`` (the default): every player plays every level. ``"progression"``: each player
+        plays the levels in order and, after every level not won at the first try, quits with
+        probability ``min(1, quit_rate × run)``, where ``run`` counts the failures in a row.
+        Weaker players fail more, so they quit earlier and late levels are seen mostly by
+        strong players: the selection bias of a real campaign. Quitting depends only on
+        outcomes in the telemetry (missing at random), and the games played are the very games
+        ``"all"`` mode plays with the same seed.
+    quit_rate : float
+        Chance of quitting per failure in the current run (``"progression"`` mode).
 
     Returns
     -------
     numpy structured array
         Columns of :data:`labkit.hexpuzzle.telemetry.COLUMNS`, one row per attempt.
+
+    Examples
+    --------
+    >>> lvl = Level.load(_shipped("02-one-turn.json"))
+    >>> t = simulate_telemetry([lvl], 2, rng=1, mode="progression")
+    >>> sorted(set(t["player"].tolist()))
+    ['p000', 'p001']
     """
     from tqdm.auto import tqdm
 
+    if mode not in ("all", "progression"):
+        raise ArgumentError("must be 'all' or 'progression'", argument="mode", value=mode)
+    if not 0.0 <= float(quit_rate) <= 1.0:
+        raise ArgumentError("must be in [0, 1]", argument="quit_rate", value=quit_rate)
     root = make_rng(rng)
     if isinstance(players, (int, np.integer)):
         players = make_players(int(players), stream(root, "players"))
@@ -360,11 +394,29 @@ def simulate_telemetry(
     if len(set(ids)) != len(ids):
         raise ValueError(f"level ids must be unique to join telemetry to levels, got {ids}")
     rows = []
-    for level in tqdm(levels, desc="simulating players", unit="level", disable=not progress):
-        for player in players:
+    if mode == "all":
+        for level in tqdm(levels, desc="simulating players", unit="level", disable=not progress):
+            for player in players:
+                gen = stream(root, f"{level.id}/{player.id}")
+                rows += [g.row() for g in play(level, player, gen, max_attempts=max_attempts)]
+        return make_table(rows)
+    boards = {}  # contact tables are built once per level, not once per player
+    for player in tqdm(players, desc="simulating players", unit="player", disable=not progress):
+        quit_gen, run = stream(root, f"quit/{player.id}"), 0
+        for level in levels:
+            board = boards.get(level.id) or boards.setdefault(level.id, _Board(level))
             gen = stream(root, f"{level.id}/{player.id}")
-            rows += [g.row() for g in play(level, player, gen, max_attempts=max_attempts)]
+            games = _play_board(board, player, gen, max_attempts, 0.1)
+            rows += [g.row() for g in games]
+            run = 0 if games[0].won else run + 1
+            if quits(run, quit_rate, quit_gen):
+                break
     return make_table(rows)
+
+
+def quits(run: int, quit_rate: float, gen: np.random.Generator) -> bool:
+    """Whether a player quits after ``run`` first-try failures in a row (one draw per call)."""
+    return bool(gen.random() < min(1.0, quit_rate * run))
 
 
 def _shipped(name: str):
