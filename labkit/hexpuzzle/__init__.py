@@ -35,6 +35,9 @@ from labkit.hexpuzzle.players import (
     skill_groups,
     telemetry_from_weights,
 )
+from labkit.hexpuzzle.skill import SkillModel, SkillModelError, fit_skill_model
+from labkit.hexpuzzle.skill_report import SkillReport
+from labkit.hexpuzzle.skill_sim import telemetry_from_skill
 from labkit.hexpuzzle.solver import Action, Solution, replay, solve
 from labkit.hexpuzzle.sweep import MINKOWSKI_RADIUS, TILE_RADIUS, first_contact, first_contacts
 from labkit.hexpuzzle.telemetry import (
@@ -61,6 +64,9 @@ __all__ = [
     "PuzzleError",
     "PuzzleState",
     "STRAIGHT",
+    "SkillModel",
+    "SkillModelError",
+    "SkillReport",
     "Snapshot",
     "Solution",
     "TILE_RADIUS",
@@ -74,6 +80,7 @@ __all__ = [
     "campaign",
     "first_contact",
     "first_contacts",
+    "fit_skill_model",
     "generate",
     "generate_many",
     "hint",
@@ -87,6 +94,7 @@ __all__ = [
     "simulate_telemetry",
     "skill_groups",
     "solve",
+    "telemetry_from_skill",
     "telemetry_from_weights",
     "tile_path",
     "trace",

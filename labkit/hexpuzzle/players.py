@@ -52,13 +52,13 @@ from dataclasses import dataclass, field
 import numpy as np
 from numpy.typing import NDArray
 
+from labkit import ArgumentError
 from labkit.hexpuzzle.contacts import ContactTable, contact_table
 from labkit.hexpuzzle.geometry import tile_path
 from labkit.hexpuzzle.level import Level
 from labkit.hexpuzzle.observed import TIME_REF
 from labkit.hexpuzzle.solver import search
 from labkit.hexpuzzle.telemetry import make_table
-from labkit import ArgumentError
 from labkit.rng import RngLike, make_rng, stream
 
 __all__ = [

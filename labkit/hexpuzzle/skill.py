@@ -1,0 +1,445 @@
+"""A player-skill model: who plays, apart from how hard a level is (SPEC W1).
+
+First-attempt success is modelled as P(win at the first try | player p, level l) = σ(θ_p − β_l)
+(the Rasch model of item-response theory): θ_p is the player's ability, β_l the level's
+difficulty, both in logits. Ability 0 is the mean ability of all players in the data, including
+those who quit after one level, so ``success(level)`` is the first-try success of an average
+player.
+
+**Estimator: marginal maximum likelihood, then the linear logistic test model.**
+
+1. Abilities are integrated out over a normal population θ ~ N(0, σ²) (21-point Gauss–Hermite
+   quadrature); the difficulties and σ maximise the marginal likelihood of the observed first
+   attempts (L-BFGS, analytic gradient by Fisher's identity, a weak N(0, 5²) prior on each β).
+   Their covariance is the inverse of the empirical information (sum over players of the
+   outer products of their score vectors). Every player's ability is then its posterior mean.
+2. With ``features=True`` (the linear logistic test model), β_l = b + Σ_j w_j·x_jl + r_l, x the
+   six H9 parts as strengths (0–1), r_l ~ N(0, τ²) a per-level residual: a Gaussian
+   random-effects regression of the stage-1 difficulties on the parts, τ by restricted maximum
+   likelihood. A level's difficulty is shrunk toward what its parts predict, by as much as its
+   data are thin; a level nobody played gets the prediction (with τ² added to its variance).
+
+**Why weak players quitting early does not bias it.** A player's chance to quit depends on
+the outcomes already in the telemetry (a run of failures): the unseen attempts are *missing at
+random*. The probability of the observed data then factorises into P(observed attempts | β, σ)
+× P(who quit when | observed attempts), and the second factor does not involve β or σ: the
+likelihood of the attempts actually observed, with θ integrated over the whole population
+(quitters included), is the right likelihood and its maximiser stays consistent (Rubin, 1976).
+What goes wrong is averaging over whoever reached a level (the observed index of
+:func:`~labkit.hexpuzzle.calibration.calibrate`): late levels are seen by survivors, who are
+stronger. A *joint* fit that estimates every θ_p as a free parameter is avoided on purpose: with
+one or two attempts per quitter its abilities are badly biased (the incidental-parameter
+problem), and the bias leaks into β. (If quitting depended on ability beyond the outcomes,
+dropout would not be at random and no fit on outcomes alone could undo it.)
+
+Examples
+--------
+>>> import numpy as np
+>>> from labkit.hexpuzzle.skill_sim import telemetry_from_skill
+>>> ids = [f"L{i}" for i in range(6)]
+>>> beta = np.linspace(-1.5, 1.5, 6)
+>>> theta = np.random.default_rng(0).normal(0, 1, 400)
+>>> model = fit_skill_model(telemetry_from_skill(ids, beta, theta, rng=1), ids, features=False)
+>>> bool(np.corrcoef(model.difficulty, beta)[0, 1] > 0.95)
+True
+>>> 0 < model.success("L0") < 1, model.calibrated_score("L0") < model.calibrated_score("L5")
+(True, True)
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+from numpy.typing import NDArray
+
+from labkit import ArgumentError, LabkitError
+from labkit import io as lio
+from labkit.hexpuzzle.calibration import BAND_TARGETS, strengths
+from labkit.hexpuzzle.calibration_result import band_of
+from labkit.hexpuzzle.difficulty import PARTS, Difficulty, score
+from labkit.hexpuzzle.level import Level
+from labkit.hexpuzzle.skill_fit import (
+    Responses,
+    abilities,
+    gauss_hermite,
+    lltm,
+    marginal_fit,
+)
+from labkit.hexpuzzle.telemetry import as_table
+
+__all__ = ["FORMAT", "VERSION", "SkillModel", "SkillModelError", "fit_skill_model"]
+
+FORMAT, VERSION = "labkit.hexpuzzle.skill-model", 1
+
+
+class SkillModelError(LabkitError):
+    """A skill model that cannot be fitted, or a bad model file."""
+
+
+@dataclass(frozen=True, eq=False)
+class SkillModel:
+    """A fitted skill model (see :mod:`labkit.hexpuzzle.skill`).
+
+    Attributes
+    ----------
+    level_ids : tuple of str
+    difficulty : (n,) array
+        β per level (logits), aligned with ``level_ids``; higher is harder.
+    difficulty_ci : (n, 2) array
+        95 % interval of β.
+    player_ids : tuple of str
+    ability : (m,) array
+        θ per player (posterior mean, logits; 0 = mean of all players).
+    ability_sd : float
+        Spread σ of abilities in the population.
+    weights : dict
+        Part → logits at full strength, plus ``"baseline"`` (empty when ``features=False``).
+    residual_sd : float
+        τ, the spread of per-level difficulty the parts do not explain (NaN without features).
+    n_attempts : (n,) int array
+        First attempts per level in the data.
+    strengths : (n, 6) array
+        The levels' parts as strengths (recognises a level passed as an object).
+    """
+
+    level_ids: tuple[str, ...]
+    difficulty: NDArray[np.float64]
+    difficulty_ci: NDArray[np.float64]
+    player_ids: tuple[str, ...]
+    ability: NDArray[np.float64]
+    ability_sd: float
+    weights: dict[str, float]
+    residual_sd: float
+    n_attempts: NDArray[np.int64]
+    strengths: NDArray[np.float64]
+    features: bool = True
+    weights_cov: NDArray[np.float64] = field(default_factory=lambda: np.zeros((0, 0)))
+    fit_info: dict[str, Any] = field(default_factory=dict)
+    #: the data and levels the model was fitted to (for :meth:`report`); not saved
+    source: Any = field(default=None, repr=False)
+
+    # --- prediction -------------------------------------------------------------------------
+    def difficulty_of(self, level_or_id: Level | Difficulty | str) -> float:
+        """β of a level in the data (by id, or an object whose parts match), else predicted
+        from its parts (``features=True`` only)."""
+        if isinstance(level_or_id, str):
+            try:
+                return float(self.difficulty[self.level_ids.index(level_or_id)])
+            except ValueError:
+                raise ArgumentError(
+                    "no such level in the model", argument="level", value=level_or_id
+                ) from None
+        d = level_or_id if isinstance(level_or_id, Difficulty) else score(level_or_id)
+        x = strengths(d)
+        if d.level_id in self.level_ids:
+            i = self.level_ids.index(d.level_id)
+            if np.allclose(self.strengths[i], x, equal_nan=True):
+                return float(self.difficulty[i])
+        if not self.features or not np.isfinite(x).all():
+            why = "the model has no part weights" if not self.features else "it has no score"
+            raise ArgumentError(
+                f"cannot predict a new level: {why}", argument="level", value=d.level_id
+            )
+        return float(self.weights["baseline"] + x @ [self.weights[p] for p in PARTS])
+
+    def success(self, level_or_id: Level | Difficulty | str, ability: float = 0.0) -> float:
+        """First-try success σ(θ − β) of a player of ``ability`` (0 = average) at a level.
+
+        A level in the data uses its fitted β; a :class:`Level` not in the data is predicted
+        from its parts (plug-in β, the residual's uncertainty is not averaged over).
+        """
+        return float(1.0 / (1.0 + np.exp(self.difficulty_of(level_or_id) - float(ability))))
+
+    def calibrated_score(self, level_or_id: Level | Difficulty | str) -> int:
+        """A 0–100 score from an average player's first-try success s, monotone in β.
+
+        Piecewise linear in s through (1, 0), (0.85, 30), (0.65, 50), (0.45, 70), (0, 100), so
+        the usual band edges 30/50/70 mean what :func:`calibrate`'s band targets mean: easy
+        levels are cleared at the first try by ≥ 85 % of average players, and so on.
+        """
+        s = self.success(level_or_id)
+        t = BAND_TARGETS
+        return int(
+            np.floor(np.interp(-s, [-1.0, -t[0], -t[1], -t[2], 0.0], [0, 30, 50, 70, 100]) + 0.5)
+        )
+
+    def band(self, level_or_id: Level | Difficulty | str) -> str:
+        """The band (easy, intermediate, hard, challenge) of :meth:`calibrated_score`."""
+        return str(band_of(self.calibrated_score(level_or_id)))
+
+    # --- reporting ---------------------------------------------------------------------------
+    def report(self, *, folds: int = 5, rng: Any = 0) -> Any:
+        """Held-out evaluation (k-fold by player): see :func:`.skill_report.evaluate`."""
+        from labkit.hexpuzzle.skill_report import evaluate
+
+        if self.source is None:
+            raise SkillModelError("a loaded model has no data to evaluate; refit it")
+        return evaluate(*self.source, features=self.features, folds=folds, rng=rng)
+
+    def table(self) -> list[dict[str, Any]]:
+        """One dict per level: id, β, interval, success of an average player, score, band."""
+        return [
+            {
+                "level": lid,
+                "difficulty": round(float(b), 3),
+                "low": round(float(lo), 3),
+                "high": round(float(hi), 3),
+                "n": int(n),
+                "success": round(self.success(lid), 3),
+                "score": self.calibrated_score(lid),
+                "band": self.band(lid),
+            }
+            for lid, b, (lo, hi), n in zip(
+                self.level_ids, self.difficulty, self.difficulty_ci, self.n_attempts
+            )
+        ]
+
+    def __repr__(self) -> str:
+        return (
+            f"SkillModel({len(self.level_ids)} levels, {len(self.player_ids)} players, "
+            f"ability sd {self.ability_sd:.2f}, features={self.features})"
+        )
+
+    def _repr_html_(self) -> str:
+        from html import escape
+
+        rows = "".join(
+            f"<tr><td>{escape(r['level'])}</td><td>{r['difficulty']:+.2f}</td>"
+            f"<td>[{r['low']:+.2f}, {r['high']:+.2f}]</td><td>{r['n']}</td>"
+            f"<td>{r['success']:.2f}</td><td>{r['score']}</td><td>{r['band']}</td></tr>"
+            for r in self.table()
+        )
+        w = ", ".join(f"{k} {v:+.2f}" for k, v in self.weights.items())
+        return (
+            f"<p>{escape(repr(self))}; weights (logits): {escape(w) or 'none'}</p>"
+            "<table><tr><th>level</th><th>β</th><th>95 %</th><th>n</th><th>success</th>"
+            f"<th>score</th><th>band</th></tr>{rows}</table>"
+        )
+
+    # --- files -------------------------------------------------------------------------------
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-ready dict (format/version keys first)."""
+        import labkit
+
+        return {
+            "format": FORMAT,
+            "version": VERSION,
+            "labkit": labkit.__version__,
+            "features": self.features,
+            "ability_sd": self.ability_sd,
+            "residual_sd": None if np.isnan(self.residual_sd) else self.residual_sd,
+            "weights": self.weights,
+            "weights_cov": self.weights_cov.tolist(),
+            "levels": [
+                {
+                    "id": lid,
+                    "difficulty": float(b),
+                    "ci": [float(lo), float(hi)],
+                    "n": int(n),
+                    "strengths": [None if np.isnan(v) else float(v) for v in x],
+                }
+                for lid, b, (lo, hi), n, x in zip(
+                    self.level_ids,
+                    self.difficulty,
+                    self.difficulty_ci,
+                    self.n_attempts,
+                    self.strengths,
+                )
+            ],
+            "players": {"ids": list(self.player_ids), "ability": self.ability.tolist()},
+            "fit": self.fit_info,
+        }
+
+    @classmethod
+    def from_dict(cls, doc: Any) -> SkillModel:
+        """Rebuild a model from :meth:`to_dict`'s output (validated)."""
+        doc = lio.check_header(doc, format=FORMAT, versions=(VERSION,), error=SkillModelError)
+        try:
+            levels = doc["levels"]
+            x = np.array(
+                [[np.nan if v is None else float(v) for v in lv["strengths"]] for lv in levels],
+                dtype=float,
+            ).reshape(-1, len(PARTS))
+            players = doc["players"]
+            model = cls(
+                level_ids=tuple(str(lv["id"]) for lv in levels),
+                difficulty=np.array([float(lv["difficulty"]) for lv in levels]),
+                difficulty_ci=np.array([[float(c) for c in lv["ci"]] for lv in levels]).reshape(
+                    -1, 2
+                ),
+                player_ids=tuple(str(p) for p in players["ids"]),
+                ability=np.array([float(a) for a in players["ability"]]),
+                ability_sd=float(doc["ability_sd"]),
+                weights={str(k): float(v) for k, v in doc["weights"].items()},
+                residual_sd=np.nan if doc["residual_sd"] is None else float(doc["residual_sd"]),
+                n_attempts=np.array([int(lv["n"]) for lv in levels], dtype=np.int64),
+                strengths=x,
+                features=bool(doc["features"]),
+                weights_cov=np.array(doc["weights_cov"], dtype=float),
+                fit_info=dict(doc.get("fit", {})),
+            )
+        except (KeyError, TypeError, ValueError) as exc:
+            raise SkillModelError(f"malformed skill model: {exc!r}") from None
+        if len(model.ability) != len(model.player_ids):
+            raise SkillModelError("ability and ids differ in length", pointer="/players")
+        if model.features and set(model.weights) != {"baseline", *PARTS}:
+            raise SkillModelError(
+                "weights must name the six parts and baseline",
+                pointer="/weights",
+                value=sorted(model.weights),
+            )
+        return model
+
+    def save(self, path: str | os.PathLike) -> None:
+        """Write the model as JSON, atomically."""
+        lio.save_json(path, self.to_dict(), format=FORMAT, version=VERSION, indent=1)
+
+    @classmethod
+    def load(cls, path: str | os.PathLike) -> SkillModel:
+        """Read a model written by :meth:`save`."""
+        doc = lio.load_json(path, format=FORMAT, versions=(VERSION,), error=SkillModelError)
+        try:
+            return cls.from_dict(doc)
+        except LabkitError as exc:
+            raise exc.with_file(str(path)) from None
+
+
+def fit_skill_model(
+    telemetry: Any,
+    levels: Sequence[Level | Difficulty | str],
+    *,
+    features: bool = True,
+    rng: Any = None,
+) -> SkillModel:
+    """Fit the skill model to the first attempts in ``telemetry`` (see the module docstring).
+
+    Parameters
+    ----------
+    telemetry : structured array, DataFrame, path or rows
+        Attempts in the :mod:`.telemetry` format, in arrival order; only ``attempt == 1`` rows
+        are used (rows of levels not in ``levels`` are counted in ``fit_info`` and ignored).
+    levels : sequence of Level, Difficulty or str
+        The levels to rate; ids alone only with ``features=False``.
+    features : bool
+        Explain difficulty by the H9 parts (linear logistic test model); needed to predict
+        levels nobody has played.
+    rng : ignored
+        The fit is deterministic; accepted for the common signature.
+
+    Returns
+    -------
+    SkillModel
+
+    Raises
+    ------
+    SkillModelError
+        No first attempts of the given levels, or fewer than two players.
+    """
+    del rng
+    from threadpoolctl import threadpool_limits
+
+    # The matrices are small: BLAS threads only spin against each other (10x slower on 2 cores).
+    with threadpool_limits(1):
+        return _fit(telemetry, levels, features)
+
+
+def _fit(
+    telemetry: Any, levels: Sequence[Any], features: bool, extra: NDArray | None = None
+) -> SkillModel:
+    """The fit; ``extra`` (levels × q) adds level covariates to the LLTM design (report only)."""
+    z, logw = gauss_hermite()
+    ids, x = _levels(levels, features)
+    table = as_table(telemetry)
+    first = table[table["attempt"] == 1]
+    index = {lid: i for i, lid in enumerate(ids)}
+    lvl = np.array([index.get(v, -1) for v in first["level"].tolist()], dtype=np.int64)
+    known = lvl >= 0
+    first, lvl = first[known], lvl[known]
+    players, pidx = np.unique(first["player"], return_inverse=True)
+    counts = np.bincount(lvl, minlength=len(ids))
+    seen = np.flatnonzero(counts > 0)
+    if len(seen) == 0 or len(players) < 2:
+        raise SkillModelError(
+            f"need first attempts by at least two players at the given "
+            f"levels, found {len(first)} rows by {len(players)} players"
+        )
+    remap = np.full(len(ids), -1)
+    remap[seen] = np.arange(len(seen))
+    data = Responses(remap[lvl], pidx, first["won"], len(seen), len(players))
+    est, ls, info = marginal_fit(data, z, logw)
+    cov_all = np.linalg.inv(info)
+    V = cov_all[: len(seen), : len(seen)]
+    beta = np.full(len(ids), np.nan)
+    var = np.full(len(ids), np.nan)
+    weights: dict[str, float] = {}
+    wcov = np.zeros((0, 0))
+    tau = float("nan")
+    if features:
+        design = np.column_stack([np.ones(len(ids)), x] + ([] if extra is None else [extra]))
+        unseen = np.setdiff1d(np.arange(len(ids)), seen)
+        b, c, b_new, v_new, gamma, wcov, tau = lltm(est, V, design[seen], design[unseen])
+        beta[seen], var[seen], beta[unseen], var[unseen] = b, np.diag(c), b_new, v_new
+        weights = {"baseline": float(gamma[0]), **dict(zip(PARTS, map(float, gamma[1:7])))}
+        wcov = wcov[:7, :7]
+    else:
+        beta[seen], var[seen] = est, np.diag(V)
+    theta, _ = abilities(data, est, ls, z, logw)
+    shift = float(theta.mean())  # ability 0 = the mean of the players in the data, exactly
+    beta -= shift
+    if weights:
+        weights["baseline"] -= shift
+    half = 1.959963984540054 * np.sqrt(var)
+    return SkillModel(
+        level_ids=tuple(ids),
+        difficulty=beta,
+        difficulty_ci=np.column_stack([beta - half, beta + half]),
+        player_ids=tuple(str(p) for p in players),
+        ability=theta - shift,
+        ability_sd=float(np.exp(ls)),
+        weights=weights,
+        residual_sd=tau,
+        n_attempts=counts.astype(np.int64),
+        strengths=x,
+        features=features,
+        weights_cov=wcov,
+        fit_info={
+            "estimator": "marginal ML (Gauss-Hermite) + LLTM (REML)"
+            if features
+            else "marginal ML (Gauss-Hermite)",
+            "rows": int(len(first)),
+            "ignored_rows": int((~known).sum()),
+            "players": int(len(players)),
+            "population_mean": -shift,
+        },
+        source=(table, list(levels)),
+    )
+
+
+def _levels(levels: Sequence[Any], features: bool) -> tuple[list[str], NDArray]:
+    ids, xs = [], []
+    for lv in levels:
+        if isinstance(lv, str):
+            if features:
+                raise ArgumentError(
+                    "ids alone carry no parts; pass Level objects or use features=False",
+                    argument="levels",
+                    value=lv,
+                )
+            ids.append(lv)
+            xs.append(np.full(len(PARTS), np.nan))
+            continue
+        d = lv if isinstance(lv, Difficulty) else score(lv)
+        ids.append(d.level_id)
+        xs.append(strengths(d))
+    if len(set(ids)) != len(ids):
+        raise ArgumentError("level ids must be unique", argument="levels", value=ids)
+    x = np.array(xs, dtype=float).reshape(-1, len(PARTS))
+    if features:
+        # a level the solver could not finish has no layers/rotation part: give it the mean
+        bad = ~np.isfinite(x)
+        x[bad] = np.take(np.nanmean(np.where(bad, np.nan, x), axis=0), np.nonzero(bad)[1])
+    return ids, x
