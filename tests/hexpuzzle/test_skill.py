@@ -1,0 +1,255 @@
+"""The skill model against known truth: progression telemetry with weak players quitting early."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import math
+
+import numpy as np
+import pytest
+from scipy.optimize import approx_fprime
+from scipy.stats import spearmanr
+
+from labkit import ArgumentError
+from labkit.hexpuzzle import (
+    SkillModel,
+    SkillModelError,
+    campaign,
+    fit_skill_model,
+    generate,
+    score,
+    telemetry_from_skill,
+)
+from labkit.hexpuzzle.calibration import strengths
+from labkit.hexpuzzle.skill_fit import Responses, gauss_hermite
+
+# The truth: logits at full strength per part (size, turns, layers, blocking, rotation,
+# pressure), a baseline, and a per-level residual the parts do not explain.
+TRUE_WEIGHTS = np.array([0.8, 1.2, 1.5, 0.8, 2.0, 0.6])
+TRUE_BASELINE, TRUE_RESIDUAL, ABILITY_SD = -2.2, 0.3, 1.2
+PLAYERS, QUIT_RATE = 1000, 0.06
+
+
+@pytest.fixture(scope="module")
+def world():
+    """The campaign plus 36 generated levels met in a campaign order, and 8 nobody plays."""
+    generated = [
+        generate(i, radius=2 if i % 2 else 3, tiles=(5, 12), id=f"gen-{i:02d}") for i in range(44)
+    ]
+    diffs = [score(lv) for lv in campaign() + generated]
+    return diffs[:-8], diffs[-8:]
+
+
+def true_difficulty(diffs, gen):
+    x = np.array([strengths(d) for d in diffs])
+    return TRUE_BASELINE + x @ TRUE_WEIGHTS + gen.normal(0, TRUE_RESIDUAL, len(diffs))
+
+
+def progression_case(world, seed):
+    played, unseen = world
+    gen = np.random.default_rng(seed)
+    beta = true_difficulty(played, gen)
+    # a designer's order: roughly easy to hard, with plenty of mistakes
+    order = np.argsort(beta + gen.normal(0, 0.8, len(beta)))
+    levels, beta = [played[i] for i in order], beta[order]
+    theta = gen.normal(0, ABILITY_SD, PLAYERS)
+    table = telemetry_from_skill(levels, beta, theta, rng=seed, quit_rate=QUIT_RATE)
+    return levels, beta, theta, table, true_difficulty(unseen, gen)
+
+
+@pytest.fixture(scope="module")
+def cases(world):
+    out = []
+    for seed in range(3):
+        levels, beta, theta, table, beta_unseen = progression_case(world, seed)
+        model = fit_skill_model(table, levels)
+        out.append((levels, beta, theta, table, beta_unseen, model))
+    return out
+
+
+def raw_failure_rate(table, levels):
+    return np.array([1 - table["won"][table["level"] == d.level_id].mean() for d in levels])
+
+
+def test_weak_players_quit_so_the_raw_failure_rate_ranks_badly(cases):
+    for levels, beta, _theta, table, _, _model in cases:
+        counts = np.array([(table["level"] == d.level_id).sum() for d in levels])
+        assert counts[0] == PLAYERS and counts[-1] < PLAYERS / 10
+        assert spearmanr(raw_failure_rate(table, levels), beta)[0] < 0.85
+
+
+def test_fitted_difficulty_ranks_the_levels_like_the_truth(cases):
+    for _levels, beta, theta, _table, _, model in cases:
+        # ability 0 is the mean of all players in the data: the truth on the model's scale
+        truth = beta - theta.mean()
+        assert spearmanr(model.difficulty, truth)[0] >= 0.95
+        assert abs(np.mean(model.difficulty - truth)) < 0.15
+
+
+def test_truth_lies_in_the_95_percent_interval_for_90_percent_of_levels(cases):
+    inside = [
+        (model.difficulty_ci[:, 0] <= beta - theta.mean())
+        & (beta - theta.mean() <= model.difficulty_ci[:, 1])
+        for _levels, beta, theta, _t, _u, model in cases
+    ]
+    assert np.concatenate(inside).mean() >= 0.90
+
+
+def test_success_of_unseen_levels_for_a_median_player(world, cases):
+    _, unseen = world
+    errors = []
+    for _levels, _beta, theta, _table, beta_unseen, model in cases:
+        median = float(np.median(theta) - theta.mean())
+        for d, b in zip(unseen, beta_unseen - theta.mean()):
+            assert d.level_id not in model.level_ids
+            errors.append(model.success(d, median) - 1 / (1 + math.exp(b - median)))
+    assert np.mean(np.abs(errors)) <= 0.05
+
+
+def test_abilities_are_centred_and_track_the_truth(cases):
+    _levels, _beta, theta, table, _, model = cases[0]
+    assert abs(model.ability.mean()) < 1e-9
+    assert len(model.player_ids) == PLAYERS
+    order = np.argsort([int(p[1:]) for p in model.player_ids])
+    assert np.corrcoef(model.ability[order], theta)[0, 1] > 0.7
+    assert abs(model.ability_sd - ABILITY_SD) < 0.15
+
+
+def test_held_out_log_loss_beats_the_structural_score_and_the_calibrate_index(cases):
+    model = cases[0][-1]
+    report = model.report(folds=3)
+    m = report.metrics
+    assert m["skill model"]["log_loss"] < m["structural score"]["log_loss"]
+    assert m["skill model"]["log_loss"] < m["calibrate index"]["log_loss"]
+    assert m["skill model"]["brier"] < m["calibrate index"]["brier"]
+    assert m["skill model"]["spearman"] > m["calibrate index"]["spearman"]
+    assert report.n_players == PLAYERS and "skill model" in str(report)
+    assert report.bins.shape[1] == 3 and report.bins[:, 2].sum() == report.n_attempts
+    # calibration: predicted and observed agree within a few points where the data are
+    big = report.bins[:, 2] > 200
+    assert np.abs(report.bins[big, 0] - report.bins[big, 1]).max() < 0.05
+    assert "<svg" in report._repr_html_()
+
+
+def test_without_features_levels_are_rated_alone(cases):
+    levels, beta, theta, table, _, _ = cases[1]
+    free = fit_skill_model(table, [d.level_id for d in levels], features=False)
+    assert free.weights == {} and math.isnan(free.residual_sd)
+    assert spearmanr(free.difficulty, beta)[0] >= 0.9
+    with pytest.raises(ArgumentError, match="no part weights"):
+        free.success(dataclasses.replace(levels[0], level_id="new"))
+    with pytest.raises(ArgumentError, match="level: no such level"):
+        free.success("nowhere")
+    with pytest.raises(ArgumentError, match="ids alone"):
+        fit_skill_model(table, [d.level_id for d in levels])
+
+
+def test_calibrated_score_follows_the_documented_mapping():
+    s = np.array([0.99, 0.85, 0.65, 0.45, 0.2])
+    beta = -np.log(s / (1 - s))
+    model = SkillModel(
+        level_ids=tuple("abcde"),
+        difficulty=beta,
+        difficulty_ci=np.column_stack([beta - 1, beta + 1]),
+        player_ids=("p",),
+        ability=np.zeros(1),
+        ability_sd=1.0,
+        weights={},
+        residual_sd=float("nan"),
+        n_attempts=np.ones(5, dtype=np.int64),
+        strengths=np.full((5, 6), np.nan),
+        features=False,
+    )
+    # the last: 70 + 30 × (0.45 − 0.2) / 0.45
+    assert [model.calibrated_score(x) for x in "abcde"] == [2, 30, 50, 70, 87]
+    assert [model.band(x) for x in "abcde"] == [
+        "easy",
+        "intermediate",
+        "hard",
+        "challenge",
+        "challenge",
+    ]
+    assert model.success("b", ability=0.0) == pytest.approx(0.85)
+    assert model.success("b", ability=10.0) > 0.999
+
+
+def test_save_load_round_trip_and_bad_files(cases, tmp_path):
+    model = cases[0][-1]
+    path = tmp_path / "m.json"
+    model.save(path)
+    back = SkillModel.load(path)
+    assert back.level_ids == model.level_ids and back.player_ids == model.player_ids
+    np.testing.assert_allclose(back.difficulty, model.difficulty)
+    np.testing.assert_allclose(back.difficulty_ci, model.difficulty_ci)
+    assert back.weights == model.weights
+    d = cases[0][0][5]
+    assert back.success(d, 0.3) == pytest.approx(model.success(d, 0.3))
+    assert [p.name for p in tmp_path.iterdir()] == ["m.json"]
+    doc = json.loads(path.read_text())
+    assert doc["format"] == "labkit.hexpuzzle.skill-model" and doc["version"] == 1
+    doc["version"] = 7
+    path.write_text(json.dumps(doc))
+    with pytest.raises(SkillModelError, match="version"):
+        SkillModel.load(path)
+    doc["version"] = 1
+    del doc["weights"]["turns"]
+    path.write_text(json.dumps(doc))
+    with pytest.raises(SkillModelError, match="weights"):
+        SkillModel.load(path)
+    with pytest.raises(SkillModelError, match="no data"):
+        back.report()
+
+
+def test_too_little_data_is_a_clear_error(world):
+    played, _ = world
+    with pytest.raises(SkillModelError, match="at least two players"):
+        fit_skill_model(telemetry_from_skill(["x"], [0.0], [0.0], rng=0), played[:3])
+
+
+def test_marginal_likelihood_and_gradient_match_a_plain_reference():
+    gen = np.random.default_rng(3)
+    L, P = 4, 12
+    pairs = [(lv, p) for lv in range(L) for p in range(P) if gen.random() < 0.6]
+    lvl, pl = np.array(pairs).T
+    won = gen.random(len(lvl)) < 0.5
+    data = Responses(lvl, pl, won, L, P)
+    z, logw = gauss_hermite()
+    beta, ls = gen.normal(size=L), 0.3
+
+    def reference(x):
+        # the marginal log-likelihood, one player and one node at a time
+        total = 0.0
+        for p in range(P):
+            lik = 0.0
+            for zk, lw in zip(z, logw):
+                th = math.exp(x[L]) * zk
+                prod = math.exp(lw)
+                for lv, pp, y in zip(lvl, pl, won):
+                    if pp == p:
+                        q = 1 / (1 + math.exp(-(th - x[lv])))
+                        prod *= q if y else 1 - q
+                lik += prod
+            total += math.log(lik)
+        return total
+
+    x = np.r_[beta, ls]
+    post, marg, p_win = data.posterior(beta, math.exp(ls), z, logw)
+    assert marg.sum() == pytest.approx(reference(x), rel=1e-10)
+    g_beta, g_ls = data.gradients(post, p_win, math.exp(ls), z)
+    np.testing.assert_allclose(np.r_[g_beta, g_ls], approx_fprime(x, reference, 1e-6), atol=1e-4)
+    scores = data.player_scores(post, p_win, math.exp(ls), z)
+    np.testing.assert_allclose(np.asarray(scores.sum(axis=0)).ravel(), np.r_[g_beta, g_ls])
+
+
+def test_telemetry_from_skill_checks_its_arguments():
+    with pytest.raises(ArgumentError, match="difficulty"):
+        telemetry_from_skill(["a", "b"], [0.0], [0.0])
+    with pytest.raises(ArgumentError, match="ability"):
+        telemetry_from_skill(["a"], [0.0], [[0.0]])
+    with pytest.raises(ArgumentError, match="quit_rate"):
+        telemetry_from_skill(["a"], [0.0], [0.0], quit_rate=2)
+    everyone = telemetry_from_skill(["a", "b", "c"], [9.0] * 3, [0.0] * 5, rng=0, quit_rate=1.0)
+    assert sorted(set(everyone["level"].tolist())) == ["a"]  # all fail, all quit at once
+    stay = telemetry_from_skill(["a", "b", "c"], [9.0] * 3, [0.0] * 5, progression=False)
+    assert len(stay) == 15
