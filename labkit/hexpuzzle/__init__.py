@@ -35,6 +35,7 @@ from labkit.hexpuzzle.players import (
     skill_groups,
     telemetry_from_weights,
 )
+from labkit.hexpuzzle.ratings import LevelRatings, glicko2
 from labkit.hexpuzzle.skill import SkillModel, SkillModelError, fit_skill_model
 from labkit.hexpuzzle.skill_report import SkillReport
 from labkit.hexpuzzle.skill_sim import telemetry_from_skill
@@ -58,6 +59,7 @@ __all__ = [
     "GeneratorError",
     "Level",
     "LevelError",
+    "LevelRatings",
     "MINKOWSKI_RADIUS",
     "ObservedIndex",
     "Player",
@@ -83,6 +85,7 @@ __all__ = [
     "fit_skill_model",
     "generate",
     "generate_many",
+    "glicko2",
     "hint",
     "load_telemetry",
     "make_players",
