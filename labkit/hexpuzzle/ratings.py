@@ -82,11 +82,12 @@ def glicko2(
 
     Examples
     --------
-    Glickman's worked example:
+    Glickman's worked example (the paper prints r' = 1464.06, converted from its μ' rounded
+    to -0.2069; RD' = 151.52, σ' = 0.05999):
 
     >>> r, rd, vol = glicko2(1500, 200, 0.06, [(1400, 30), (1550, 100), (1700, 300)], [1, 0, 0])
-    >>> round(r, 2), round(rd, 2), round(vol, 5)
-    (1464.06, 151.52, 0.05999)
+    >>> round((r - 1500) / SCALE, 4), round(r, 4), round(rd, 2), round(vol, 7)
+    (-0.2069, 1464.0507, 151.52, 0.059996)
     """
     mu, phi = (rating - 1500.0) / SCALE, deviation / SCALE
     if not opponents:  # step 6 alone: only the deviation grows
