@@ -36,7 +36,12 @@ from labkit.hexpuzzle.players import (
     telemetry_from_weights,
 )
 from labkit.hexpuzzle.ratings import LevelRatings, glicko2
-from labkit.hexpuzzle.skill import SkillModel, SkillModelError, fit_skill_model
+from labkit.hexpuzzle.skill import (
+    SkillModel,
+    SkillModelError,
+    fit_skill_model,
+    shipped_skill_model,
+)
 from labkit.hexpuzzle.skill_report import SkillReport
 from labkit.hexpuzzle.skill_sim import telemetry_from_skill
 from labkit.hexpuzzle.solver import Action, Solution, replay, solve
@@ -94,6 +99,7 @@ __all__ = [
     "replay",
     "save_telemetry",
     "score",
+    "shipped_skill_model",
     "simulate_telemetry",
     "skill_groups",
     "solve",

@@ -55,6 +55,10 @@ def register(subparsers: Any) -> None:
 
     register_calibration_commands(sub)
 
+    from labkit.hexpuzzle.cli_skill import register_skill_commands
+
+    register_skill_commands(sub)
+
 
 def _levels_in(path: str) -> list[tuple[str, Any]]:
     """``(label, level)`` for every level in a file; the level is a LevelError when invalid."""

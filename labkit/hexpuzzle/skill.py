@@ -71,7 +71,14 @@ from labkit.hexpuzzle.skill_fit import (
 )
 from labkit.hexpuzzle.telemetry import as_table
 
-__all__ = ["FORMAT", "VERSION", "SkillModel", "SkillModelError", "fit_skill_model"]
+__all__ = [
+    "FORMAT",
+    "VERSION",
+    "SkillModel",
+    "SkillModelError",
+    "fit_skill_model",
+    "shipped_skill_model",
+]
 
 FORMAT, VERSION = "labkit.hexpuzzle.skill-model", 1
 
@@ -417,6 +424,24 @@ def _fit(
         },
         source=(table, list(levels)),
     )
+
+
+def shipped_skill_model() -> SkillModel:
+    """The model shipped in ``data/telemetry/skill_model.json``.
+
+    Fitted by ``scripts/make_skill_model.py`` to simulated players on the campaign
+    (``sample.csv``: everyone plays every level; ``progression.csv``: levels in order, weak
+    players quitting early). Simulated, not real, players: a stand-in until real telemetry comes.
+
+    Examples
+    --------
+    >>> model = shipped_skill_model()
+    >>> model.success("main-01") > model.success("main-24")
+    True
+    """
+    from labkit._data import data_path
+
+    return SkillModel.load(data_path("telemetry", "skill_model.json"))
 
 
 def _levels(levels: Sequence[Any], features: bool) -> tuple[list[str], NDArray]:

@@ -1,0 +1,56 @@
+"""``labkit puzzle skill TELEMETRY LEVELS [--out model.json]``: fit and report the skill model.
+
+Prints the held-out report (k-fold by player: log-loss, Brier and Spearman beside the structural
+score and the calibrate index) and the levels by fitted difficulty; ``--out`` saves the model as
+JSON (atomic). ``LEVELS`` takes level files, campaign files, JSON lists of levels or folders.
+"""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+
+def register_skill_commands(puzzle_subparsers: Any) -> None:
+    """Add ``skill`` to the ``labkit puzzle`` sub-command group."""
+    cmd = puzzle_subparsers.add_parser(
+        "skill", help="fit the player-skill model (Rasch + parts) to telemetry and report it"
+    )
+    cmd.add_argument("telemetry", metavar="TELEMETRY", help="telemetry CSV")
+    cmd.add_argument("levels", nargs="+", metavar="LEVELS", help="level/campaign files, folders")
+    cmd.add_argument("--out", metavar="FILE", help="save the model as JSON")
+    cmd.add_argument("--folds", type=int, default=5, metavar="K", help="held-out folds (0: none)")
+    cmd.add_argument("--no-features", action="store_true", help="rate levels without the parts")
+    cmd.set_defaults(func=_skill)
+
+
+def _skill(args: argparse.Namespace) -> int:
+    from labkit import ArgumentError
+    from labkit.hexpuzzle.cli_calibration import load_levels
+    from labkit.hexpuzzle.skill import fit_skill_model
+    from labkit.hexpuzzle.telemetry import load_telemetry
+
+    if args.folds == 1 or args.folds < 0:
+        raise ArgumentError("must be 0 (no report) or >= 2", argument="--folds", value=args.folds)
+    table = load_telemetry(args.telemetry, frame=False)
+    model = fit_skill_model(table, load_levels(args.levels), features=not args.no_features)
+    info = model.fit_info
+    print(f"{model!r}: {info['rows']} first attempts ({info['ignored_rows']} of other levels)")
+    if model.weights:
+        print("weights (logits at full strength): "
+              + ", ".join(f"{k} {v:+.2f}" for k, v in model.weights.items())
+              + f"; residual sd {model.residual_sd:.2f}")  # fmt: skip
+    if args.folds:
+        print(model.report(folds=args.folds))
+    print()
+    print(
+        f"{'level':<16}{'beta':>7}  {'95 % interval':<17}{'n':>6}{'success':>9}{'score':>6}  band"
+    )
+    for row in sorted(model.table(), key=lambda r: r["difficulty"]):
+        print(f"{row['level']:<16}{row['difficulty']:>+7.2f}  [{row['low']:+.2f}, "
+              f"{row['high']:+.2f}]{row['n']:>7}{row['success']:>9.2f}{row['score']:>6}  "
+              f"{row['band']}")  # fmt: skip
+    if args.out:
+        model.save(args.out)
+        print(f"wrote {args.out}")
+    return 0
