@@ -10,6 +10,10 @@ edges; its fit report (with bootstrap intervals) is shown under the plot.
 Without telemetry the scatter compares the slider scores with the uncalibrated score and the
 calibrate button is disabled.
 
+The **mode** toggle switches to the *skill model* (:mod:`labkit.widgets.skill_panel`): each
+level's fitted difficulty with its interval, the players' abilities and the held-out
+calibration plot (:func:`~labkit.hexpuzzle.fit_skill_model`, fitted when first shown).
+
 All logic lives in plain methods (:meth:`set_weights`, :meth:`scores`, :meth:`ranking`,
 :meth:`fit_stats`, :meth:`run_calibration`) that tests call without a browser.
 """
@@ -109,9 +113,13 @@ class DifficultyWorkbench:
         self._build_plot()
         sliders = w.VBox([*self.weight_sliders.values(), self.baseline, *self.edge_sliders,
                           w.HBox([self.button, self.reset])])  # fmt: skip
-        self.ui = w.VBox(
+        self.index_view = w.VBox(
             [w.HBox([sliders, w.VBox([self.pane.widget, self.stats])]), self.report, self.table]
         )
+        self.mode = w.ToggleButtons(options=["index calibration", "skill model"])
+        self.skill = None  # the SkillPanel, built when the mode is first chosen
+        self.mode.observe(lambda _: self.show_mode(), names="value")
+        self.ui = w.VBox([self.mode, self.index_view])
         self.refresh()
 
     # --- logic ----------------------------------------------------------------------------
@@ -194,6 +202,18 @@ class DifficultyWorkbench:
         cal = self.calibration
         self.set_weights(cal.weights, cal.intercept, cal.edges)
         return cal
+
+    def show_mode(self) -> None:
+        """Show the view :attr:`mode` names (fits the skill model the first time)."""
+        if self.mode.value == "skill model":
+            if self.skill is None:
+                from labkit.widgets.skill_panel import SkillPanel
+
+                self.skill = SkillPanel(self.difficulties, self.telemetry)
+                self.skill.fit()
+            self.ui.children = (self.mode, self.skill.ui)
+        else:
+            self.ui.children = (self.mode, self.index_view)
 
     # --- display --------------------------------------------------------------------------
     def _build_plot(self) -> None:
