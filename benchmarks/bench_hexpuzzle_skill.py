@@ -70,7 +70,8 @@ def bench_fit_skill_model():
     res = out["res"]
     row.notes = (
         f"{int((table['attempt'] == 1).sum())} first attempts; fit {row.labkit_s:.2f} s "
-        f"(target < 2 s); reference {res.nfev} evaluations, converged={res.success}"
+        f"(target < 2 s); reference: {res.nfev} evaluations, "
+        f"{'converged' if res.success else 'not converged: ' + str(res.message)}"
     )
     row.extra = {"rows": int(len(table)), "reference_nfev": int(res.nfev)}
     return row

@@ -79,7 +79,8 @@ class SkillReport:
         import matplotlib.pyplot as plt
 
         if ax is None:
-            _, ax = plt.subplots(figsize=(4, 4))
+            with plt.ioff():  # the caller shows it (ipympl would display it a second time)
+                _, ax = plt.subplots(figsize=(4, 4))
         ax.plot([0, 1], [0, 1], color="0.7", lw=1, label="perfect")
         ax.scatter(
             self.bins[:, 0],
