@@ -62,13 +62,6 @@ from labkit.hexpuzzle.calibration import BAND_TARGETS, strengths
 from labkit.hexpuzzle.calibration_result import band_of
 from labkit.hexpuzzle.difficulty import PARTS, Difficulty, score
 from labkit.hexpuzzle.level import Level
-from labkit.hexpuzzle.skill_fit import (
-    Responses,
-    abilities,
-    gauss_hermite,
-    lltm,
-    marginal_fit,
-)
 from labkit.hexpuzzle.telemetry import as_table
 
 __all__ = [
@@ -358,6 +351,9 @@ def _fit(
     telemetry: Any, levels: Sequence[Any], features: bool, extra: NDArray | None = None
 ) -> SkillModel:
     """The fit; ``extra`` (levels × q) adds level covariates to the LLTM design (report only)."""
+    # scipy is imported here, not with the package: `import labkit.hexpuzzle` stays quick
+    from labkit.hexpuzzle.skill_fit import Responses, abilities, gauss_hermite, lltm, marginal_fit
+
     z, logw = gauss_hermite()
     ids, x = _levels(levels, features)
     table = as_table(telemetry)

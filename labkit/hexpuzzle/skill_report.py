@@ -32,11 +32,8 @@ from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
-from scipy.special import expit, log_expit, logsumexp
-from scipy.stats import spearmanr
 
 from labkit.hexpuzzle.difficulty import Difficulty, score
-from labkit.hexpuzzle.skill_fit import gauss_hermite
 from labkit.hexpuzzle.telemetry import as_table
 from labkit.rng import make_rng
 
@@ -118,6 +115,8 @@ class SkillReport:
 
 def _logistic(x: NDArray, y: NDArray) -> tuple[float, float]:
     """Intercept and slope of a 1-d logistic regression (Newton, a whisker of ridge)."""
+    from scipy.special import expit
+
     X = np.column_stack([np.ones(len(x)), (x - x.mean()) / (x.std() or 1.0)])
     w = np.zeros(2)
     for _ in range(50):
@@ -153,6 +152,10 @@ def _level_columns(table: NDArray, ids: Sequence[str], sizes: NDArray) -> NDArra
 
 def _sequential(model: Any, lvl: NDArray, player: NDArray, won: NDArray, beta: NDArray):
     """Predictions given each player's earlier attempts (rows in arrival order)."""
+    from scipy.special import expit, log_expit, logsumexp
+
+    from labkit.hexpuzzle.skill_fit import gauss_hermite
+
     z, logw = gauss_hermite()
     theta = model.fit_info["population_mean"] + model.ability_sd * z
     eta = theta[None, :] - beta[lvl][:, None]
@@ -174,6 +177,8 @@ def evaluate(
     telemetry: Any, levels: Sequence[Any], *, features: bool = True, folds: int = 5, rng: Any = 0
 ) -> SkillReport:
     """K-fold-by-player held-out comparison (see the module docstring)."""
+    from scipy.special import expit
+    from scipy.stats import spearmanr
     from threadpoolctl import threadpool_limits
 
     from labkit.hexpuzzle.calibration import calibrate
