@@ -256,43 +256,10 @@ class SkillModel:
 
     @classmethod
     def from_dict(cls, doc: Any) -> SkillModel:
-        """Rebuild a model from :meth:`to_dict`'s output (validated)."""
-        doc = lio.check_header(doc, format=FORMAT, versions=(VERSION,), error=SkillModelError)
-        try:
-            levels = doc["levels"]
-            x = np.array(
-                [[np.nan if v is None else float(v) for v in lv["strengths"]] for lv in levels],
-                dtype=float,
-            ).reshape(-1, len(PARTS))
-            players = doc["players"]
-            model = cls(
-                level_ids=tuple(str(lv["id"]) for lv in levels),
-                difficulty=np.array([float(lv["difficulty"]) for lv in levels]),
-                difficulty_ci=np.array([[float(c) for c in lv["ci"]] for lv in levels]).reshape(
-                    -1, 2
-                ),
-                player_ids=tuple(str(p) for p in players["ids"]),
-                ability=np.array([float(a) for a in players["ability"]]),
-                ability_sd=float(doc["ability_sd"]),
-                weights={str(k): float(v) for k, v in doc["weights"].items()},
-                residual_sd=np.nan if doc["residual_sd"] is None else float(doc["residual_sd"]),
-                n_attempts=np.array([int(lv["n"]) for lv in levels], dtype=np.int64),
-                strengths=x,
-                features=bool(doc["features"]),
-                weights_cov=np.array(doc["weights_cov"], dtype=float),
-                fit_info=dict(doc.get("fit", {})),
-            )
-        except (KeyError, TypeError, ValueError) as exc:
-            raise SkillModelError(f"malformed skill model: {exc!r}") from None
-        if len(model.ability) != len(model.player_ids):
-            raise SkillModelError("ability and ids differ in length", pointer="/players")
-        if model.features and set(model.weights) != {"baseline", *PARTS}:
-            raise SkillModelError(
-                "weights must name the six parts and baseline",
-                pointer="/weights",
-                value=sorted(model.weights),
-            )
-        return model
+        """Rebuild a model from :meth:`to_dict`'s output; every field is checked first."""
+        from labkit.hexpuzzle.skill_file import model_from_dict
+
+        return model_from_dict(cls, doc)
 
     def save(self, path: str | os.PathLike) -> None:
         """Write the model as JSON, atomically."""

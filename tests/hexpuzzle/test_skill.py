@@ -253,3 +253,23 @@ def test_telemetry_from_skill_checks_its_arguments():
     assert sorted(set(everyone["level"].tolist())) == ["a"]  # all fail, all quit at once
     stay = telemetry_from_skill(["a", "b", "c"], [9.0] * 3, [0.0] * 5, progression=False)
     assert len(stay) == 15
+
+
+@pytest.mark.parametrize(
+    "edit, pointer",
+    [
+        (lambda d: d["levels"][0].update(ci=[0.0]), "/levels/0/ci"),
+        (lambda d: d["levels"][1].update(n=-1), "/levels/1/n"),
+        (lambda d: d["levels"][0].update(difficulty="hard"), "/levels/0/difficulty"),
+        (lambda d: d["levels"][0]["strengths"].pop(), "/levels/0/strengths"),
+        (lambda d: d["players"]["ability"].pop(), "/players"),
+        (lambda d: d.update(weights_cov=[[1.0]]), "/weights_cov"),
+        (lambda d: d.update(residual_sd="x"), "/residual_sd"),
+        (lambda d: d["levels"].append(dict(d["levels"][0])), "/levels"),
+    ],
+)
+def test_bad_model_documents_name_the_field(cases, edit, pointer):
+    doc = json.loads(json.dumps(cases[0][-1].to_dict()))
+    edit(doc)
+    with pytest.raises(SkillModelError, match=f"^{pointer}: "):
+        SkillModel.from_dict(doc)

@@ -1,0 +1,122 @@
+"""The skill model's JSON file (format ``labkit.hexpuzzle.skill-model``, version 1): reading.
+
+Everything is checked before a model is built; errors name the JSON pointer and the value.
+Limits: at most :data:`MAX_LEVELS` levels and :data:`MAX_PLAYERS` players.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from labkit import io as lio
+from labkit.hexpuzzle.difficulty import PARTS
+
+__all__ = ["MAX_LEVELS", "MAX_PLAYERS", "model_from_dict"]
+
+#: Limits of a model file (checked on load).
+MAX_LEVELS, MAX_PLAYERS = 10_000, 1_000_000
+
+
+def _finite(value: Any) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool) and np.isfinite(value)
+
+
+def model_from_dict(cls: Any, doc: Any) -> Any:
+    """Build ``cls`` (:class:`~labkit.hexpuzzle.skill.SkillModel`) from a checked document."""
+    from labkit.hexpuzzle.skill import FORMAT, VERSION, SkillModelError
+
+    E = SkillModelError
+    doc = lio.check_header(doc, format=FORMAT, versions=(VERSION,), error=E)
+    levels = lio.field(doc, "levels", list, "", E)
+    lio.check(
+        0 < len(levels) <= MAX_LEVELS,
+        f"must hold 1 to {MAX_LEVELS} levels",
+        "/levels",
+        len(levels),
+        E,
+    )
+    rows = []
+    for i, lv in enumerate(levels):
+        at = f"/levels/{i}"
+        ci = lio.field(lv, "ci", list, at, E)
+        xs = lio.field(lv, "strengths", list, at, E)
+        lio.check(
+            len(ci) == 2 and all(_finite(c) for c in ci),
+            "must be two numbers",
+            f"{at}/ci",
+            ci,
+            E,
+        )
+        lio.check(
+            len(xs) == len(PARTS) and all(v is None or _finite(v) for v in xs),
+            f"must be {len(PARTS)} numbers or nulls",
+            f"{at}/strengths",
+            xs,
+            E,
+        )
+        rows.append(
+            (
+                lio.field(lv, "id", str, at, E),
+                lio.field(lv, "difficulty", float, at, E),
+                ci,
+                lio.as_int(lio.field(lv, "n", int, at, E), f"{at}/n", 0, None, E),
+                [np.nan if v is None else v for v in xs],
+            )
+        )
+    ids = [r[0] for r in rows]
+    lio.check(len(set(ids)) == len(ids), "level ids must be unique", "/levels", error=E)
+    players = lio.field(doc, "players", dict, "", E)
+    pids = lio.field(players, "ids", list, "/players", E)
+    ability = lio.field(players, "ability", list, "/players", E)
+    lio.check(
+        len(pids) == len(ability) <= MAX_PLAYERS
+        and all(_finite(a) for a in ability)
+        and all(isinstance(p, str) for p in pids),
+        f"ids (strings) and ability (numbers) must pair up, at most {MAX_PLAYERS}",
+        "/players",
+        error=E,
+    )
+    features = lio.field(doc, "features", bool, "", E)
+    weights = lio.field(doc, "weights", dict, "", E)
+    lio.check(all(_finite(v) for v in weights.values()), "must be numbers", "/weights", weights, E)
+    lio.check(
+        set(weights) == ({"baseline", *PARTS} if features else set()),
+        "must name the six parts and baseline (none without features)",
+        "/weights",
+        sorted(weights),
+        E,
+    )
+    residual = doc.get("residual_sd")
+    lio.check(
+        residual is None or _finite(residual),
+        "must be a number or null",
+        "/residual_sd",
+        residual,
+        E,
+    )
+    cov = lio.field(doc, "weights_cov", list, "", E)
+    k = len(weights)
+    lio.check(
+        len(cov) == k
+        and all(isinstance(r, list) and len(r) == k and all(_finite(v) for v in r) for r in cov),
+        f"must be a {k} x {k} matrix of numbers",
+        "/weights_cov",
+        error=E,
+    )
+    return cls(
+        level_ids=tuple(ids),
+        difficulty=np.array([r[1] for r in rows], dtype=float),
+        difficulty_ci=np.array([r[2] for r in rows], dtype=float).reshape(-1, 2),
+        player_ids=tuple(pids),
+        ability=np.array(ability, dtype=float),
+        ability_sd=float(lio.field(doc, "ability_sd", float, "", E)),
+        weights={str(k): float(v) for k, v in weights.items()},
+        residual_sd=np.nan if residual is None else float(residual),
+        n_attempts=np.array([r[3] for r in rows], dtype=np.int64),
+        strengths=np.array([r[4] for r in rows], dtype=float).reshape(-1, len(PARTS)),
+        features=features,
+        weights_cov=np.array(cov, dtype=float).reshape(k, k),
+        fit_info=dict(lio.field(doc, "fit", dict, "", E, default={})),
+    )
