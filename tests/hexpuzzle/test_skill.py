@@ -273,3 +273,28 @@ def test_bad_model_documents_name_the_field(cases, edit, pointer):
     edit(doc)
     with pytest.raises(SkillModelError, match=f"^{pointer}: "):
         SkillModel.from_dict(doc)
+
+
+def test_row_order_and_player_names_do_not_change_the_fit(cases):
+    levels, _, _, table, _, model = cases[2]
+    shuffled = table[np.random.default_rng(0).permutation(len(table))].copy()
+    # new names in the reverse order, of the same width
+    shuffled["player"] = [f"z{9999 - int(p[1:]):04d}" for p in shuffled["player"].tolist()]
+    again = fit_skill_model(shuffled, levels)
+    np.testing.assert_allclose(again.difficulty, model.difficulty, atol=1e-4)
+    np.testing.assert_allclose(again.difficulty_ci, model.difficulty_ci, atol=1e-4)
+
+
+def test_simulated_players_abilities_follow_their_skill():
+    from labkit._data import data_path
+    from labkit.hexpuzzle import load_telemetry, make_players
+
+    # the shipped progression telemetry: scripts/make_skill_model.py's players, seed and ids
+    table = load_telemetry(data_path("telemetry", "progression.csv"), frame=False)
+    skill = {p.id: p.skill for p in make_players(300, rng=20261130, prefix="q")}
+    model = fit_skill_model(table, campaign())
+    assert set(model.player_ids) == set(skill)
+    rho = spearmanr(model.ability, [skill[p] for p in model.player_ids])[0]
+    assert rho > 0.8
+    # harder campaign levels (by the structural score) come out harder
+    assert spearmanr(model.difficulty, [score(lv).total for lv in campaign()])[0] > 0.8
