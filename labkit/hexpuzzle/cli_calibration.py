@@ -1,8 +1,9 @@
 """``labkit puzzle telemetry`` and ``labkit puzzle calibrate``: simulated players and calibration.
 
-* ``labkit puzzle telemetry --out FILE [--levels FILE…] [--players N] [--seed S]`` simulates
-  ``N`` players per skill group (novice, regular, expert) on the levels (default: the shipped
-  campaign) and writes the telemetry CSV.
+* ``labkit puzzle telemetry --out FILE [--levels FILE…] [--players N] [--seed S] [--mode M]``
+  simulates ``N`` players per skill group (novice, regular, expert) on the levels (default: the
+  shipped campaign) and writes the telemetry CSV; ``--mode progression`` has them play the
+  levels in order and quit after runs of failures.
 * ``labkit puzzle calibrate TELEMETRY [--levels FILE…] [--boot B] [--seed S] [--json OUT]``
   fits the score's part weights and band edges to a telemetry CSV and prints the fit report
   and the re-ranked levels.
@@ -27,6 +28,12 @@ def register_calibration_commands(puzzle_subparsers: Any) -> None:
     tele.add_argument("--levels", nargs="+", metavar="FILE", help="default: the campaign")
     tele.add_argument("--players", type=int, default=30, metavar="N", help="per skill group")
     tele.add_argument("--seed", type=int, default=0, metavar="S")
+    tele.add_argument(
+        "--mode",
+        choices=["all", "progression"],
+        default="all",
+        help="progression: levels in order, players quit after runs of failures",
+    )
     tele.set_defaults(func=_telemetry)
 
     cal = puzzle_subparsers.add_parser(
@@ -59,7 +66,12 @@ def load_levels(paths: list[str] | None) -> list:
 
 
 def write_simulated_telemetry(
-    out: str | Path, levels: list, players_per_group: int, seed: int, notes: list[str] = ()
+    out: str | Path,
+    levels: list,
+    players_per_group: int,
+    seed: int,
+    notes: list[str] = (),
+    mode: str = "all",
 ) -> tuple[int, int]:
     """Simulate three skill groups on ``levels`` and save the CSV; (attempts, players)."""
     import labkit
@@ -67,14 +79,14 @@ def write_simulated_telemetry(
     from labkit.hexpuzzle.telemetry import save_telemetry
 
     players = skill_groups(players_per_group, rng=seed)
-    table = simulate_telemetry(levels, players, rng=seed, progress=True)
+    table = simulate_telemetry(levels, players, rng=seed, progress=True, mode=mode)
     save_telemetry(
         out,
         table,
         comments=[
             "simulated players (labkit.hexpuzzle.players), not real player data",
             f"labkit {labkit.__version__}; seed {seed}; {players_per_group} players per group "
-            "(novice, regular, expert)",
+            "(novice, regular, expert)" + ("" if mode == "all" else f"; {mode} mode"),
             *notes,
         ],
     )
@@ -83,7 +95,9 @@ def write_simulated_telemetry(
 
 def _telemetry(args: argparse.Namespace) -> int:
     levels = load_levels(args.levels)
-    attempts, players = write_simulated_telemetry(args.out, levels, args.players, args.seed)
+    attempts, players = write_simulated_telemetry(
+        args.out, levels, args.players, args.seed, mode=args.mode
+    )
     print(f"wrote {args.out}: {attempts} attempts, {players} players, {len(levels)} levels")
     return 0
 

@@ -44,3 +44,21 @@ def test_shipped_model_ranks_the_campaign():
     assert (lo < model.difficulty).all() and (model.difficulty < hi).all()
     with pytest.raises(Exception, match="no such level"):
         model.success("nowhere")
+
+
+def test_telemetry_command_progression_mode(tmp_path):
+    from labkit.hexpuzzle import load_telemetry
+
+    out = tmp_path / "t.csv"
+    res = subprocess.run(
+        [sys.executable, "-m", "labkit", "puzzle", "telemetry", "--out", str(out), "--players",
+         "3", "--seed", "4", "--mode", "progression"],
+        capture_output=True, text=True, timeout=120,
+    )  # fmt: skip
+    assert res.returncode == 0, res.stderr
+    table = load_telemetry(out, frame=False)
+    first = table[table["attempt"] == 1]
+    assert len(set(first["player"].tolist())) == 9
+    assert "progression mode" in out.read_text().splitlines()[1]
+    per_player = [(first["player"] == p).sum() for p in set(first["player"].tolist())]
+    assert min(per_player) < 24  # somebody quit
