@@ -182,6 +182,7 @@ def evaluate(
     from threadpoolctl import threadpool_limits
 
     from labkit.hexpuzzle.calibration import calibrate
+    from labkit.hexpuzzle.observed import CalibrationError
     from labkit.hexpuzzle.skill import _fit
 
     table = as_table(telemetry)
@@ -221,7 +222,7 @@ def evaluate(
                 cs = np.where(np.isnan(cs), np.nanmean(cs), cs)
                 a, b = _logistic(cs[tl], tr1["won"].astype(float))
                 preds["calibrate index"].append(expit(a + b * cs[lvl]))
-            except Exception:  # too few levels for calibrate: no comparison in this fold
+            except (CalibrationError, ValueError):  # e.g. too few levels for calibrate
                 preds["calibrate index"].append(np.full(len(lvl), np.nan))
             if features:
                 extra = _level_columns(train, ids, sizes)
