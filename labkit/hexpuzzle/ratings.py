@@ -197,12 +197,13 @@ class LevelRatings:
             if len(start) != 3 or not all(math.isfinite(x) for x in start) or min(start[1:]) <= 0:
                 raise ArgumentError("must be (rating, deviation > 0, volatility > 0)",
                                     argument=name, value=start)  # fmt: skip
-        self.tau, self.max_change, self.provisional_rd = (
-            float(tau),
-            float(max_change),
-            float(provisional_rd),
-        )
-        self.players, self.levels = _Side(tuple(player_start)), _Side(tuple(level_start))
+        self.tau = float(tau)
+        self.max_change = float(max_change)
+        self.provisional_rd = float(provisional_rd)
+        r, rd, vol = player_start
+        self.players = _Side((float(r), float(rd), float(vol)))
+        r, rd, vol = level_start
+        self.levels = _Side((float(r), float(rd), float(vol)))
         self.games = 0
         self.skipped = 0
 
