@@ -15,9 +15,14 @@ on the other players' telemetry and predicts the held-out players' first attempt
 ``calibrate index``
     The same on the score :func:`~labkit.hexpuzzle.calibration.calibrate` fits to the training
     players' observed index (today's calibration).
-``skill + telemetry columns``
+``skill + level columns``
     The skill model with each level's mean collisions per tile, hint rate, attempts to clear and
-    log time (training players) as extra LLTM covariates: what the other columns add.
+    log time (training players) as extra LLTM covariates: what the other columns say of levels.
+``skill + player columns``
+    The skill model whose view of a player's ability also uses the collisions, hints and time
+    of the player's earlier first attempts (each relative to the level's mean): a linear
+    combination of them, fitted on the training players to their abilities, is read as a
+    normal measurement of θ. What the other columns say of players.
 
 Metrics: log-loss and Brier score per held-out attempt, and the Spearman correlation between a
 level's mean prediction and its observed first-try rate among the held-out players (levels with
@@ -44,7 +49,8 @@ MODELS = (
     "skill model, player unknown",
     "structural score",
     "calibrate index",
-    "skill + telemetry columns",
+    "skill + level columns",
+    "skill + player columns",
 )
 
 
@@ -150,8 +156,43 @@ def _level_columns(table: NDArray, ids: Sequence[str], sizes: NDArray) -> NDArra
     return (out - out.mean(axis=0)) / out.std(axis=0)
 
 
-def _sequential(model: Any, lvl: NDArray, player: NDArray, won: NDArray, beta: NDArray):
-    """Predictions given each player's earlier attempts (rows in arrival order)."""
+def _columns(rows: NDArray, lvl: NDArray, sizes: NDArray) -> NDArray:
+    return np.column_stack(
+        [np.log1p(rows["collisions"] / sizes[lvl]), rows["hints"] > 0, np.log1p(rows["seconds"])]
+    ).astype(float)
+
+
+def _player_evidence(model, train1, tl, test1, lvl, sizes, n_levels) -> NDArray:
+    """Log-likelihood (test rows × nodes) of each attempt's other columns given θ."""
+    from labkit.hexpuzzle.skill_fit import gauss_hermite
+
+    c_tr, c_te = _columns(train1, tl, sizes), _columns(test1, lvl, sizes)
+    counts = np.bincount(tl, minlength=n_levels)[:, None]
+    sums = np.column_stack([np.bincount(tl, c_tr[:, j], n_levels) for j in range(3)])
+    means = np.where(counts > 0, sums / np.maximum(counts, 1), c_tr.mean(axis=0))
+    d_tr, d_te = c_tr - means[tl], c_te - means[lvl]
+    ability = dict(zip(model.player_ids, model.ability))
+    th = np.array([ability[p] for p in train1["player"].tolist()])
+    X = np.column_stack([np.ones(len(th)), d_tr])
+    coef = np.linalg.lstsq(X, th, rcond=None)[0]  # the columns' best linear guess of θ
+    u_tr, u_te = X @ coef, np.column_stack([np.ones(len(d_te)), d_te]) @ coef
+    slope, cut = np.polyfit(th, u_tr, 1)  # the guess as a measurement: u = cut + slope·θ + e
+    s2 = max(float(np.var(u_tr - cut - slope * th)), 1e-6)
+    z, _ = gauss_hermite()
+    nodes = model.fit_info["population_mean"] + model.ability_sd * z
+    return -0.5 * (u_te[:, None] - cut - slope * nodes[None, :]) ** 2 / s2
+
+
+def _sequential(
+    model: Any,
+    lvl: NDArray,
+    player: NDArray,
+    won: NDArray,
+    beta: NDArray,
+    evidence: NDArray | None = None,
+):
+    """Predictions given each player's earlier attempts (rows in arrival order); ``evidence``
+    adds what each earlier attempt's other columns say (log-likelihood per row and node)."""
     from scipy.special import expit, log_expit, logsumexp
 
     from labkit.hexpuzzle.skill_fit import gauss_hermite
@@ -160,6 +201,8 @@ def _sequential(model: Any, lvl: NDArray, player: NDArray, won: NDArray, beta: N
     theta = model.fit_info["population_mean"] + model.ability_sd * z
     eta = theta[None, :] - beta[lvl][:, None]
     ll = np.where(won[:, None], log_expit(eta), log_expit(-eta))
+    if evidence is not None:
+        ll = ll + evidence
     order = np.argsort(player, kind="stable")
     ll_s = ll[order]
     before = np.cumsum(ll_s, axis=0) - ll_s
@@ -228,7 +271,9 @@ def evaluate(
                 extra = _level_columns(train, ids, sizes)
                 m2 = _fit(train, diffs, features, extra=extra)
                 b2 = np.nan_to_num(m2.difficulty, nan=float(np.nanmean(m2.difficulty)))
-                preds["skill + telemetry columns"].append(_sequential(m2, lvl, tp, won, b2)[0])
+                preds["skill + level columns"].append(_sequential(m2, lvl, tp, won, b2)[0])
+            ev = _player_evidence(model, tr1, tl, test, lvl, sizes, len(ids))
+            preds["skill + player columns"].append(_sequential(model, lvl, tp, won, beta, ev)[0])
             ys.append(won.astype(float))
             lvls.append(lvl)
     y, lv = np.concatenate(ys), np.concatenate(lvls)
@@ -263,10 +308,9 @@ def evaluate(
         ]
     )
     notes = []
-    if "skill + telemetry columns" in metrics:
-        gain = metrics["skill model"]["log_loss"] - metrics["skill + telemetry columns"]["log_loss"]
-        notes.append(
-            f"telemetry columns change held-out log-loss by {-gain:+.4f} "
-            f"({'kept out of the model' if gain < 0.002 else 'worth adding'})"
-        )
+    for name in ("skill + level columns", "skill + player columns"):
+        if name in metrics:
+            gain = metrics["skill model"]["log_loss"] - metrics[name]["log_loss"]
+            verdict = "no measurable gain" if gain < 0.002 else "a gain"
+            notes.append(f"{name[8:]}: held-out log-loss {-gain:+.4f} ({verdict})")
     return SkillReport(metrics, bins, int(folds), len(y), len(players), notes)

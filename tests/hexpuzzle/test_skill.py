@@ -298,3 +298,17 @@ def test_simulated_players_abilities_follow_their_skill():
     assert rho > 0.8
     # harder campaign levels (by the structural score) come out harder
     assert spearmanr(model.difficulty, [score(lv).total for lv in campaign()])[0] > 0.8
+
+
+def test_other_columns_say_something_about_players_not_levels(cases):
+    from labkit._data import data_path
+    from labkit.hexpuzzle import load_telemetry
+
+    # simulated players: collisions, hints and time come from the same skill as winning
+    table = load_telemetry(data_path("telemetry", "sample.csv"), frame=False)
+    m = fit_skill_model(table, campaign()).report(folds=3).metrics
+    assert m["skill + player columns"]["log_loss"] < m["skill model"]["log_loss"] - 0.01
+    assert abs(m["skill + level columns"]["log_loss"] - m["skill model"]["log_loss"]) < 0.005
+    # telemetry with nothing but wins and losses: the columns can add nothing
+    m = cases[2][-1].report(folds=2).metrics
+    assert m["skill + player columns"]["log_loss"] == pytest.approx(m["skill model"]["log_loss"])
