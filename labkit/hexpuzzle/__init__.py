@@ -20,9 +20,15 @@ from __future__ import annotations
 
 from labkit.hexpuzzle.calibration import calibrate
 from labkit.hexpuzzle.calibration_result import Calibration
+from labkit.hexpuzzle.curve import Campaign, campaign_from_curve, parse_curve
 from labkit.hexpuzzle.difficulty import Difficulty, score
 from labkit.hexpuzzle.game import PuzzleError, PuzzleState, Snapshot
-from labkit.hexpuzzle.generator import GeneratorError, generate, generate_many
+from labkit.hexpuzzle.generator import (
+    GeneratorError,
+    GeneratorOptionError,
+    generate,
+    generate_many,
+)
 from labkit.hexpuzzle.geometry import TilePath, tile_path
 from labkit.hexpuzzle.hints import Advice, advise, hint
 from labkit.hexpuzzle.level import STRAIGHT, Board, Level, LevelError, Tile, all_matchings
@@ -37,6 +43,7 @@ from labkit.hexpuzzle.players import (
 )
 from labkit.hexpuzzle.solver import Action, Solution, replay, solve
 from labkit.hexpuzzle.sweep import MINKOWSKI_RADIUS, TILE_RADIUS, first_contact, first_contacts
+from labkit.hexpuzzle.targets import generate_to_target
 from labkit.hexpuzzle.telemetry import (
     TelemetryError,
     load_telemetry,
@@ -50,9 +57,11 @@ __all__ = [
     "Advice",
     "Board",
     "Calibration",
+    "Campaign",
     "CalibrationError",
     "Difficulty",
     "GeneratorError",
+    "GeneratorOptionError",
     "Level",
     "LevelError",
     "MINKOWSKI_RADIUS",
@@ -72,14 +81,17 @@ __all__ = [
     "all_matchings",
     "calibrate",
     "campaign",
+    "campaign_from_curve",
     "first_contact",
     "first_contacts",
     "generate",
     "generate_many",
+    "generate_to_target",
     "hint",
     "load_telemetry",
     "make_players",
     "observed_index",
+    "parse_curve",
     "parse_telemetry",
     "replay",
     "save_telemetry",
