@@ -42,6 +42,8 @@ def register_solver_commands(sub: Any) -> None:
     camp = sub.add_parser("campaign", help="build the 24-level main line into one file")
     camp.add_argument("--out", required=True, metavar="FILE")
     camp.add_argument("--seed", type=int, default=None, metavar="S")
+    camp.add_argument("--curve", metavar="A:B:N|CSV", help="levels to a score curve instead")
+    camp.add_argument("--time-limit", type=float, default=10.0, metavar="SECONDS")
     camp.set_defaults(func=_campaign)
 
 
@@ -143,6 +145,10 @@ def _campaign(args: argparse.Namespace) -> int:
     from labkit.hexpuzzle.mainline import SEED, build, save
 
     seed = SEED if args.seed is None else args.seed
+    if args.curve is not None:
+        from labkit.hexpuzzle.cli_curve import curve_campaign
+
+        return curve_campaign(args.curve, args.out, seed, args.time_limit)
     doc = build(seed)
     save(args.out, doc)
     totals = [e["score"]["total"] for e in doc["levels"]]

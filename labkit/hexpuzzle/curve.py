@@ -73,11 +73,11 @@ def puzzle_key(level: Level) -> tuple:
     return min(boards), min(tile_sets)
 
 
-def parse_curve(text: str | os.PathLike) -> list[float]:
+def parse_curve(text: str | os.PathLike, *, argument: str = "curve") -> list[float]:
     """Targets from ``"A:B:N"`` (N evenly spaced values from A to B) or a CSV file.
 
     A CSV file holds one target per row, in its ``target`` column if it has a header naming
-    one, else in its first column. Errors name the ``curve`` argument and the bad value.
+    one, else in its first column. Errors name ``argument`` and the bad value.
 
     Examples
     --------
@@ -90,13 +90,15 @@ def parse_curve(text: str | os.PathLike) -> list[float]:
         try:
             a, b, n = float(parts[0]), float(parts[1]), int(parts[2])
         except ValueError:
-            raise ArgumentError("expected START:STOP:COUNT, e.g. 25:75:24", argument="curve",
+            raise ArgumentError("expected START:STOP:COUNT, e.g. 25:75:24", argument=argument,
                                 value=spec) from None  # fmt: skip
         if not 1 <= n <= MAX_SLOTS:
-            raise ArgumentError(f"COUNT must be 1-{MAX_SLOTS}", argument="curve", value=spec)
+            raise ArgumentError(f"COUNT must be 1-{MAX_SLOTS}", argument=argument, value=spec)
         return [float(v) for v in np.linspace(a, b, n)]
     if not os.path.isfile(spec):
-        raise ArgumentError("neither START:STOP:COUNT nor a CSV file", argument="curve", value=spec)
+        raise ArgumentError(
+            "neither START:STOP:COUNT nor a CSV file", argument=argument, value=spec
+        )
     with open(spec, newline="", encoding="utf-8-sig") as fh:
         rows = [row for row in csv.reader(fh) if row and any(c.strip() for c in row)]
     column = 0
@@ -108,11 +110,11 @@ def parse_curve(text: str | os.PathLike) -> list[float]:
     for i, row in enumerate(rows, start=1):
         cell = row[column].strip() if column < len(row) else ""
         if not _is_number(cell):
-            raise ArgumentError(f"{spec}: row {i}: a target must be a number", argument="curve",
+            raise ArgumentError(f"{spec}: row {i}: a target must be a number", argument=argument,
                                 value=cell)  # fmt: skip
         out.append(float(cell))
     if not 1 <= len(out) <= MAX_SLOTS:
-        raise ArgumentError(f"{spec}: a curve has 1-{MAX_SLOTS} targets", argument="curve",
+        raise ArgumentError(f"{spec}: a curve has 1-{MAX_SLOTS} targets", argument=argument,
                             value=len(out))  # fmt: skip
     return out
 
@@ -171,6 +173,25 @@ class Campaign(list):
             f"<p><b>{len(rows)} levels</b>, {within} within tolerance of their target</p>"
             + self.report().to_html(float_format=lambda x: f"{x:.3g}")
         )
+
+    def to_document(self, seed: Any = None) -> dict[str, Any]:
+        """The campaign-file document (format ``labkit.hexpuzzle.campaign``, in curve order)."""
+        rows = self.rows()
+        return {
+            "seed": seed,
+            "generator": {"by": "labkit.hexpuzzle.campaign_from_curve",
+                          "kind": rows[0]["kind"] if rows else "score",
+                          "curve": [r["target"] for r in rows]},
+            "levels": [{"slot": r["slot"] - 1, "target": r["target"],
+                        "score": score(lv).as_dict(), "level": lv.to_json()}
+                       for r, lv in zip(rows, self)],
+        }  # fmt: skip
+
+    def save(self, path: str | os.PathLike, *, seed: Any = None) -> None:
+        """Write the campaign file atomically; :func:`labkit.hexpuzzle.mainline.load` reads it."""
+        from labkit.hexpuzzle import mainline
+
+        mainline.save(path, self.to_document(seed))
 
     def plot(self, ax=None):
         """Target and achieved value per slot (matplotlib, imported here); returns the axes."""

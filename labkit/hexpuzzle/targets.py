@@ -69,7 +69,7 @@ __all__ = ["DEFAULT_TOLERANCE", "generate_to_target"]
 #: Default tolerance of each kind of target.
 DEFAULT_TOLERANCE = {"score": 2.0, "success": 0.05}
 #: Recipes tried per cross-entropy round, local edits between rounds, rounds without progress.
-BATCH, EDITS, PATIENCE = 4, 24, 6
+BATCH, EDITS, PATIENCE = 4, 24, 4
 #: Tile counts spanned by the recipe square, per board radius (more is slow to build).
 TILE_SPAN = {2: (3, 11), 3: (8, 19)}
 _MATCHINGS = all_matchings()
@@ -164,7 +164,7 @@ def _recipe(z: np.ndarray, radius: int | None, rotations: tuple[int, int]) -> di
     k = rotations[0] + min(
         int(z[2] * (rotations[1] - rotations[0] + 1)), rotations[1] - rotations[0]
     )
-    straight = round(0.9 * (1.0 - float(z[3])), 2)
+    straight = round(0.8 * (1.0 - float(z[3])), 2)
     return {"radius": r, "tiles": tiles, "rotations": k, "straight": straight}
 
 
