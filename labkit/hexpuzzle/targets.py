@@ -187,10 +187,16 @@ def _free_id(level: Level) -> str:
     return next(f"t{i}" for i in range(len(used) + 1) if f"t{i}" not in used)
 
 
-def _edit(gen: np.random.Generator, level: Level) -> Level | None:
+#: Edits drawn when the level must get harder / easier: tracks, turns, then add or remove a
+#: tile and one spare step fewer or more (kinds 0-5 of :func:`_edit`).
+_HARDER, _EASIER = (0, 1, 3, 4), (0, 1, 2, 5)
+
+
+def _edit(gen: np.random.Generator, level: Level, harder: bool) -> Level | None:
     """One small random change of ``level`` (``None`` when the drawn edit does not apply)."""
     tiles, n, slack = level.tiles, len(level.tiles), level.move_limit - len(level.tiles)
-    kind = int(gen.integers(6))
+    kinds = _HARDER if harder else _EASIER
+    kind = kinds[int(gen.integers(len(kinds)))]
     if kind == 0:  # change a cell's track
         cells = sorted(level.board.cells)
         cell = cells[int(gen.integers(len(cells)))]
@@ -227,7 +233,9 @@ def _polish(objective, gen, best: _Candidate, budget: int) -> _Candidate:
     for _ in range(budget):
         if best.error <= objective.tolerance:
             break
-        edited = _edit(gen, current.level)
+        # More tiles, turns and pressure raise the score and (the model's premise) lower success.
+        harder = (current.value < objective.target) == (objective.kind == "score")
+        edited = _edit(gen, current.level, harder)
         sideways = gen.random() < 1 / 3  # drawn every step, so the stream does not branch
         if edited is None:
             continue
@@ -320,6 +328,9 @@ def generate_to_target(
             found = None if built is None else _slack_sweep(objective, built, recipe)
             if found is not None:
                 batch.append((found.error, z))
+                if found.error <= 2.5 * tol:
+                    # A near miss is cheaper to edit than another board is to build.
+                    found = _polish(objective, gen, found, EDITS)
                 if best is None or found.error < best.error:
                     best = found
             if best is not None and best.error <= tol:
@@ -331,7 +342,8 @@ def generate_to_target(
         if out_of_time:
             break
         if best is not None:
-            best = _polish(objective, gen, best, EDITS)
+            close = best.error <= 2.5 * tol  # near misses are cheaper to edit than to rebuild
+            best = _polish(objective, gen, best, 2 * EDITS if close else EDITS)
             if best.error <= tol:
                 return _finish(best, objective, rng, tries, started, id, name)
         elite = sorted(elite + batch, key=lambda e: e[0])[: BATCH // 2]
