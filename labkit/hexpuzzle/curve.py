@@ -44,7 +44,7 @@ from labkit.hexpuzzle.difficulty import score
 from labkit.hexpuzzle.generator import GeneratorError, GeneratorOptionError
 from labkit.hexpuzzle.level import Level
 from labkit.hexpuzzle.targets import generate_to_target
-from labkit.rng import RngLike, stream
+from labkit.rng import RngLike, entropy, stream
 
 __all__ = ["Campaign", "campaign_from_curve", "parse_curve", "puzzle_key"]
 
@@ -282,7 +282,8 @@ def campaign_from_curve(
                     ) from None  # fmt: skip
                 candidate = generate_to_target(stream(rng, name), rotations=(low, 3), **options)
             if puzzle_key(candidate) not in seen:
-                level = candidate
+                made = {**candidate.metadata["generated"], "seed": entropy(rng), "stream": name}
+                level = candidate.replace(metadata={**candidate.metadata, "generated": made})
                 break
         if level is None:
             raise GeneratorError(f"slot {k + 1}: every try repeated an earlier level",

@@ -62,7 +62,7 @@ from labkit.hexpuzzle.difficulty import Difficulty
 from labkit.hexpuzzle.difficulty import score as score_level
 from labkit.hexpuzzle.generator import GeneratorError, GeneratorOptionError, generate
 from labkit.hexpuzzle.level import Level, Tile, all_matchings
-from labkit.rng import RngLike, entropy, make_rng
+from labkit.rng import RngLike, entropy, make_rng, seed_sequence
 
 __all__ = ["DEFAULT_TOLERANCE", "generate_to_target"]
 
@@ -285,7 +285,8 @@ def generate_to_target(
     radius : {2, 3}, optional
         Board radius (default: either, as the search sees fit).
     time_limit : float
-        Seconds after which the search stops (it never steers the search).
+        Seconds after which the search stops (it never steers the search). The clock is read
+        between candidates, so a search may overrun by the construction of one board.
     id, name : str
         Level metadata.
     progress : callable, optional
@@ -307,7 +308,11 @@ def generate_to_target(
         score, success, model, ability, tolerance, rotations, radius, time_limit
     )
     started = time.perf_counter()
-    gen = make_rng(rng)
+    if isinstance(rng, np.random.Generator):
+        gen, seed = rng, None  # its state, not a seed, decides: nothing to record
+    else:
+        sequence = seed_sequence(rng)  # once, so that rng=None records the entropy it used
+        gen, seed = make_rng(sequence), entropy(sequence)
     objective = _Objective(kind, target, tol, model, float(ability), rot)
     mean = np.full(4, _first_guess(kind, target))
     spread = np.full(4, 0.2)
@@ -334,7 +339,7 @@ def generate_to_target(
                 if best is None or found.error < best.error:
                     best = found
             if best is not None and best.error <= tol:
-                return _finish(best, objective, rng, tries, started, id, name)
+                return _finish(best, objective, seed, tries, started, id, name)
             # The clock may only stop the search, never change what it does next.
             if time.perf_counter() - started >= time_limit:
                 out_of_time = True
@@ -345,7 +350,7 @@ def generate_to_target(
             close = best.error <= 2.5 * tol  # near misses are cheaper to edit than to rebuild
             best = _polish(objective, gen, best, 2 * EDITS if close else EDITS)
             if best.error <= tol:
-                return _finish(best, objective, rng, tries, started, id, name)
+                return _finish(best, objective, seed, tries, started, id, name)
         elite = sorted(elite + batch, key=lambda e: e[0])[: BATCH // 2]
         if elite:
             zs = np.array([z for _, z in elite])
@@ -376,14 +381,13 @@ def _fmt(x: float) -> str:
     return f"{x:.3g}" if abs(x) < 1 else f"{x:.4g}"
 
 
-def _finish(best: _Candidate, objective, rng, tries, started, id, name) -> Level:
+def _finish(best: _Candidate, objective, seed, tries, started, id, name) -> Level:
     """Renumber the tiles, record how the level was made, and check it once more."""
     lvl = best.level
     tiles = tuple(Tile(f"t{i}", t.q, t.r, t.dir, t.color) for i, t in enumerate(lvl.tiles))
     target: dict[str, Any] = {objective.kind: objective.target, "tolerance": objective.tolerance}
     if objective.kind == "success":
         target["ability"] = objective.ability
-    seed = None if isinstance(rng, np.random.Generator) else entropy(rng)
     generated = {
         "by": "labkit.hexpuzzle.generate_to_target",
         "labkit": labkit.__version__,

@@ -50,6 +50,8 @@ def test_campaign_follows_a_rising_curve():
     rotations = [solve(lv).rotations for lv in levels]
     assert rotations == sorted(rotations)
     assert len({puzzle_key(lv) for lv in levels}) == len(levels)
+    made = levels[2].metadata["generated"]
+    assert made["seed"] == 8 and made["stream"] == "curve/2"
     report = levels.report()
     assert list(report["target"]) == targets and list(report["achieved"]) == totals
     assert report["within"].all()

@@ -165,3 +165,13 @@ def test_level_metadata_must_be_an_object():
     doc["metadata"] = ["not", "an", "object"]
     with pytest.raises(LevelError, match="/metadata"):
         Level.from_json(doc)
+
+
+def test_a_fresh_seed_is_recorded_and_makes_the_level_again():
+    level = generate_to_target(None, score=35)
+    seed = level.metadata["generated"]["seed"]
+    assert isinstance(seed, int)
+    assert generate_to_target(seed, score=35) == level
+    # A Generator's state, not a seed, decides: nothing to record.
+    drawn = generate_to_target(np.random.default_rng(1), score=35)
+    assert drawn.metadata["generated"]["seed"] is None
