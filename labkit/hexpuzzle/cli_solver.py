@@ -2,7 +2,9 @@
 
 :func:`register_solver_commands` adds the sub-commands to the ``puzzle`` group's sub-parsers
 (``labkit/hexpuzzle/cli.py`` calls it). Files given to ``solve``, ``hint`` and ``score`` may be a
-level, a JSON list of levels or a campaign file. Heavy modules are imported inside the handlers.
+level, a JSON list of levels or a campaign file. ``campaign --curve A:B:N`` (or ``--curve
+FILE.csv``) generates one level per target score instead of the main line (:mod:`.cli_curve`).
+Heavy modules are imported inside the handlers.
 """
 
 from __future__ import annotations

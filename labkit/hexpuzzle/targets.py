@@ -118,7 +118,8 @@ def _check(score, success, model, ability, tolerance, rotations, radius, time_li
     kind = "score" if score is not None else "success"
     target = score if score is not None else success
     lo, hi = (0.0, 100.0) if kind == "score" else (0.0, 1.0)
-    if not isinstance(target, (int, float, np.number)) or not lo <= float(target) <= hi:
+    number = isinstance(target, (int, float, np.number)) and not isinstance(target, bool)
+    if not number or not lo <= float(target) <= hi:
         raise ArgumentError(f"must be a number in [{lo:g}, {hi:g}]", argument=kind, value=target)
     if kind == "success" and not callable(getattr(model, "success", None)):
         raise ArgumentError(

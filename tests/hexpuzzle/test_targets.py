@@ -143,6 +143,7 @@ def test_time_limit_stops_the_search():
         ({"score": 40, "success": 0.5, "model": StandInSkillModel()}, "score/success"),
         ({"score": 140}, "score"),
         ({"score": "40"}, "score"),
+        ({"score": True}, "score"),
         ({"success": 0.5}, "model"),
         ({"success": 1.5, "model": StandInSkillModel()}, "success"),
         ({"score": 40, "tolerance": 0}, "tolerance"),
