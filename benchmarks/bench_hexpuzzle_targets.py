@@ -36,14 +36,15 @@ def _model():
 def bench_score_targets():
     generate_to_target(0, score=40)  # compile the kernels outside the timing
     targets = np.linspace(20, 85, 100)
-    seconds, hits, random_hits = [], [], []
+    seconds, cpu, hits, random_hits = [], [], [], []
     for i, target in enumerate(targets):
-        start = time.perf_counter()
+        start, start_cpu = time.perf_counter(), time.process_time()
         try:
             total = score(generate_to_target(i, score=float(target))).total
         except hexpuzzle.GeneratorOptionError:
             total = None
         seconds.append(time.perf_counter() - start)
+        cpu.append(time.process_time() - start_cpu)  # this process alone, on a shared machine
         hits.append(total is not None and abs(total - target) <= 2)
         random_hits.append(abs(score(generate(i)).total - target) <= 2)
     share, median = float(np.mean(hits)), statistics.median(seconds)
@@ -56,9 +57,11 @@ def bench_score_targets():
         "targets: >= 95 % within ±2, median <= 1 s, p90 <= 4 s",
         None,
         notes=f"{share:.0%} within ±2 (random recipes: {np.mean(random_hits):.0%}), "
-        f"median {median:.2f} s, p90 {p90:.2f} s, worst {max(seconds):.1f} s, meets: {ok}",
+        f"median {median:.2f} s, p90 {p90:.2f} s, worst {max(seconds):.1f} s, meets: {ok} "
+        f"(CPU s: median {statistics.median(cpu):.2f}, p90 {np.percentile(cpu, 90):.2f})",
         extra={"share": share, "median_s": median, "p90_s": p90, "meets": ok,
-               "random_recipe_share": float(np.mean(random_hits))},
+               "random_recipe_share": float(np.mean(random_hits)),
+               "median_cpu_s": statistics.median(cpu), "p90_cpu_s": np.percentile(cpu, 90)},
     )  # fmt: skip
 
 
@@ -91,9 +94,9 @@ def bench_success_targets():
 
 @benchmark("hexpuzzle campaign from a curve")
 def bench_curve_campaign():
-    start = time.perf_counter()
+    start, start_cpu = time.perf_counter(), time.process_time()
     levels = campaign_from_curve(np.linspace(25, 75, 24), 2026, progress=False)
-    wall = time.perf_counter() - start
+    wall, cpu = time.perf_counter() - start, time.process_time() - start_cpu
     within = sum(bool(r["within"]) for r in levels.rows())
     return Row(
         "hexpuzzle 24-level campaign, curve 25-75",
@@ -101,6 +104,6 @@ def bench_curve_campaign():
         None,
         "target: <= 60 s",
         None,
-        notes=f"{wall:.1f} s, {within}/24 within ±2, meets 60 s: {wall <= 60}",
-        extra={"wall_s": wall, "within": within, "meets": wall <= 60},
+        notes=f"{wall:.1f} s ({cpu:.1f} CPU s), {within}/24 within ±2, meets 60 s: {wall <= 60}",
+        extra={"wall_s": wall, "cpu_s": cpu, "within": within, "meets": wall <= 60},
     )

@@ -176,3 +176,29 @@ def test_a_fresh_seed_is_recorded_and_makes_the_level_again():
     # A Generator's state, not a seed, decides: nothing to record.
     drawn = generate_to_target(np.random.default_rng(1), score=35)
     assert drawn.metadata["generated"]["seed"] is None
+
+
+def test_the_clock_stops_the_search_but_never_steers_it(monkeypatch):
+    """A fast and a slow clock (both within the limit) give the same level."""
+    from labkit.hexpuzzle import targets
+
+    def clock(step):
+        now = [0.0]
+
+        def tick():
+            now[0] += step
+            return now[0]
+
+        return tick
+
+    found = []
+    for step in (1e-6, 0.5):
+        monkeypatch.setattr(targets.time, "perf_counter", clock(step))
+        found.append(generate_to_target(21, score=70, time_limit=1e6))
+    assert found[0] == found[1]
+    assert found[0].metadata["runtime"] != found[1].metadata["runtime"]
+
+
+def test_an_unreachable_success_rate_names_the_rates_found():
+    with pytest.raises(GeneratorOptionError, match=r"success 0\.999 ± 0\.05 was not reached"):
+        generate_to_target(2, success=0.999, model=StandInSkillModel(), time_limit=30)
