@@ -27,10 +27,11 @@ Decisions
   stops at the first candidate within tolerance; the clock only *stops* a search (``time_limit``)
   and never steers it, so a target that is reached gives the same level for the same seed,
   byte for byte (:meth:`Level.to_json`).
-* The level's ``metadata["generated"]`` records target, achieved value(s), tries, edits and the
-  winning recipe; the seconds taken are in ``metadata["runtime"]``, which
-  :meth:`Level.to_json` does not save (time differs run to run; the bytes must not).
-* A target that is not reached — the best error stopped improving for ``patience`` rounds, or
+* The level's ``metadata["generated"]`` records target, achieved value(s), ``tries`` (boards
+  built), ``scored`` (candidates judged by the solver and scorer), the seed and the recipe.
+  The seconds taken are in ``metadata["runtime"]``, which :meth:`Level.to_json` does not save
+  (time differs run to run; the bytes must not).
+* A target that is not reached — the best error stopped improving for ``PATIENCE`` rounds, or
   ``time_limit`` ran out — raises :class:`~.generator.GeneratorOptionError` naming the range of
   values the search did reach. Bad arguments raise :class:`labkit.ArgumentError`.
 * Success targets take any ``model`` with a ``success(level, ability) -> float`` method (the
@@ -58,7 +59,6 @@ import numpy as np
 
 import labkit
 from labkit import ArgumentError
-from labkit.hexpuzzle.difficulty import Difficulty
 from labkit.hexpuzzle.difficulty import score as score_level
 from labkit.hexpuzzle.generator import GeneratorError, GeneratorOptionError, generate
 from labkit.hexpuzzle.level import Level, Tile, all_matchings
@@ -78,7 +78,6 @@ _MATCHINGS = all_matchings()
 @dataclass
 class _Candidate:
     level: Level
-    difficulty: Difficulty
     value: float
     error: float
     recipe: dict[str, Any]
@@ -108,7 +107,7 @@ class _Objective:
                 raise ArgumentError("model.success returned a non-finite value", argument="model",
                                     value=value)  # fmt: skip
         self.low, self.high = min(self.low, value), max(self.high, value)
-        return _Candidate(level, d, value, abs(value - self.target), recipe)
+        return _Candidate(level, value, abs(value - self.target), recipe)
 
 
 def _check(score, success, model, ability, tolerance, rotations, radius, time_limit):
