@@ -20,9 +20,15 @@ from __future__ import annotations
 
 from labkit.hexpuzzle.calibration import calibrate
 from labkit.hexpuzzle.calibration_result import Calibration
+from labkit.hexpuzzle.curve import Campaign, campaign_from_curve, parse_curve
 from labkit.hexpuzzle.difficulty import Difficulty, score
 from labkit.hexpuzzle.game import PuzzleError, PuzzleState, Snapshot
-from labkit.hexpuzzle.generator import GeneratorError, generate, generate_many
+from labkit.hexpuzzle.generator import (
+    GeneratorError,
+    GeneratorOptionError,
+    generate,
+    generate_many,
+)
 from labkit.hexpuzzle.geometry import TilePath, tile_path
 from labkit.hexpuzzle.hints import Advice, advise, hint
 from labkit.hexpuzzle.level import STRAIGHT, Board, Level, LevelError, Tile, all_matchings
@@ -46,6 +52,7 @@ from labkit.hexpuzzle.skill_report import SkillReport
 from labkit.hexpuzzle.skill_sim import telemetry_from_skill
 from labkit.hexpuzzle.solver import Action, Solution, replay, solve
 from labkit.hexpuzzle.sweep import MINKOWSKI_RADIUS, TILE_RADIUS, first_contact, first_contacts
+from labkit.hexpuzzle.targets import generate_to_target
 from labkit.hexpuzzle.telemetry import (
     TelemetryError,
     load_telemetry,
@@ -59,9 +66,11 @@ __all__ = [
     "Advice",
     "Board",
     "Calibration",
+    "Campaign",
     "CalibrationError",
     "Difficulty",
     "GeneratorError",
+    "GeneratorOptionError",
     "Level",
     "LevelError",
     "LevelRatings",
@@ -85,16 +94,19 @@ __all__ = [
     "all_matchings",
     "calibrate",
     "campaign",
+    "campaign_from_curve",
     "first_contact",
     "first_contacts",
     "fit_skill_model",
     "generate",
     "generate_many",
+    "generate_to_target",
     "glicko2",
     "hint",
     "load_telemetry",
     "make_players",
     "observed_index",
+    "parse_curve",
     "parse_telemetry",
     "replay",
     "save_telemetry",

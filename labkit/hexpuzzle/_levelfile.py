@@ -108,6 +108,7 @@ def parse_level(doc: Any) -> Level:
             LevelError,
         )
         tiles.append(Tile(tile_id, q, r, direction, color))
+    metadata = lio.field(doc, "metadata", dict, "", LevelError, default={})
     return Level(
         id=level_id,
         board=Board(table),
@@ -116,4 +117,5 @@ def parse_level(doc: Any) -> Level:
         name=name,
         rotation_enabled=rotation,
         source_version=version,
+        metadata=metadata,
     )

@@ -2,7 +2,9 @@
 
 :func:`register_solver_commands` adds the sub-commands to the ``puzzle`` group's sub-parsers
 (``labkit/hexpuzzle/cli.py`` calls it). Files given to ``solve``, ``hint`` and ``score`` may be a
-level, a JSON list of levels or a campaign file. Heavy modules are imported inside the handlers.
+level, a JSON list of levels or a campaign file. ``campaign --curve A:B:N`` (or ``--curve
+FILE.csv``) generates one level per target score instead of the main line (:mod:`.cli_curve`).
+Heavy modules are imported inside the handlers.
 """
 
 from __future__ import annotations
@@ -42,6 +44,8 @@ def register_solver_commands(sub: Any) -> None:
     camp = sub.add_parser("campaign", help="build the 24-level main line into one file")
     camp.add_argument("--out", required=True, metavar="FILE")
     camp.add_argument("--seed", type=int, default=None, metavar="S")
+    camp.add_argument("--curve", metavar="A:B:N|CSV", help="levels to a score curve instead")
+    camp.add_argument("--time-limit", type=float, default=10.0, metavar="SECONDS")
     camp.set_defaults(func=_campaign)
 
 
@@ -143,6 +147,10 @@ def _campaign(args: argparse.Namespace) -> int:
     from labkit.hexpuzzle.mainline import SEED, build, save
 
     seed = SEED if args.seed is None else args.seed
+    if args.curve is not None:
+        from labkit.hexpuzzle.cli_curve import curve_campaign
+
+        return curve_campaign(args.curve, args.out, seed, args.time_limit)
     doc = build(seed)
     save(args.out, doc)
     totals = [e["score"]["total"] for e in doc["levels"]]

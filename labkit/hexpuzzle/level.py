@@ -18,6 +18,10 @@ Decisions the SPEC leaves open
   asymmetric board it raises :class:`LevelError` (tiles would hang over nothing).
 * Rotation results are cached per board, so a solver turning the board back and forth reuses
   the same :class:`Board` objects and their cached tile paths.
+* ``metadata`` is an optional JSON object saved under ``"metadata"`` (how a level was made:
+  :func:`~labkit.hexpuzzle.targets.generate_to_target` records its target there). Its
+  ``"runtime"`` entry holds facts about one run (seconds taken) and is kept in memory only, so
+  the same seed saves the same bytes and levels compare equal.
 
 Examples
 --------
@@ -197,6 +201,7 @@ class Level:
     name: str = ""
     rotation_enabled: bool = True
     source_version: int = 2
+    metadata: Mapping[str, Any] = field(default_factory=dict, repr=False)
     _index: dict[str, int] = field(default_factory=dict, repr=False, compare=False)
     _centres: np.ndarray = field(default=None, repr=False, compare=False)  # type: ignore
     _orbit: list = field(default_factory=list, repr=False, compare=False)
@@ -279,6 +284,7 @@ class Level:
             "name": self.name,
             "rotation_enabled": self.rotation_enabled,
             "source_version": self.source_version,
+            "metadata": self.metadata,
         }
         fields.update(changes)
         return Level(**fields)
@@ -354,7 +360,7 @@ class Level:
 
     def to_json(self) -> dict[str, Any]:
         """The level as a version-2 document (cells sorted by ``(q, r)``, tiles in order)."""
-        return {
+        doc = {
             "version": 2,
             "id": self.id,
             "name": self.name,
@@ -368,6 +374,10 @@ class Level:
                 {"id": t.id, "q": t.q, "r": t.r, "dir": t.dir, "color": t.color} for t in self.tiles
             ],
         }
+        saved = {k: v for k, v in self.metadata.items() if k != "runtime"}
+        if saved:
+            doc["metadata"] = saved
+        return doc
 
     def save(self, path: str | os.PathLike) -> None:
         """Write the level atomically as version-2 JSON."""

@@ -73,6 +73,7 @@ class DifficultyWorkbench:
             if telemetry is None and sample_telemetry_path().is_file():
                 telemetry = sample_telemetry_path()
         self.difficulties = [lv if isinstance(lv, Difficulty) else score(lv) for lv in levels]
+        self.levels = [lv if isinstance(lv, Level) else None for lv in levels]
         self.ids = [d.level_id for d in self.difficulties]
         self.x = np.array([strengths(d) for d in self.difficulties]).reshape(-1, len(PARTS))
         self.original = np.array(
@@ -113,9 +114,17 @@ class DifficultyWorkbench:
         self._build_plot()
         sliders = w.VBox([*self.weight_sliders.values(), self.baseline, *self.edge_sliders,
                           w.HBox([self.button, self.reset])])  # fmt: skip
+        from labkit.widgets._target_panel import TargetPanel
+
+        # "Generate a level like this at difficulty X": opens in a LevelWorkshop below.
+        known = [(i, k) for k, i in enumerate(self.ids) if self.levels[k] is not None]
+        self.like = w.Dropdown(options=known, description="like")
+        self.target_panel = TargetPanel(lambda: self.liked(), self.open_in_workshop)
+        self.workshop, self.workshop_box = None, w.VBox()
         self.index_view = w.VBox(
-            [w.HBox([sliders, w.VBox([self.pane.widget, self.stats])]), self.report, self.table]
-        )
+            [w.HBox([sliders, w.VBox([self.pane.widget, self.stats])]), self.report, self.table,
+             w.HBox([self.like]), self.target_panel.ui, self.workshop_box]
+        )  # fmt: skip
         self.mode = w.ToggleButtons(options=["index calibration", "skill model"])
         self.skill = None  # the SkillPanel, built when the mode is first chosen
         self.mode.observe(lambda _: self.show_mode(), names="value")
@@ -214,6 +223,17 @@ class DifficultyWorkbench:
             self.ui.children = (self.mode, self.skill.ui)
         else:
             self.ui.children = (self.mode, self.index_view)
+
+    def liked(self) -> Level | None:
+        """The level chosen in the "like" list (the new level keeps its board size)."""
+        return None if self.like.value is None else self.levels[self.like.value]
+
+    def open_in_workshop(self, level: Level) -> None:
+        """Show ``level`` in a :class:`~labkit.widgets.LevelWorkshop` under the workbench."""
+        from labkit.widgets.workshop import LevelWorkshop
+
+        self.workshop = LevelWorkshop(level)
+        self.workshop_box.children = (self.workshop.ui,)
 
     # --- display --------------------------------------------------------------------------
     def _build_plot(self) -> None:

@@ -85,6 +85,10 @@ class LevelWorkshop:
         self._spots(ax)
         self.plot = BoardPlot(ax)
         self.fig.canvas.mpl_connect("button_press_event", self._on_press)
+        from labkit.widgets._target_panel import TargetPanel
+
+        # "Generate a level like this at difficulty X": the result opens here.
+        self.target_panel = TargetPanel(lambda: self.level, self._take)
         self.ui = w.VBox(
             [
                 w.HBox([self.radius, self.new, self.path, self.load_button, self.save_button]),
@@ -92,6 +96,7 @@ class LevelWorkshop:
                 w.HBox([self.matching, self.move_limit]),
                 self.status,
                 self.pane.widget,
+                self.target_panel.ui,
             ]
         )
         self.level: Level | None = None

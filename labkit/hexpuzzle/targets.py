@@ -1,0 +1,407 @@
+"""Generate a level to a difficulty target: a structural score, or a first-try success rate.
+
+:func:`generate_to_target` closes the loop from the target back to the level. The generator
+(SPEC H8) takes a *recipe* — board radius, tile count, rotations built in, share of straight
+track — and the score (H9) lands wherever it lands. The search here steers the recipe by what
+each try scored, then polishes the best board by small edits:
+
+1. **Recipe search (cross-entropy).** A recipe is a point ``z`` of the unit square ``[0, 1]^4``
+   (radius, tiles, rotations, curvature; larger is harder in every coordinate). Each round
+   draws a few recipes from a Gaussian around the current mean, builds one level from each,
+   and moves the mean and spread toward the best of them and of the earlier elite (elitist
+   cross-entropy). The first mean comes from the target (a rough ladder from easy to hard).
+2. **Slack sweep.** Every built board is tried with each move limit that changes the pressure
+   part (spare steps ``0 … ⌈0.4·N⌉``), and the closest is kept; pressure is the one part that
+   moves in small exact steps without touching the board.
+3. **Local edits.** Between rounds the best level so far is edited — change a cell's track,
+   turn, add or remove a tile, one more or one fewer spare step — and an edit is kept when it
+   comes closer to the target (or as close, now and then, to cross plateaus).
+
+Every candidate is judged by the real solver and scorer (:func:`~.difficulty.score`, and for a
+success target the model's prediction on the scored level), must be solvable with its minimum
+rotations inside ``rotations`` (at least one) and winnable within its move limit.
+
+Decisions
+---------
+* Determinism: every random draw comes from the one ``rng``, in a fixed order, and the search
+  stops at the first candidate within tolerance; the clock only *stops* a search (``time_limit``)
+  and never steers it, so a target that is reached gives the same level for the same seed,
+  byte for byte (:meth:`Level.to_json`).
+* The level's ``metadata["generated"]`` records target, achieved value(s), ``tries`` (boards
+  built), ``scored`` (candidates judged by the solver and scorer), the seed and the recipe.
+  The seconds taken are in ``metadata["runtime"]``, which :meth:`Level.to_json` does not save
+  (time differs run to run; the bytes must not).
+* A target that is not reached — the best error stopped improving for ``PATIENCE`` rounds, or
+  ``time_limit`` ran out — raises :class:`~.generator.GeneratorOptionError` naming the range of
+  values the search did reach. Bad arguments raise :class:`labkit.ArgumentError`.
+* Success targets take any ``model`` with a ``success(level, ability) -> float`` method (the
+  fitted skill model of :mod:`labkit.hexpuzzle`); the model is trusted to lower success as the
+  structural difficulty rises only for the first guess, not for correctness.
+
+Examples
+--------
+>>> lvl = generate_to_target(3, score=40)
+>>> abs(lvl.metadata["generated"]["achieved"]["score"] - 40) <= 2
+True
+>>> generate_to_target(3, score=40) == lvl
+True
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+import labkit
+from labkit import ArgumentError
+from labkit.hexpuzzle.difficulty import score as score_level
+from labkit.hexpuzzle.generator import GeneratorError, GeneratorOptionError, generate
+from labkit.hexpuzzle.level import Level, Tile, all_matchings
+from labkit.rng import RngLike, entropy, make_rng, seed_sequence
+
+__all__ = ["DEFAULT_TOLERANCE", "generate_to_target"]
+
+#: Default tolerance of each kind of target.
+DEFAULT_TOLERANCE = {"score": 2.0, "success": 0.05}
+#: Recipes tried per cross-entropy round, local edits between rounds, rounds without progress.
+BATCH, EDITS, PATIENCE = 4, 24, 4
+#: Tile counts spanned by the recipe square, per board radius (more is slow to build).
+TILE_SPAN = {2: (3, 11), 3: (8, 19)}
+_MATCHINGS = all_matchings()
+
+
+@dataclass
+class _Candidate:
+    level: Level
+    value: float
+    error: float
+    recipe: dict[str, Any]
+
+
+class _Objective:
+    """What a candidate is worth: the value it reaches and how far that is from the target."""
+
+    def __init__(self, kind, target, tolerance, model, ability, rotations):
+        self.kind, self.target, self.tolerance = kind, target, tolerance
+        self.model, self.ability, self.rotations = model, ability, rotations
+        self.scored = 0
+        self.low, self.high = math.inf, -math.inf
+
+    def judge(self, level: Level, recipe: dict[str, Any]) -> _Candidate | None:
+        """Score ``level`` (solver and scorer); ``None`` unless it is a fitting, winnable level."""
+        d = score_level(level)
+        self.scored += 1
+        lo, hi = self.rotations
+        if d.status != "ok" or d.R is None or not lo <= d.R <= hi:
+            return None
+        if self.kind == "score":
+            value = float(d.total)
+        else:
+            value = float(self.model.success(level, self.ability))
+            if not math.isfinite(value):
+                raise ArgumentError("model.success returned a non-finite value", argument="model",
+                                    value=value)  # fmt: skip
+        self.low, self.high = min(self.low, value), max(self.high, value)
+        return _Candidate(level, value, abs(value - self.target), recipe)
+
+
+def _check(score, success, model, ability, tolerance, rotations, radius, time_limit):
+    if (score is None) == (success is None):
+        raise ArgumentError("give exactly one of score= and success=", argument="score/success",
+                            value={"score": score, "success": success})  # fmt: skip
+    kind = "score" if score is not None else "success"
+    target = score if score is not None else success
+    lo, hi = (0.0, 100.0) if kind == "score" else (0.0, 1.0)
+    number = isinstance(target, (int, float, np.number)) and not isinstance(target, bool)
+    if not number or not lo <= float(target) <= hi:
+        raise ArgumentError(f"must be a number in [{lo:g}, {hi:g}]", argument=kind, value=target)
+    if kind == "success" and not callable(getattr(model, "success", None)):
+        raise ArgumentError(
+            "a success target needs a fitted skill model with .success(level, ability)",
+            argument="model",
+            value=model,
+        )
+    if not isinstance(ability, (int, float, np.number)) or not math.isfinite(ability):
+        raise ArgumentError("must be a finite number", argument="ability", value=ability)
+    tol = DEFAULT_TOLERANCE[kind] if tolerance is None else tolerance
+    if not isinstance(tol, (int, float, np.number)) or not 0 < float(tol) <= hi:
+        raise ArgumentError(f"must be a number in (0, {hi:g}]", argument="tolerance", value=tol)
+    rot = (1, 3) if rotations is None else rotations
+    if isinstance(rot, (int, np.integer)):
+        rot = (int(rot), int(rot))
+    if (
+        not isinstance(rot, Sequence)
+        or len(rot) != 2
+        or not all(isinstance(v, (int, np.integer)) for v in rot)
+        or not 1 <= rot[0] <= rot[1] <= 3
+    ):
+        raise ArgumentError("must be 1-3 or a (lo, hi) pair within 1-3", argument="rotations",
+                            value=rotations)  # fmt: skip
+    if radius not in (None, 2, 3):
+        raise ArgumentError("must be 2, 3 or None (either)", argument="radius", value=radius)
+    if not isinstance(time_limit, (int, float)) or not time_limit > 0:
+        raise ArgumentError("must be a positive number of seconds", argument="time_limit",
+                            value=time_limit)  # fmt: skip
+    return kind, float(target), float(tol), (int(rot[0]), int(rot[1]))
+
+
+def _first_guess(kind: str, target: float) -> float:
+    """Where on the easy-to-hard ladder to start: structural totals run from about 17 to 85."""
+    x = (target - 17.0) / 68.0 if kind == "score" else 1.0 - target
+    return float(np.clip(x, 0.05, 0.95))
+
+
+def _recipe(z: np.ndarray, radius: int | None, rotations: tuple[int, int]) -> dict[str, Any]:
+    """Decode a point of the recipe square (every coordinate: larger is harder)."""
+    r = radius if radius is not None else (3 if z[0] >= 0.5 else 2)
+    lo, hi = TILE_SPAN[r]
+    tiles = int(round(lo + z[1] * (hi - lo)))
+    k = rotations[0] + min(
+        int(z[2] * (rotations[1] - rotations[0] + 1)), rotations[1] - rotations[0]
+    )
+    straight = round(0.8 * (1.0 - float(z[3])), 2)
+    return {"radius": r, "tiles": tiles, "rotations": k, "straight": straight}
+
+
+def _with_slack(level: Level, slack: int) -> Level:
+    return level.replace(move_limit=len(level.tiles) + slack)
+
+
+def _slack_sweep(objective: _Objective, level: Level, recipe: dict) -> _Candidate | None:
+    """The built board at every move limit that changes the pressure part; the closest wins."""
+    best = None
+    for slack in range(int(math.ceil(0.4 * len(level.tiles))) + 1):
+        found = objective.judge(_with_slack(level, slack), {**recipe, "slack": slack})
+        if found is not None and (best is None or found.error < best.error):
+            best = found
+    return best
+
+
+def _free_id(level: Level) -> str:
+    used = {t.id for t in level.tiles}
+    return next(f"t{i}" for i in range(len(used) + 1) if f"t{i}" not in used)
+
+
+#: Edits drawn when the level must get harder / easier: tracks, turns, then add or remove a
+#: tile and one spare step fewer or more (kinds 0-5 of :func:`_edit`).
+_HARDER, _EASIER = (0, 1, 3, 4), (0, 1, 2, 5)
+
+
+def _edit(gen: np.random.Generator, level: Level, harder: bool) -> Level | None:
+    """One small random change of ``level`` (``None`` when the drawn edit does not apply)."""
+    tiles, n, slack = level.tiles, len(level.tiles), level.move_limit - len(level.tiles)
+    kinds = _HARDER if harder else _EASIER
+    kind = kinds[int(gen.integers(len(kinds)))]
+    if kind == 0:  # change a cell's track
+        cells = sorted(level.board.cells)
+        cell = cells[int(gen.integers(len(cells)))]
+        tracks = dict(level.board.tracks)
+        tracks[cell] = _MATCHINGS[int(gen.integers(len(_MATCHINGS)))]
+        from labkit.hexpuzzle.level import Board
+
+        return level.replace(board=Board(tracks))
+    if kind == 1:  # turn a tile
+        i, step = int(gen.integers(n)), int(gen.integers(1, 6))
+        t = tiles[i]
+        turned = Tile(t.id, t.q, t.r, (t.dir + step) % 6, t.color)
+        return level.replace(tiles=tiles[:i] + (turned,) + tiles[i + 1 :])
+    if kind == 2:  # remove a tile (keeping the spare steps)
+        if n <= 2:
+            return None
+        i = int(gen.integers(n))
+        return level.replace(tiles=tiles[:i] + tiles[i + 1 :], move_limit=level.move_limit - 1)
+    if kind == 3:  # add a tile (keeping the spare steps)
+        used = {t.cell for t in tiles}
+        free = sorted(c for c in level.board.cells if c not in used)
+        if not free:
+            return None
+        q, r = free[int(gen.integers(len(free)))]
+        tile = Tile(_free_id(level), q, r, int(gen.integers(6)), int(gen.integers(4)))
+        return level.replace(tiles=tiles + (tile,), move_limit=level.move_limit + 1)
+    step = -1 if kind == 4 else 1  # one spare step fewer or more
+    return _with_slack(level, slack + step) if 0 <= slack + step <= 20 else None
+
+
+def _polish(objective, gen, best: _Candidate, budget: int) -> _Candidate:
+    """Hill-climb from ``best`` by ``budget`` random edits; ties are kept a third of the time."""
+    current = best
+    for _ in range(budget):
+        if best.error <= objective.tolerance:
+            break
+        # More tiles, turns and pressure raise the score and (the model's premise) lower success.
+        harder = (current.value < objective.target) == (objective.kind == "score")
+        edited = _edit(gen, current.level, harder)
+        sideways = gen.random() < 1 / 3  # drawn every step, so the stream does not branch
+        if edited is None:
+            continue
+        found = objective.judge(edited, {**current.recipe, "edited": True})
+        if found is None:
+            continue
+        if found.error < current.error or (found.error == current.error and sideways):
+            current = found
+            if found.error < best.error:
+                best = found
+    return best
+
+
+def generate_to_target(
+    rng: RngLike,
+    *,
+    score: float | None = None,
+    success: float | None = None,
+    model: Any = None,
+    ability: float = 0.0,
+    tolerance: float | None = None,
+    rotations: int | Sequence[int] | None = None,
+    radius: int | None = None,
+    time_limit: float = 10.0,
+    id: str = "generated",
+    name: str = "",
+    progress: Callable[[dict[str, Any]], None] | None = None,
+) -> Level:
+    """A level whose structural score, or predicted first-try success, lies near a target.
+
+    Parameters
+    ----------
+    rng : int, SeedSequence or Generator
+        Randomness; the same seed gives the same level (see the module notes).
+    score : float, optional
+        Target structural total, 0–100 (SPEC H9). About 17–85 is reachable.
+    success : float, optional
+        Target first-try success probability, 0–1, for a player of ``ability`` under ``model``.
+    model : object with ``success(level, ability) -> float``
+        A fitted skill model; required with ``success``.
+    ability : float
+        The player's ability on the model's scale (0: a regular player).
+    tolerance : float, optional
+        Accepted distance from the target (default ±2 points, ±0.05 success).
+    rotations : int or (lo, hi), optional
+        Minimum rotations the level may need (1–3; default any of 1–3).
+    radius : {2, 3}, optional
+        Board radius (default: either, as the search sees fit).
+    time_limit : float
+        Seconds after which the search stops (it never steers the search). The clock is read
+        between candidates, so a search may overrun by the construction of one board.
+    id, name : str
+        Level metadata.
+    progress : callable, optional
+        Called after every recipe round with ``{"tries", "best", "error", "seconds"}``.
+
+    Returns
+    -------
+    Level
+        Solvable, winnable, validated; ``metadata["generated"]`` says how it was made.
+
+    Raises
+    ------
+    GeneratorOptionError
+        The target was not reached; the message names the range the search did reach.
+    labkit.ArgumentError
+        Bad arguments (both or neither target, out of range, no model for a success target).
+    """
+    kind, target, tol, rot = _check(
+        score, success, model, ability, tolerance, rotations, radius, time_limit
+    )
+    started = time.perf_counter()
+    if isinstance(rng, np.random.Generator):
+        gen, seed = rng, None  # its state, not a seed, decides: nothing to record
+    else:
+        sequence = seed_sequence(rng)  # once, so that rng=None records the entropy it used
+        gen, seed = make_rng(sequence), entropy(sequence)
+    objective = _Objective(kind, target, tol, model, float(ability), rot)
+    mean = np.full(4, _first_guess(kind, target))
+    spread = np.full(4, 0.2)
+    elite: list[tuple[float, np.ndarray]] = []
+    best: _Candidate | None = None
+    tries, stale, out_of_time = 0, 0, False
+    while stale < PATIENCE and not out_of_time:
+        before = math.inf if best is None else best.error
+        batch = []
+        for _ in range(BATCH):
+            z = np.clip(mean + spread * gen.standard_normal(4), 0.0, 1.0)
+            recipe = _recipe(z, radius, rot)
+            tries += 1
+            try:
+                built = generate(gen, slack=0, attempts=8, **recipe)
+            except GeneratorError:
+                built = None
+            found = None if built is None else _slack_sweep(objective, built, recipe)
+            if found is not None:
+                batch.append((found.error, z))
+                if found.error <= 2.5 * tol:
+                    # A near miss is cheaper to edit than another board is to build.
+                    found = _polish(objective, gen, found, EDITS)
+                if best is None or found.error < best.error:
+                    best = found
+            if best is not None and best.error <= tol:
+                return _finish(best, objective, seed, tries, started, id, name)
+            # The clock may only stop the search, never change what it does next.
+            if time.perf_counter() - started >= time_limit:
+                out_of_time = True
+                break
+        if out_of_time:
+            break
+        if best is not None:
+            close = best.error <= 2.5 * tol  # near misses are cheaper to edit than to rebuild
+            best = _polish(objective, gen, best, 2 * EDITS if close else EDITS)
+            if best.error <= tol:
+                return _finish(best, objective, seed, tries, started, id, name)
+        elite = sorted(elite + batch, key=lambda e: e[0])[: BATCH // 2]
+        if elite:
+            zs = np.array([z for _, z in elite])
+            mean = 0.3 * mean + 0.7 * zs.mean(axis=0)
+            spread = np.maximum(0.06, 0.5 * spread + 0.5 * zs.std(axis=0))
+        if progress is not None:
+            progress({"tries": tries, "best": None if best is None else best.value,
+                      "error": None if best is None else best.error,
+                      "seconds": time.perf_counter() - started})  # fmt: skip
+        stale = 0 if best is not None and best.error < before else stale + 1
+        out_of_time = time.perf_counter() - started >= time_limit
+    seconds = time.perf_counter() - started
+    why = f"the time limit of {time_limit:g} s ran out" if out_of_time else "it stopped improving"
+    found_range = (
+        "no valid level at all"
+        if best is None
+        else f"{kind} {_fmt(objective.low)}-{_fmt(objective.high)} (closest {_fmt(best.value)})"
+    )
+    raise GeneratorOptionError(
+        f"{kind} {_fmt(target)} ± {_fmt(tol)} was not reached ({why} after {tries} tries, "
+        f"{seconds:.1f} s); the search reached {found_range}",
+        pointer=kind,
+        value=target,
+    )
+
+
+def _fmt(x: float) -> str:
+    return f"{x:.3g}" if abs(x) < 1 else f"{x:.4g}"
+
+
+def _finish(best: _Candidate, objective, seed, tries, started, id, name) -> Level:
+    """Renumber the tiles, record how the level was made, and check it once more."""
+    lvl = best.level
+    tiles = tuple(Tile(f"t{i}", t.q, t.r, t.dir, t.color) for i, t in enumerate(lvl.tiles))
+    target: dict[str, Any] = {objective.kind: objective.target, "tolerance": objective.tolerance}
+    if objective.kind == "success":
+        target["ability"] = objective.ability
+    generated = {
+        "by": "labkit.hexpuzzle.generate_to_target",
+        "labkit": labkit.__version__,
+        "seed": seed,
+        "target": target,
+        "tries": tries,
+        "scored": objective.scored,
+        "recipe": best.recipe,
+    }
+    level = lvl.replace(id=id, name=name or id, tiles=tiles)
+    d = score_level(level)
+    achieved: dict[str, Any] = {"score": d.total}
+    if objective.kind == "success":
+        achieved["success"] = round(float(objective.model.success(level, objective.ability)), 6)
+    generated["achieved"] = achieved
+    seconds = round(time.perf_counter() - started, 3)
+    return level.replace(metadata={"generated": generated, "runtime": {"seconds": seconds}})
