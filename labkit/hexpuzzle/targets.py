@@ -62,6 +62,7 @@ from labkit import ArgumentError
 from labkit.hexpuzzle.difficulty import score as score_level
 from labkit.hexpuzzle.generator import GeneratorError, GeneratorOptionError, generate
 from labkit.hexpuzzle.level import Level, Tile, all_matchings
+from labkit.hexpuzzle.skill import SkillModel
 from labkit.rng import RngLike, entropy, make_rng, seed_sequence
 
 __all__ = ["DEFAULT_TOLERANCE", "generate_to_target"]
@@ -102,7 +103,10 @@ class _Objective:
         if self.kind == "score":
             value = float(d.total)
         else:
-            value = float(self.model.success(level, self.ability))
+            # A SkillModel takes the Difficulty just computed, so it does not solve the level
+            # again; any other model gets the Level (its documented duck type).
+            subject = d if isinstance(self.model, SkillModel) else level
+            value = float(self.model.success(subject, self.ability))
             if not math.isfinite(value):
                 raise ArgumentError("model.success returned a non-finite value", argument="model",
                                     value=value)  # fmt: skip
