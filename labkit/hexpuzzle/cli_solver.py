@@ -3,7 +3,8 @@
 :func:`register_solver_commands` adds the sub-commands to the ``puzzle`` group's sub-parsers
 (``labkit/hexpuzzle/cli.py`` calls it). Files given to ``solve``, ``hint`` and ``score`` may be a
 level, a JSON list of levels or a campaign file. ``campaign --curve A:B:N`` (or ``--curve
-FILE.csv``) generates one level per target score instead of the main line (:mod:`.cli_curve`).
+FILE.csv``) generates one level per target instead of the main line: scores, or first-try
+success rates (values in 0-1) judged by ``--model`` or the shipped skill model (:mod:`.cli_curve`).
 Heavy modules are imported inside the handlers.
 """
 
@@ -13,6 +14,8 @@ import argparse
 import json
 from pathlib import Path
 from typing import Any
+
+from labkit import ArgumentError
 
 
 def register_solver_commands(sub: Any) -> None:
@@ -44,7 +47,19 @@ def register_solver_commands(sub: Any) -> None:
     camp = sub.add_parser("campaign", help="build the 24-level main line into one file")
     camp.add_argument("--out", required=True, metavar="FILE")
     camp.add_argument("--seed", type=int, default=None, metavar="S")
-    camp.add_argument("--curve", metavar="A:B:N|CSV", help="levels to a score curve instead")
+    camp.add_argument(
+        "--curve",
+        metavar="A:B:N|CSV",
+        help="levels to a curve instead: scores (0-100), or success rates if all in 0-1",
+    )
+    camp.add_argument(
+        "--model",
+        metavar="MODEL.json",
+        help="skill model judging a success-rate curve (default: the shipped model)",
+    )
+    camp.add_argument(
+        "--ability", type=float, metavar="A", help="player ability of a success curve (0)"
+    )
     camp.add_argument("--time-limit", type=float, default=10.0, metavar="SECONDS")
     camp.set_defaults(func=_campaign)
 
@@ -150,7 +165,10 @@ def _campaign(args: argparse.Namespace) -> int:
     if args.curve is not None:
         from labkit.hexpuzzle.cli_curve import curve_campaign
 
-        return curve_campaign(args.curve, args.out, seed, args.time_limit)
+        return curve_campaign(args.curve, args.out, seed, args.time_limit, args.model, args.ability)
+    for flag, value in (("--model", args.model), ("--ability", args.ability)):
+        if value is not None:
+            raise ArgumentError("only goes with --curve", argument=flag, value=value)
     doc = build(seed)
     save(args.out, doc)
     totals = [e["score"]["total"] for e in doc["levels"]]

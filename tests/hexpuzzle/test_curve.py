@@ -165,3 +165,75 @@ def test_a_slot_that_repeats_an_earlier_level_is_drawn_again(monkeypatch):
     monkeypatch.setattr(curve, "RETRIES", 2)
     with pytest.raises(generator.GeneratorError, match="slot 2: every try repeated"):
         campaign_from_curve([30, 30, 30], 1, progress=False)
+
+
+def test_cli_success_curve_with_a_saved_model_and_an_ability(tmp_path, capsys):
+    from labkit.hexpuzzle import SkillModel, shipped_skill_model
+
+    model_file, out = tmp_path / "model.json", tmp_path / "curve.json"
+    shipped_skill_model().save(model_file)
+    args = ("campaign", "--curve", "0.8:0.5:3", "--model", str(model_file), "--ability", "0.5")
+    assert _run(*args, "--out", str(out), "--seed", "3") == 0
+    text = capsys.readouterr().out
+    assert f"ability 0.5, judged by {model_file}" in text
+    levels = camp.load(out)
+    judge = SkillModel.load(model_file)
+    rates = [judge.success(lv, 0.5) for lv in levels]  # judged again, outside the search
+    assert sum(abs(r - t) <= 0.05 for r, t in zip(rates, [0.8, 0.65, 0.5])) >= 2, rates
+    assert [lv.metadata["generated"]["target"]["ability"] for lv in levels] == [0.5] * 3
+    assert f"3 levels, {sum(abs(r - t) <= 0.05 for r, t in zip(rates, [0.8, 0.65, 0.5]))}" in text
+
+
+def test_cli_success_curve_without_a_model_uses_the_shipped_one(tmp_path, capsys):
+    from labkit.hexpuzzle import shipped_skill_model
+
+    out = tmp_path / "curve.json"
+    assert _run("campaign", "--curve", "0.85:0.85:1", "--out", str(out), "--seed", "4") == 0
+    assert "judged by the shipped skill model" in capsys.readouterr().out
+    (level,) = camp.load(out)
+    assert level.metadata["generated"]["target"] == {"success": 0.85, "tolerance": 0.05,
+                                                     "ability": 0.0}  # fmt: skip
+    assert abs(shipped_skill_model().success(level) - 0.85) <= 0.05
+
+
+@pytest.mark.parametrize(
+    "content",
+    ['{"format": "labkit.hexpuzzle.skill-model", "version": 1, "level_ids": ["a"]}',
+     '{"format": "something.else", "version": 1}', "not json at all"],
+)  # fmt: skip
+def test_cli_bad_model_file_is_named_and_writes_nothing(tmp_path, content):
+    from labkit import LabkitError
+
+    bad, out = tmp_path / "bad-model.json", tmp_path / "never.json"
+    bad.write_text(content)
+    with pytest.raises(LabkitError, match="bad-model.json"):
+        _run("campaign", "--curve", "0.9:0.4:3", "--model", str(bad), "--out", str(out))
+    assert not out.exists()
+
+
+def test_cli_missing_model_file_is_named(tmp_path):
+    from labkit import LabkitError
+
+    out = tmp_path / "never.json"
+    with pytest.raises(LabkitError, match="no-such-model.json"):
+        _run("campaign", "--curve", "0.9:0.4:3", "--model", str(tmp_path / "no-such-model.json"),
+             "--out", str(out))  # fmt: skip
+    assert not out.exists()
+
+
+@pytest.mark.parametrize(
+    ("argv", "argument"),
+    [
+        (("--curve", "30:60:3", "--model", "m.json"), "--model"),
+        (("--curve", "30:60:3", "--ability", "1"), "--ability"),
+        (("--curve", "0.5:40:3"), "--curve"),
+        (("--curve", "0.9:0.4:3", "--ability", "nan"), "--ability"),
+        (("--model", "m.json"), "--model"),
+        (("--ability", "1"), "--ability"),
+    ],
+)
+def test_cli_curve_option_mistakes_are_named(tmp_path, argv, argument):
+    out = tmp_path / "never.json"
+    with pytest.raises(ArgumentError, match=argument):
+        _run("campaign", *argv, "--out", str(out))
+    assert not out.exists()
