@@ -289,6 +289,6 @@ def campaign_from_curve(
             raise GeneratorError(f"slot {k + 1}: every try repeated an earlier level",
                                  value=target)  # fmt: skip
         seen.add(puzzle_key(level))
-        previous = (float(target), int(score(level).R))
+        previous = (float(target), int(score(level).R or 1))  # R is set: the search checked it
         out.append(level)
     return out

@@ -98,7 +98,7 @@ class _Objective:
         d = score_level(level)
         self.scored += 1
         lo, hi = self.rotations
-        if d.status != "ok" or d.R is None or not lo <= d.R <= hi:
+        if d.status != "ok" or d.R is None or d.total is None or not lo <= d.R <= hi:
             return None
         if self.kind == "score":
             value = float(d.total)
