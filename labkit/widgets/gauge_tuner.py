@@ -166,11 +166,11 @@ class GaugeTuner:
         self.ax.add_collection(self.lines)
         self.ax.set_ylabel("enemy (id@x,y)")
         blues = [colormaps["Blues"](0.5), colormaps["Blues"](1.0)]  # clim 0-2, see update
-        self.ax.legend(
+        self.fig.legend(
             handles=[Patch(fc=blues[0], ec="none", label="acts once in the tick"),
                      Patch(fc=blues[1], ec="none", label="acts 2+ times"),
                      Line2D([], [], color="tab:red", lw=1, label="a player action ends")],
-            loc="upper center", bbox_to_anchor=(0.5, -0.32), ncol=3, fontsize=8, frameon=False,
+            loc="outside lower center", ncol=3, fontsize=8, frameon=False,
         )  # fmt: skip
         self.pane = FigurePane(self.fig)
 
