@@ -115,10 +115,11 @@ class LevelWorkshop:
         self.load_button.on_click(lambda _: self._guard(self.load, self.path.value))
         self.move_limit.observe(self._on_limit, names="value")
 
-        self.fig, ax = new_figure(figsize=(5.5, 5.5))
+        self.fig, ax = new_figure(figsize=(6.0, 6.6), layout="constrained")
         self.pane = FigurePane(self.fig)
         self._spots(ax)
         self.plot = BoardPlot(ax)
+        self._legend()
         self.fig.canvas.mpl_connect("button_press_event", self._on_press)
         self.ui = w.VBox(
             [
@@ -349,6 +350,23 @@ class LevelWorkshop:
                     f"track never reaches the edge{turn}")  # fmt: skip
         return (f"{_tiles(stuck)} can never leave: they block each other at every "
                 f"orientation once the rest are gone{turn}")  # fmt: skip
+
+    def _legend(self) -> None:
+        from matplotlib.lines import Line2D
+
+        from labkit.hexpuzzle.draw import TILE_COLOURS
+
+        handles = [
+            Line2D([], [], marker="H", ms=12, ls="none", mfc="none", mec="#c9c2b3",
+                   label="dotted: a spot the cell tool can add"),
+            Line2D([], [], color="#8d99ae", lw=2.2, label="track (the cell's matching)"),
+            *[Line2D([], [], marker="H", ms=11, ls="none", mfc=c, mec="#222222",
+                     label=f"tile, colour {i}") for i, c in enumerate(TILE_COLOURS)],
+            Line2D([], [], marker="^", ms=8, ls="none", mfc="white", mec="#222222",
+                   label="white notch: the tile's heading"),
+        ]  # fmt: skip
+        self.fig.legend(handles=handles, loc="outside lower center", ncol=3, fontsize=7,
+                        frameon=False)  # fmt: skip
 
     def _spots(self, ax: Any) -> None:
         from matplotlib.collections import PolyCollection
