@@ -160,7 +160,7 @@ class GaugeTuner:
         from matplotlib.patches import Patch
 
         rows = max(1, len(self.instances))
-        self.fig, self.ax = new_figure(figsize=(9.6, 1.9 + 0.4 * rows), layout="constrained")
+        self.fig, self.ax = new_figure(figsize=(9.2, 1.9 + 0.4 * rows), layout="constrained")
         self.image = None
         self.lines = LineCollection([], colors="tab:red", linewidths=1.0, alpha=0.8)
         self.ax.add_collection(self.lines)

@@ -189,7 +189,7 @@ class PathfindingPlayground:
 
         h, w = self.layer.tiles.shape
         self.fig, self.ax = new_figure(
-            figsize=(min(9.4, 0.5 * w + 3.6), min(7.5, 0.5 * h + 1.6)), layout="constrained"
+            figsize=(min(9.2, 0.5 * w + 3.6), min(7.5, 0.5 * h + 1.6)), layout="constrained"
         )
         self.pane = FigurePane(self.fig)
         self.image = self.ax.imshow(np.ones((h, w, 3)), interpolation="nearest")

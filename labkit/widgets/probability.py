@@ -29,7 +29,7 @@ from labkit.encounter import draw
 from labkit.encounter.balance import Balance, PriorityRule, default_balance
 from labkit.encounter.combat import FightStats, Loadout, compose, simulate_fights, wilson_interval
 from labkit.encounter.tables import INDICES, priority_chance, table_index
-from labkit.widgets._controls import WIDE, tip
+from labkit.widgets._controls import tip
 from labkit.widgets._figure import FigurePane, new_figure
 from labkit.widgets._probability_goal import GoalSeek, table_problem
 
@@ -75,20 +75,31 @@ class ProbabilityExplorer:
 
         def pct(v: float, i: int, what: str) -> Any:
             return tip(W.IntSlider(int(round(100 * v)), 0, 100, description=f"{i:+d}",
-                                   orientation="vertical", layout=W.Layout(width="44px")),
+                                   orientation="vertical", layout=W.Layout(width="42px")),
                        f"{what} % at index {i:+d} (attacker level − target agility)")  # fmt: skip
 
         self.hit = [pct(v, i, "hit") for i, v in zip(INDICES, self.base.hit_table)]
         self.pursuit = [pct(v, i, "pursuit") for i, v in zip(INDICES, self.base.pursuit_table)]
         rule = self.base.priority
+        WIDE = {"description_width": "150px"}  # noqa: N806 (one label column for these three)
         self.slope = W.IntSlider(int(round(100 * rule.per_agility)), 0, 50, style=WIDE,
-                                 description="priority pts / agility")  # fmt: skip
+                                 description="priority pts / agility",
+                                 layout=W.Layout(width="390px"))  # fmt: skip
         clamp = (int(round(100 * rule.min)), int(round(100 * rule.max)))
         self.clamp = W.IntRangeSlider(value=clamp, min=0, max=100, style=WIDE,
-                                      description="priority clamp %")  # fmt: skip
-        self.n = W.IntSlider(n, 500, 50_000, step=500, description="fights", style=WIDE)
+                                      description="priority clamp %",
+                                      layout=W.Layout(width="390px"))  # fmt: skip
+        self.n = W.IntSlider(
+            n,
+            500,
+            50_000,
+            step=500,
+            description="fights",
+            style=WIDE,
+            layout=W.Layout(width="390px"),
+        )
         self.side = {"a": self._side_controls(W, a), "b": self._side_controls(W, b)}
-        self.text = W.HTML()
+        self.text = W.HTML(layout=W.Layout(width="270px"))
         self._build_goal_seek(W)
         self._build_figure(W)
         tables_box = W.VBox([
@@ -107,17 +118,19 @@ class ProbabilityExplorer:
 
     def _side_controls(self, W: Any, loadout: Loadout) -> dict[str, Any]:
         b = self.base
+        # One label column (the longest label is "retreat at life ≤") so the boxes line up.
+        style, box = {"description_width": "105px"}, W.Layout(width="250px")
         weapons = ["(natural)", *[n for n, w in b.weapons.items() if not w.natural]]
         return {
             "character": W.Dropdown(options=list(b.characters), value=loadout.character,
-                                    description="character", style=WIDE),
+                                    description="character", style=style, layout=box),
             "weapon": W.Dropdown(options=weapons, value=loadout.weapon or "(natural)",
-                                 description="weapon", style=WIDE),
+                                 description="weapon", style=style, layout=box),
             "armour": W.Dropdown(options=["(none)", *b.armour], value=loadout.armour or "(none)",
-                                 description="armour", style=WIDE),
+                                 description="armour", style=style, layout=box),
             "stealth": W.Checkbox(value=loadout.stealth, description="ambush (stealth)"),
             "retreat_at": W.IntSlider(loadout.retreat_at, 0, 5, description="retreat at life ≤",
-                                      style=WIDE),
+                                      style=style, layout=box),
         }  # fmt: skip
 
     def controls(self) -> list[Any]:
@@ -245,8 +258,8 @@ class ProbabilityExplorer:
             + "".join(rows)
             + f"<tr><td>A strikes first</td>{old_first}<td>{100 * first:.1f} %</td>"
             f"<td>[{100 * flo:.1f}, {100 * fhi:.1f}]</td></tr></table>"
-            f"<p>mean rounds {s.mean_rounds:.2f} · A hits {100 * s.hit_rate(0):.1f} %"
-            f" · B hits {100 * s.hit_rate(1):.1f} %<br>of blows</p>"
+            f"<p>mean rounds {s.mean_rounds:.2f}<br>blows that hit: A {100 * s.hit_rate(0):.1f} %"
+            f", B {100 * s.hit_rate(1):.1f} %</p>"
             f"<p>A: hit {s.a.hit}, agility {s.a.agility}, first strike {s.a.first_strike}<br>"
             f"B: hit {s.b.hit}, agility {s.b.agility}, first strike {s.b.first_strike}</p>"
         )
@@ -258,7 +271,7 @@ class ProbabilityExplorer:
 
     def _build_figure(self, W: Any) -> None:
         self.fig, (self.ax_curves, self.ax_prio, self.ax_rounds) = new_figure(
-            1, 3, figsize=(9.6, 3.6), layout="constrained"
+            1, 3, figsize=(9.2, 3.6), layout="constrained"
         )
         self.curves = draw.draw_curves(self.ax_curves, self.base, annotate=False)
         self.ax_curves.set_xlabel("index = attacker level − target agility", fontsize=9)

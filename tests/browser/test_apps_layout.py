@@ -137,7 +137,12 @@ def test_app_fits_the_default_layout(apps_page, app):
     time.sleep(0.5)
     measured = cell.evaluate(MEASURE)
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    # A viewport taller than the app, so the element screenshot holds all of it.
+    page.set_viewport_size({"width": 1400, "height": max(1000, measured["height"] + 300)})
+    cell.scroll_into_view_if_needed()
+    time.sleep(1.0)
     cell.locator(".jp-OutputArea").screenshot(path=str(SCREENSHOTS / f"app_{app}.png"))
+    page.set_viewport_size({"width": 1400, "height": 1000})
     assert measured["width"] <= 1100, f"output area {measured['width']} px: not the default layout"
     assert measured["canvases"] >= 1, f"{app}: no figure canvas shown"
     assert not measured["problems"], f"{app}:\n" + "\n".join(measured["problems"])

@@ -50,7 +50,6 @@ def test_fixed_board_disables_rotation():
 
 
 def test_sweep_is_keyed_the_slider_has_a_unit_and_the_board_fills_the_figure():
-    from labkit.widgets import CollisionSweepViewer
 
     viewer, grazing = make()
     labels = {t.get_text() for t in viewer.plot.ax.get_legend().get_texts()}
