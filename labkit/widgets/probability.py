@@ -75,7 +75,7 @@ class ProbabilityExplorer:
 
         def pct(v: float, i: int, what: str) -> Any:
             return tip(W.IntSlider(int(round(100 * v)), 0, 100, description=f"{i:+d}",
-                                   orientation="vertical", layout=W.Layout(width="42px")),
+                                   orientation="vertical", layout=W.Layout(width="38px")),
                        f"{what} % at index {i:+d} (attacker level − target agility)")  # fmt: skip
 
         self.hit = [pct(v, i, "hit") for i, v in zip(INDICES, self.base.hit_table)]
@@ -84,11 +84,11 @@ class ProbabilityExplorer:
         WIDE = {"description_width": "150px"}  # noqa: N806 (one label column for these three)
         self.slope = W.IntSlider(int(round(100 * rule.per_agility)), 0, 50, style=WIDE,
                                  description="priority pts / agility",
-                                 layout=W.Layout(width="390px"))  # fmt: skip
+                                 layout=W.Layout(width="350px"))  # fmt: skip
         clamp = (int(round(100 * rule.min)), int(round(100 * rule.max)))
         self.clamp = W.IntRangeSlider(value=clamp, min=0, max=100, style=WIDE,
                                       description="priority clamp %",
-                                      layout=W.Layout(width="390px"))  # fmt: skip
+                                      layout=W.Layout(width="350px"))  # fmt: skip
         self.n = W.IntSlider(
             n,
             500,
@@ -96,10 +96,10 @@ class ProbabilityExplorer:
             step=500,
             description="fights",
             style=WIDE,
-            layout=W.Layout(width="390px"),
+            layout=W.Layout(width="350px"),
         )
         self.side = {"a": self._side_controls(W, a), "b": self._side_controls(W, b)}
-        self.text = W.HTML(layout=W.Layout(width="270px"))
+        self.text = W.HTML(layout=W.Layout(width="250px"))
         self._build_goal_seek(W)
         self._build_figure(W)
         tables_box = W.VBox([
@@ -119,7 +119,7 @@ class ProbabilityExplorer:
     def _side_controls(self, W: Any, loadout: Loadout) -> dict[str, Any]:
         b = self.base
         # One label column (the longest label is "retreat at life ≤") so the boxes line up.
-        style, box = {"description_width": "105px"}, W.Layout(width="250px")
+        style, box = {"description_width": "105px"}, W.Layout(width="240px")
         weapons = ["(natural)", *[n for n, w in b.weapons.items() if not w.natural]]
         return {
             "character": W.Dropdown(options=list(b.characters), value=loadout.character,
