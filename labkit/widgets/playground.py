@@ -35,6 +35,7 @@ ONE_WAY = TileDef(3, in_pass=PassBit.LEFT, out_pass=PassBit.RIGHT, name="one-way
 TOOLS = {"wall": WALL.number, "one-way →": ONE_WAY.number, "hit tile": HIT.number, "erase": 0}
 COLOURS = {0: (1.0, 1.0, 1.0), 1: (0.23, 0.23, 0.23), 2: (0.94, 0.63, 0.25), 3: (0.61, 0.78, 0.94)}
 COST_FIELDS = ("uniform", "swamp in the middle", "random 1-5")
+COST_TOP = 5.0  # the dearest cell of the shipped fields; the colour bar spans 1 to this
 CORNERS = {"may cut corners (seed P3)": False, "no corner cutting (as grid_path)": True}
 _SHADE = np.array([0.0, 0.45, 0.1])  # the green a cell tends to as its cost rises
 BRUSHES = ("wall", "one-way →", "hit tile", "erase")  # tools a drag paints with
@@ -71,7 +72,9 @@ class PathfindingPlayground:
         self.seed = seed
         self._stroke: set[tuple[int, int]] | None = None
         self.tool = W.ToggleButtons(options=[*TOOLS, "start", "target"], value="wall",
-                                    description="tool", style={"button_width": "90px"})  # fmt: skip
+                                    tooltips=["paint with it: " + t for t in TOOLS]
+                                    + ["put the start here", "put the target here"],
+                                    style={"button_width": "100px"})  # fmt: skip
         self.neighbourhood = W.ToggleButtons(options=["4-way", "8-way"], value="4-way",
                                              style={"button_width": "70px"})  # fmt: skip
         self.corners = W.Dropdown(options=list(CORNERS), description="8-way corners",
@@ -244,14 +247,15 @@ class PathfindingPlayground:
         tiles = self.layer.tiles
         rgb = np.array([COLOURS[int(t)] for t in tiles.ravel()]).reshape(*tiles.shape, 3)
         cost = self.costs()
-        top = 1.0 if cost is None else float(cost.max())
+        # One colour scale for every field (1 = white), so a colour means the same cost always.
+        top = max(COST_TOP, 1.0 if cost is None else float(cost.max()))
         if cost is not None:
-            shade = (cost - 1) / max(top - 1, 1.0)
+            shade = (cost - 1) / (top - 1)
             empty = tiles == 0
             rgb[empty] = rgb[empty] * (1 - 0.45 * shade[empty, None]) + _SHADE * (
                 0.45 * shade[empty, None]
             )
-        self.cost_scale.set_norm(_norm(1.0, max(top, 2.0)))
+        self.cost_scale.set_norm(_norm(1.0, top))
         self.colour_bar.update_normal(self.cost_scale)
         self.image.set_data(rgb)
         g = r.graph

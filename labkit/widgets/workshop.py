@@ -91,7 +91,12 @@ class LevelWorkshop:
     def __init__(self, level: Level | str | os.PathLike | None = None, radius: int = 2) -> None:
         import ipywidgets as w
 
-        self.tool = w.ToggleButtons(options=TOOLS, value="tile", description="tool")
+        self.tool = w.ToggleButtons(
+            options=TOOLS,
+            value="tile",
+            style={"button_width": "100px"},
+            tooltips=[f"click a cell to apply: {t}" for t in TOOLS],
+        )
         self.matching = w.Dropdown(
             options=[(_label(m), m) for m in all_matchings()], value=STRAIGHT, description="tracks"
         )

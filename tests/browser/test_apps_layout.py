@@ -58,13 +58,38 @@ cell => {
     if (r.right > bound.right + 1 && el.children.length === 0)
       problems.push(`sticks out by ${Math.round(r.right - bound.right)}px: ${name(el)}`);
   }
+  // A text is cut when its natural width exceeds its box's content width (ellipsis or
+  // overflow: hidden). Chromium reports neither for an ellipsised button, so the text is
+  // measured on its own, in the element's font, in a hidden span.
+  const textWidth = el => {
+    const span = document.createElement('span');
+    const style = getComputedStyle(el);
+    span.style.font = style.font;
+    span.style.letterSpacing = style.letterSpacing;
+    span.style.whiteSpace = 'pre';
+    span.style.position = 'absolute';
+    span.style.visibility = 'hidden';
+    span.textContent = (el.textContent || '').trim();
+    document.body.appendChild(span);
+    const width = span.getBoundingClientRect().width;
+    span.remove();
+    return width;
+  };
   const texts = root.querySelectorAll(
     '.widget-label, .widget-label-basic, .widget-html-content, .widget-readout, button, ' +
     '.widget-inline-hbox > label');
   for (const el of texts) {
-    if (!visible(el) || !(el.innerText || '').trim()) continue;
-    if (el.scrollWidth > el.clientWidth + 1)
-      problems.push(`text cut (${el.scrollWidth}px in ${el.clientWidth}px): ${name(el)}`);
+    if (!visible(el) || !(el.innerText || '').trim() || el.querySelector('table, p, br'))
+      continue;  // multi-line HTML wraps by design
+    const style = getComputedStyle(el);
+    const room = el.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
+    const scrolled = el.scrollWidth - parseFloat(style.paddingLeft) -
+                     parseFloat(style.paddingRight);
+    // HTML boxes wrap their text: only what overflows them counts.
+    const html = el.classList.contains('widget-html-content');
+    const need = html ? scrolled : Math.max(scrolled, textWidth(el));
+    if (need > room + 1)
+      problems.push(`text cut (${Math.round(need)}px in ${Math.round(room)}px): ${name(el)}`);
   }
   const canvases = [...root.querySelectorAll('.jupyter-matplotlib-canvas-div canvas')]
     .filter(visible);
