@@ -52,7 +52,7 @@ class GaugeTuner:
         types = sorted({e.id: e for _, _, e in self.instances}.values(), key=lambda e: e.id)
         # One label column wide enough for the longest label, so no description is cut.
         style = {"description_width": "190px"}
-        layout = W.Layout(width="450px")
+        layout = W.Layout(width="410px")
 
         def slider(kind: Any, *args: Any, description: str, **kw: Any) -> Any:
             return kind(*args, description=description, style=style, layout=layout, **kw)
@@ -71,7 +71,7 @@ class GaugeTuner:
         self.ranged_cost = slider(W.IntSlider, 2, 1, 6, description="ranged timeCost (ticks)")
         self.ticks = slider(W.IntSlider, ticks, 10, 400, step=10, description="ticks shown")
         tip(self.ticks, "how many map turns the raster draws; the table is not limited by it")
-        self.text = W.HTML()
+        self.text = W.HTML(layout=W.Layout(width="470px"))
         controls = [*self.sliders.values(), self.moves, self.battles, self.battle_time,
                     self.ranged, self.ranged_cost, self.ticks]  # fmt: skip
         self._build_figure(W)
@@ -204,16 +204,16 @@ class GaugeTuner:
         for k, v in r["per_action"].items():
             u = r["until"][k]
             if "reach_tick" in u:
-                reach = (f"player action {u['reach_action']} (tick {u['reach_tick']})"
+                reach = (f"{u['reach_action']} (tick {u['reach_tick']})"
                          if u["reach_tick"] is not None else "never (walled off)")  # fmt: skip
             else:
-                reach = "— (does not chase)"
+                reach = "— (no chase)"
             rows.append(f"<tr><td>{k}</td><td>{v:.2f}</td>"
                         f"<td>{cell(u['first_action_tick'], 'never (not scheduled)')}</td>"
                         f"<td>{reach}</td></tr>")  # fmt: skip
         head = ("<th>enemy</th><th title='enemy actions per player action over the ticks shown'>"
-                "acts / player action</th><th>first acts at tick</th>"
-                "<th>reaches your start at</th>")  # fmt: skip
+                "acts per<br>player action</th><th>first acts<br>at tick</th>"
+                "<th>reaches your start at<br>player action (tick)</th>")  # fmt: skip
         return f"<table><tr>{head}</tr>{''.join(rows)}</table>"
 
     def _redraw(self) -> None:

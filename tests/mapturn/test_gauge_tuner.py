@@ -57,4 +57,4 @@ def test_how_long_until_has_no_horizon():
     assert "never" not in app.text.value and "tick 96" in app.text.value
     app.ticks.value = 400
     assert app.result["until"]["bat@9,5"] == bat  # the shown range changes nothing
-    assert "does not chase" in app.text.value  # the skeleton patrols
+    assert "(no chase)" in app.text.value  # the skeleton patrols
