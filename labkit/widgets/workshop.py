@@ -43,6 +43,7 @@ from labkit.hexpuzzle.difficulty import score
 from labkit.hexpuzzle.draw import BoardPlot
 from labkit.hexpuzzle.level import MAX_RADIUS, STRAIGHT, Level, LevelError, all_matchings
 from labkit.widgets._figure import FigurePane, new_figure
+from labkit.widgets._workshop_check import board_key, stuck_tiles, why_unsolvable
 
 __all__ = ["LevelWorkshop"]
 
@@ -67,10 +68,6 @@ def _edit(method: Callable[..., Any]) -> Callable[..., Any]:
                 self._push(before)
 
     return wrapper
-
-
-def _tiles(ids: list[str]) -> str:
-    return ("tile " if len(ids) == 1 else "tiles ") + ", ".join(ids)
 
 
 def _label(tracks: tuple[int, ...]) -> str:
@@ -311,66 +308,15 @@ class LevelWorkshop:
         return f"{head} · {solve} · score <b>{d.total}</b> ({d.band}) {parts}{warn}{note}"
 
     def stuck_tiles(self) -> list[str]:
-        """Tiles that can never leave: those still on the board after tapping every tile that
-        can exit, at every orientation the board may turn to, until nothing more leaves (tapping
-        a tile that exits never hurts, so this is the least that must stay)."""
-        from labkit.hexpuzzle import trace
-
-        lvl = self.level
-        if lvl is None:
-            return []
-        doc = self.document()
-        left = [t.id for t in lvl.tiles]
-        turns = range(6) if lvl.can_rotate else range(1)
-        progress = True
-        while left and progress:
-            progress = False
-            for k in turns:
-                doc["tiles"] = [t for t in self.document()["tiles"] if t["id"] in left]
-                board = Level.from_json(doc).rotated(k)
-                gone = [i for i in left if trace(board, i).outcome == "exit"]
-                if gone:
-                    left = [i for i in left if i not in gone]
-                    progress = True
-        return left
+        """Tiles that can never leave (see :func:`~labkit.widgets._workshop_check.stuck_tiles`)."""
+        return [] if self.level is None else stuck_tiles(self.document())
 
     def why_unsolvable(self) -> str:
         """One line saying which tiles can never leave, and how they are held."""
-        from labkit.hexpuzzle import trace
-
-        stuck = self.stuck_tiles()
-        if not stuck:
-            return "no tile is stuck alone, but no order of taps and turns clears the board"
-        doc = self.document()
-        alone = []
-        for i in stuck:
-            doc["tiles"] = [t for t in self.document()["tiles"] if t["id"] == i]
-            one = Level.from_json(doc)
-            turns = range(6) if one.can_rotate else range(1)
-            if all(trace(one.rotated(k), i).outcome != "exit" for k in turns):
-                alone.append(i)
-        turn = "" if self.level.can_rotate else " (the board cannot turn)"
-        if alone:
-            return (f"{_tiles(alone)} can never leave: even alone on the board their "
-                    f"track never reaches the edge{turn}")  # fmt: skip
-        return (f"{_tiles(stuck)} can never leave: they block each other at every "
-                f"orientation once the rest are gone{turn}")  # fmt: skip
+        return why_unsolvable(self.document())
 
     def _legend(self) -> None:
-        from matplotlib.lines import Line2D
-
-        from labkit.hexpuzzle.draw import TILE_COLOURS
-
-        handles = [
-            Line2D([], [], marker="H", ms=12, ls="none", mfc="none", mec="#c9c2b3",
-                   label="dotted: a spot the cell tool can add"),
-            Line2D([], [], color="#8d99ae", lw=2.2, label="track (the cell's matching)"),
-            *[Line2D([], [], marker="H", ms=11, ls="none", mfc=c, mec="#222222",
-                     label=f"tile, colour {i}") for i, c in enumerate(TILE_COLOURS)],
-            Line2D([], [], marker="^", ms=8, ls="none", mfc="white", mec="#222222",
-                   label="white notch: the tile's heading"),
-        ]  # fmt: skip
-        self.fig.legend(handles=handles, loc="outside lower center", ncol=3, fontsize=7,
+        self.fig.legend(handles=board_key(), loc="outside lower center", ncol=3, fontsize=7,
                         frameon=False)  # fmt: skip
 
     def _spots(self, ax: Any) -> None:
