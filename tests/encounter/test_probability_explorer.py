@@ -108,3 +108,15 @@ def test_first_strike_share_is_shown(app):
     assert "A strikes first" in app.text.value
     # Knife first strike 2 ties the monster (1 + claws 1): agility 2 vs 0 decides, 90 %.
     assert 0.85 < app.stats.first_strike_a < 0.95
+
+
+def test_solve_button_and_a_second_balance_version_given_up_front():
+    from labkit.encounter.balance import default_balance
+
+    other = default_balance().replace(hit_table=[0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9])
+    app = ProbabilityExplorer(n=500, compare=other)
+    assert "<th>pinned</th><th>now</th>" in app.text.value
+    assert list(app.pinned_line.get_ydata()) == pytest.approx([10, 20, 30, 40, 50, 60, 70, 80, 90])
+    app.goal.target.value, app.goal.what.value = 20, "hit level"
+    app.goal.button.click()
+    assert app.goal.answer.value.startswith("A hit level") and "20 %" in app.goal.answer.value
