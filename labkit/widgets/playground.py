@@ -179,8 +179,11 @@ class PathfindingPlayground:
             self._stroke.add(cell)
             self.paint(*cell)
 
-    def release(self) -> None:
-        """Mouse button up: the stroke ends (moving the pointer paints nothing more)."""
+    def release(self, xdata: float | None = None, ydata: float | None = None) -> None:
+        """Mouse button up (at a map point, if over the map): the cell under it is painted (the
+        front end may drop the last moves of a quick drag), then the stroke ends."""
+        if xdata is not None and ydata is not None:
+            self.drag(xdata, ydata)
         self._stroke = None
 
     # -- view ------------------------------------------------------------------------------
@@ -228,7 +231,7 @@ class PathfindingPlayground:
                         frameon=False)  # fmt: skip
         self.fig.canvas.mpl_connect("button_press_event", self._on_press)
         self.fig.canvas.mpl_connect("motion_notify_event", self._on_move)
-        self.fig.canvas.mpl_connect("button_release_event", lambda _: self.release())
+        self.fig.canvas.mpl_connect("button_release_event", self._on_release)
 
     def _figure_widget(self, W):
         return self.pane.widget  # ipympl: the live, clickable canvas
@@ -236,6 +239,10 @@ class PathfindingPlayground:
     def _on_press(self, event) -> None:
         if event.inaxes is self.ax and event.xdata is not None:
             self.press(event.xdata, event.ydata)
+
+    def _on_release(self, event) -> None:
+        over = event.inaxes is self.ax and event.xdata is not None
+        self.release(event.xdata, event.ydata) if over else self.release()
 
     def _on_move(self, event) -> None:
         if self._stroke is not None and event.inaxes is self.ax and event.xdata is not None:

@@ -20,7 +20,16 @@ APPS = {
     "ProbabilityExplorer": "ProbabilityExplorer(n=1000)",
     "GaugeTuner": "GaugeTuner()",
     "CollisionSweepViewer": "CollisionSweepViewer()",
-    "PathfindingPlayground": "PathfindingPlayground()",
+    "PathfindingPlayground": (
+        "pg = PathfindingPlayground()\n"
+        "# where the cells (5, 0) and (5, 9) are on the canvas, for the drag test\n"
+        "pg.fig.canvas.draw()\n"
+        "h = pg.fig.bbox.height\n"
+        "import json\n"
+        "print(json.dumps([(float(x), float(h - y)) for x, y in\n"
+        "                  pg.ax.transData.transform([(5, 0), (5, 9)])]))\n"
+        "pg"
+    ),
     "DifficultyWorkbench": "DifficultyWorkbench(n_boot=20)",
     "LevelWorkshop": "LevelWorkshop(radius=3)",
     "TraceViewer": "TraceViewer(simulate(SimulationSettings(seed=3, max_steps=40)))",
@@ -171,3 +180,39 @@ def test_app_fits_the_default_layout(apps_page, app):
     assert measured["width"] <= 1100, f"output area {measured['width']} px: not the default layout"
     assert measured["canvases"] >= 1, f"{app}: no figure canvas shown"
     assert not measured["problems"], f"{app}:\n" + "\n".join(measured["problems"])
+
+
+def test_dragging_on_the_playground_paints_a_wall(apps_page):
+    """Direct manipulation through the real front end: press on cell (5, 0), drag to (5, 9),
+    release; the wall line cuts the map, so the status turns to NO_PATH."""
+    page = apps_page
+    cell = page.locator(
+        ".jp-NotebookPanel:visible .jp-CodeCell", has_text="# PathfindingPlayground"
+    )
+    cell = cell.first
+    cell.scroll_into_view_if_needed()
+    printed = cell.locator("[data-mime-type='application/vnd.jupyter.stdout']").inner_text()
+    (x0, y0), (x1, y1) = json.loads(printed.strip().splitlines()[-1])
+    canvas = cell.locator(".jupyter-matplotlib-canvas-div canvas").last
+    page.set_viewport_size({"width": 1400, "height": 1600})  # the whole canvas on screen
+    canvas.scroll_into_view_if_needed()
+    time.sleep(0.5)
+    box = canvas.bounding_box()
+    status = cell.locator(".widget-html-content", has_text="expanded").first
+    assert "SUCCESS" in status.inner_text()
+    # Figure pixels are CSS pixels here (dpi 100, device pixel ratio 1 in headless Chromium).
+    page.mouse.move(box["x"] + x0, box["y"] + y0)
+    page.mouse.down()
+    # ipympl forwards a move only once the kernel has answered the last one: move slowly.
+    steps = 20
+    for k in range(1, steps + 1):
+        page.mouse.move(
+            box["x"] + x0 + (x1 - x0) * k / steps, box["y"] + y0 + (y1 - y0) * k / steps
+        )
+        time.sleep(0.35)
+    page.mouse.up()
+    deadline = time.monotonic() + 30
+    while "NO_PATH" not in status.inner_text() and time.monotonic() < deadline:
+        time.sleep(0.5)
+    page.set_viewport_size({"width": 1400, "height": 1000})
+    assert "NO_PATH" in status.inner_text(), (status.inner_text(), (x0, y0, x1, y1), box)

@@ -66,10 +66,10 @@ def test_dragging_paints_every_cell_the_pointer_crosses(app):
     app.press(3.1, 0.2)
     for y in (0.4, 1.1, 1.6, 2.2, 3.0):  # (3, 0) twice: a stroke toggles nothing back
         app.drag(3.2, y)
-    app.release()
+    app.release(2.9, 4.2)  # the cell under the pointer at release is painted too
     app.drag(3.0, 5.0)  # button up: moving paints nothing
     walls = {(int(x), int(y)) for y, x in zip(*np.nonzero(app.layer.tiles == 1))}
-    assert walls == {(3, 0), (3, 1), (3, 2), (3, 3)}
+    assert walls == {(3, 0), (3, 1), (3, 2), (3, 3), (3, 4)}
 
 
 def test_one_way_tiles_carry_an_arrow_and_everything_has_a_key(app):
