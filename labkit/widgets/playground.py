@@ -211,7 +211,7 @@ class PathfindingPlayground:
         self.ax.set_xlabel("x (cell column)")
         self.ax.set_ylabel("y (cell row)")
         shade = LinearSegmentedColormap.from_list("cost", [(1, 1, 1), 0.55 + 0.45 * _SHADE])
-        self.cost_scale = ScalarMappable(Normalize(1, 2), shade)
+        self.cost_scale = ScalarMappable(Normalize(1, COST_TOP), shade)
         self.colour_bar = self.fig.colorbar(self.cost_scale, ax=self.ax, shrink=0.8, pad=0.02)
         self.colour_bar.set_label("cost to enter an empty cell")
         handles = [
@@ -262,7 +262,7 @@ class PathfindingPlayground:
             rgb[empty] = rgb[empty] * (1 - 0.45 * shade[empty, None]) + _SHADE * (
                 0.45 * shade[empty, None]
             )
-        self.cost_scale.set_norm(_norm(1.0, top))
+        self.cost_scale.norm.vmax = top
         self.colour_bar.update_normal(self.cost_scale)
         self.image.set_data(rgb)
         g = r.graph
@@ -277,6 +277,7 @@ class PathfindingPlayground:
         self.target_mark.set_data([self.target[0]], [self.target[1]])
         cost_text = "∞" if r.cost == float("inf") else f"{r.cost:g}"
         why = self.reason(r)
+        self.corners.disabled = self.neighbourhood.value != "8-way"  # the rule is 8-way only
         rule = ""
         if self.neighbourhood.value == "8-way":
             rule = (" · 8-way, no corner cutting (grid_path's rule)" if CORNERS[self.corners.value]
@@ -293,12 +294,6 @@ class PathfindingPlayground:
         from IPython.display import display
 
         display(self.ui)
-
-
-def _norm(lo: float, hi: float):
-    from matplotlib.colors import Normalize
-
-    return Normalize(lo, hi)
 
 
 class _NoHits:
