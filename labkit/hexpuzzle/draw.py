@@ -135,30 +135,59 @@ class BoardPlot:
             text.remove()
         self._texts = []
         if self.labels:
+            # Below the centre, on a pale box: readable over the tracks, and clear of the
+            # contact cross and the arrow, which sit on the tile's centre line.
             self._texts = [
-                self.ax.text(
-                    x,
-                    y,
-                    t.id,
-                    ha="center",
-                    va="center",
-                    fontsize=7,
-                    zorder=12,
-                    color="black",
-                )
+                self.ax.text(x, y + 0.5 * TILE_RADIUS, t.id, ha="center", va="center",
+                             fontsize=9, zorder=12, color="black",
+                             bbox={"boxstyle": "round,pad=0.15", "fc": "white", "ec": "none",
+                                   "alpha": 0.75})
                 for (x, y), t in zip(centres, tiles)
-            ]
+            ]  # fmt: skip
         xy = np.array([coords.centre(q, r) for q, r in level.board.cells])
-        pad = 2.6
-        self.ax.set_xlim(xy[:, 0].min() - pad, xy[:, 0].max() + pad)
-        self.ax.set_ylim(xy[:, 1].max() + pad, xy[:, 1].min() - pad)  # logical y points down
+        self._board_box = (xy.min(axis=0), xy.max(axis=0))
+        self._fit(None)
         self.ax.set_title(title or _title(level), fontsize=10)
         self.show_trace(None)
+
+    def _fit(self, path: np.ndarray | None) -> None:
+        """Limits that hold the board (and a path leaving it) with a small margin: the board
+        fills its figure and an exit path is not cut at the plot edge."""
+        lo, hi = self._board_box
+        if path is not None and len(path):
+            lo, hi = np.minimum(lo, path.min(axis=0)), np.maximum(hi, path.max(axis=0))
+        pad = 1.25
+        self.ax.set_xlim(lo[0] - pad, hi[0] + pad)
+        self.ax.set_ylim(hi[1] + pad, lo[1] - pad)  # logical y points down
+
+    def legend(self, **kwargs: Any) -> Any:
+        """A key for everything a sweep draws (placed by ``kwargs``, default below the board)."""
+        from matplotlib.lines import Line2D
+        from matplotlib.patches import Patch
+
+        hexagon = {"marker": "H", "ms": 11, "ls": "none"}
+        handles = [
+            Line2D([], [], ls=":", lw=1.6, color="#555555", label="planned path"),
+            Line2D([], [], lw=2.6, color=OUTCOME_COLOURS["exit"], label="travelled: exits"),
+            Line2D([], [], lw=2.6, color=OUTCOME_COLOURS["blocked"], label="travelled: blocked"),
+            Line2D([], [], lw=2.6, color=OUTCOME_COLOURS["loop"], label="travelled: loops"),
+            Line2D([], [], mfc="none", mec="black", mew=2, label="tile at the scrub point",
+                   **hexagon),
+            Patch(fill=False, ls="--", ec=OUTCOME_COLOURS["blocked"],
+                  label=f"contact zone ({MINKOWSKI_RADIUS:g} R round the blocker)"),
+            Line2D([], [], marker="X", ms=9, ls="none", color=OUTCOME_COLOURS["blocked"],
+                   mec="white", label="first contact"),
+        ]  # fmt: skip
+        options = {"loc": "upper center", "bbox_to_anchor": (0.5, 0.0), "ncol": 2,
+                   "fontsize": 8, "frameon": False}  # fmt: skip
+        return self.ax.legend(handles=handles, **{**options, **kwargs})
 
     # --- a sweep --------------------------------------------------------------------------
     def show_trace(self, trace: Any) -> None:
         """Overlay a :class:`~labkit.hexpuzzle.trace.Trace` (``None`` clears the overlay)."""
         self.trace = trace
+        if self.level is not None:
+            self._fit(None if trace is None else trace.path)
         blocked = trace is not None and trace.outcome == "blocked"
         if trace is None:
             for line in (self.planned, self.swept, self.contact):

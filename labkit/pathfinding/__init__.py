@@ -14,6 +14,7 @@ from labkit.pathfinding.grid import grid_costs, grid_path
 from labkit.pathfinding.mover import HeroMover, StepResult
 from labkit.pathfinding.predicate import (
     DefaultPassPredicate,
+    NoCornerCutting,
     NoTilePassPredicate,
     PassCheck,
     PassPredicate,
@@ -47,6 +48,7 @@ __all__ = [
     "PassPredicate",
     "DefaultPassPredicate",
     "NoTilePassPredicate",
+    "NoCornerCutting",
     "CostWarning",
     "MapGraph",
     "MapGraphBuilder",

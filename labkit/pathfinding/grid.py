@@ -9,7 +9,8 @@ Decisions the SPEC leaves open, recorded here:
   on a cell its team marks as occupied can still leave it). The target must be enterable.
 * ``diagonal=True`` adds the four diagonal moves, each costing the entered cell's cost like any
   other move, and forbids corner cutting: a diagonal step needs both orthogonal cells beside it
-  open.
+  open. The object-level search applies the same rule with the ``NoCornerCutting`` predicate;
+  its default (the seed's P3 rules) judges a diagonal on its two end cells only and may cut.
 * A start outside the grid is a ``ValueError``; a target outside the grid is simply unreachable
   (empty path, ``inf``), as ``PathfindingSystem.find`` treats it as NO_PATH (P6).
 * Ties between equal-cost paths are broken by queue order: deterministic for a given input.

@@ -10,6 +10,12 @@ Decisions the SPEC leaves open, recorded here:
   ``face=None`` stands for "no handler available" and makes ``can_pass`` false.
 * A next cell outside the layer has no static tile, so the predicate imposes nothing there:
   bounds are the mover's and the graph builder's business, checked before the predicate.
+* The 8-way corner rule. The seed's rules judge a diagonal step on its two end cells only (P3:
+  the mask is the union of the two component bits), so the default predicate lets a walker
+  squeeze diagonally past a wall's corner. :func:`~labkit.pathfinding.grid_path` forbids that
+  (a diagonal needs both orthogonal cells beside it open). :class:`NoCornerCutting` brings the
+  grid rule to the object-level search, so the two agree when asked to; the default stays the
+  seed's. Apps that show 8-way paths say which rule they use.
 * ``pass_table`` is a batch form of the same rules for a whole layer, which the graph builder
   uses to avoid one Python call per edge. It is offered only while ``can_pass`` and
   ``should_hit`` are the default ones, so a subclass overriding either (or an instance whose
@@ -26,7 +32,13 @@ from numpy.typing import NDArray
 
 from labkit.pathfinding.tiles import FOUR_WAY, Direction, DirectionHandler, GameMap
 
-__all__ = ["PassCheck", "PassPredicate", "DefaultPassPredicate", "NoTilePassPredicate"]
+__all__ = [
+    "PassCheck",
+    "PassPredicate",
+    "DefaultPassPredicate",
+    "NoTilePassPredicate",
+    "NoCornerCutting",
+]
 
 
 @dataclass(frozen=True)
@@ -159,6 +171,46 @@ class NoTilePassPredicate:
         if check.map is None or check.map.event_layer is None:
             return False
         return check.map.event_layer.number_at(*check.next) != self.blocked_tile
+
+    def should_hit(self, check: PassCheck) -> bool:
+        return self.base.should_hit(check)
+
+
+class NoCornerCutting:
+    """``base``'s rules, and a diagonal step also needs both orthogonal steps from the current
+    cell to pass (no squeezing past a wall corner): ``grid_path``'s 8-way rule for tile maps.
+
+    ``should_hit`` stays ``base``'s; a hit tile beside a diagonal does not close it (only
+    ``can_pass`` does, as a wall's ``in_pass = 0`` does).
+
+    Examples
+    --------
+    >>> from labkit.pathfinding.tiles import TileDef
+    >>> wall = TileDef(1, in_pass=0, out_pass=0)
+    >>> m = GameMap([wall], event=[[0, 1], [0, 0]])
+    >>> past_the_corner = PassCheck((0, 0), (1, 1), Direction.DOWN_RIGHT, m)
+    >>> DefaultPassPredicate().can_pass(past_the_corner)
+    True
+    >>> NoCornerCutting().can_pass(past_the_corner)
+    False
+    """
+
+    def __init__(self, base: PassPredicate | None = None) -> None:
+        self.base = base if base is not None else DefaultPassPredicate()
+
+    def can_pass(self, check: PassCheck) -> bool:
+        if not self.base.can_pass(check):
+            return False
+        dx, dy = check.direction.offset
+        if dx == 0 or dy == 0:
+            return True
+        x, y = check.curr
+        for ox, oy in ((dx, 0), (0, dy)):
+            side = PassCheck(check.curr, (x + ox, y + oy), Direction.from_offset(ox, oy),
+                             check.map, check.state)  # fmt: skip
+            if not self.base.can_pass(side):
+                return False
+        return True
 
     def should_hit(self, check: PassCheck) -> bool:
         return self.base.should_hit(check)

@@ -23,6 +23,7 @@ from labkit.hexpuzzle import Level, trace
 from labkit.hexpuzzle.coords import centre
 from labkit.hexpuzzle.draw import BoardPlot
 from labkit.hexpuzzle.sweep import TILE_RADIUS
+from labkit.widgets._controls import WIDE, snapped, tip
 from labkit.widgets._figure import FigurePane, new_figure
 
 __all__ = ["CollisionSweepViewer", "shipped_levels"]
@@ -55,23 +56,30 @@ class CollisionSweepViewer:
         ]
         if not self.levels:
             raise ValueError("CollisionSweepViewer needs at least one level")
-        self.fig, ax = new_figure(figsize=(5.5, 5.5))
+        self.fig, ax = new_figure(figsize=(6.4, 7.0), layout="constrained")
         self.plot = BoardPlot(ax)
+        self.plot.legend()
         self.fig.canvas.mpl_connect("button_press_event", self._on_press)
 
         self.level_box = w.Dropdown(
-            options=[(lv.name, i) for i, lv in enumerate(self.levels)], description="level"
+            options=[(lv.name, i) for i, lv in enumerate(self.levels)],
+            description="level",
+            layout=w.Layout(width="440px"),
         )
         self.ccw = w.Button(description="⟲ rotate", layout=w.Layout(width="90px"))
         self.cw = w.Button(description="rotate ⟳", layout=w.Layout(width="90px"))
         self.tile_box = w.Dropdown(options=[], description="tile")
-        self.slider = w.FloatSlider(0.0, min=0.0, max=1.0, step=0.01, description="scrub")
+        # The share of the tile's travel, shown as a percentage; the status line gives the same
+        # point in board units (R = one cell's circumradius).
+        self.slider = w.FloatSlider(0.0, min=0.0, max=1.0, step=0.01, readout_format=".0%",
+                                    description="travelled", style=WIDE)  # fmt: skip
+        tip(self.slider, "how far along its sweep the tile's top is drawn (0 % = where it sits)")
         self.status = w.HTML()
         self.pane = FigurePane(self.fig)
 
         self.level_box.observe(lambda ch: self.select_level(ch["new"]), names="value")
         self.tile_box.observe(lambda ch: self.select_tile(ch["new"]), names="value")
-        self.slider.observe(lambda ch: self.scrub(ch["new"]), names="value")
+        self.slider.observe(lambda ch: self.scrub(snapped(self.slider)), names="value")
         self.ccw.on_click(lambda _: self.rotate(-1))
         self.cw.on_click(lambda _: self.rotate(+1))
 
@@ -127,6 +135,11 @@ class CollisionSweepViewer:
     def scrub(self, fraction: float) -> np.ndarray | None:
         """Move the tile's top to ``fraction`` of the distance it travels; returns its centre."""
         where = self.plot.scrub(fraction)
+        if self.trace is not None:
+            self.status.value = (
+                f"{self.describe()} · drawn at {fraction * self.trace.length:.2f} of "
+                f"{self.trace.length:.2f} R"
+            )
         self._refresh()
         return where
 
@@ -143,6 +156,7 @@ class CollisionSweepViewer:
         head = f"orientation {self.orientation}"
         if t is None:
             return f"{head}: no tile on this level"
+        # R: one cell's circumradius, the board's unit of length
         if t.outcome == "blocked":
             x, y = t.point
             return (

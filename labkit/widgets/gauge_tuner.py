@@ -10,6 +10,12 @@ as cleared; a chaser reaches the hero on its ``d``-th action, ``d`` = path steps
 
 The schedule comes from :func:`labkit.mapturn.gauge_timeline`, i.e. the gauge rule alone: it
 assumes enemies do not die or change floor in between, which is what a designer tunes against.
+
+"How long until" answers are not limited to the ticks drawn: each is computed over exactly as
+many ticks as it needs (a gauge gains 1 per tick, so an enemy of timeCost ``c`` performs its
+``d``-th action by tick ``ceil(d * c)``). "never" means never: no path through the walls, or an
+enemy that is not scheduled. Slider values are read on their step grid (``snapped``), so a value
+the browser writes back as ``3.0000000000000004`` counts as the ``3.00`` it shows.
 """
 
 from __future__ import annotations
@@ -19,6 +25,7 @@ from typing import Any
 import numpy as np
 
 from labkit.mapturn import World, example_tower_path, gauge_timeline, load_tower
+from labkit.widgets._controls import snapped, tip
 from labkit.widgets._figure import FigurePane, new_figure
 
 __all__ = ["GaugeTuner"]
@@ -43,36 +50,43 @@ class GaugeTuner:
         self.floor = floor or self.world.floor
         self.instances = self.world.scan_enemies(self.floor)  # (x, y, EnemyDef)
         types = sorted({e.id: e for _, _, e in self.instances}.values(), key=lambda e: e.id)
-        style = {"description_width": "150px"}
-        layout = W.Layout(width="420px")
+        # One label column wide enough for the longest label, so no description is cut.
+        style = {"description_width": "190px"}
+        layout = W.Layout(width="410px")
+
+        def slider(kind: Any, *args: Any, description: str, **kw: Any) -> Any:
+            return kind(*args, description=description, style=style, layout=layout, **kw)
+
         self.sliders = {
-            e.id: W.FloatSlider(value=e.time_cost, min=0.5, max=8, step=0.5, style=style,
-                                layout=layout, description=f"{e.id} timeCost ({e.act_type})")
+            e.id: tip(slider(W.FloatSlider, value=e.time_cost, min=0.5, max=8, step=0.5,
+                             readout_format=".1f", description=f"{e.id} timeCost ({e.act_type})"),
+                      f"{e.id}: map-turn ticks per action (its gauge gains 1 per tick and acts "
+                      f"at timeCost); {e.act_type}")
             for e in types
         }  # fmt: skip
-        self.moves = W.IntSlider(4, 0, 10, description="moves per cycle", style=style,
-                                 layout=layout)  # fmt: skip
-        self.battles = W.IntSlider(1, 0, 5, description="battles per cycle", style=style,
-                                   layout=layout)  # fmt: skip
-        self.battle_time = W.IntSlider(1, 1, 6, description="status battle time", style=style,
-                                       layout=layout)  # fmt: skip
-        self.ranged = W.IntSlider(0, 0, 5, description="ranged skills per cycle", style=style,
-                                  layout=layout)  # fmt: skip
-        self.ranged_cost = W.IntSlider(2, 1, 6, description="ranged timeCost", style=style,
-                                       layout=layout)  # fmt: skip
-        self.ticks = W.IntSlider(ticks, 10, 400, step=10, description="ticks", style=style,
-                                 layout=layout)  # fmt: skip
-        self.text = W.HTML()
+        self.moves = slider(W.IntSlider, 4, 0, 10, description="moves per cycle")
+        self.battles = slider(W.IntSlider, 1, 0, 5, description="battles per cycle")
+        self.battle_time = slider(W.IntSlider, 1, 1, 6, description="status battle time (ticks)")
+        self.ranged = slider(W.IntSlider, 0, 0, 5, description="ranged skills per cycle")
+        self.ranged_cost = slider(W.IntSlider, 2, 1, 6, description="ranged timeCost (ticks)")
+        self.ticks = slider(W.IntSlider, ticks, 10, 400, step=10, description="ticks shown")
+        tip(self.ticks, "how many map turns the raster draws; the table is not limited by it")
+        self.text = W.HTML(layout=W.Layout(width="470px"))
         controls = [*self.sliders.values(), self.moves, self.battles, self.battle_time,
                     self.ranged, self.ranged_cost, self.ticks]  # fmt: skip
         self._build_figure(W)
-        self.ui = W.VBox([W.HBox([W.VBox(controls), self.text]), self.pane.widget])
+        top = W.HBox([W.VBox(controls), self.text], layout=W.Layout(flex_flow="row wrap"))
+        self.ui = W.VBox([top, self.pane.widget])
         self.result: dict[str, Any] = {}
         self.update()
         for w in controls:
             w.observe(lambda change: self.update(), names="value")
 
     # -- model -----------------------------------------------------------------------------------
+    def time_costs(self) -> list[float]:
+        """Each enemy instance's timeCost as its slider shows it (snapped to the 0.5 grid)."""
+        return [snapped(self.sliders[e.id]) for _, _, e in self.instances]
+
     def player_times(self) -> list[int]:
         """Time of each player action in one cycle of the mix (M4: move 1, battle = battle time,
         ranged = its timeCost)."""
@@ -87,39 +101,77 @@ class GaugeTuner:
         ends = np.cumsum(np.tile(cycle, reps))
         return ends[ends <= ticks]
 
-    def compute(self) -> dict[str, Any]:
-        """Timeline, actions per player action and chaser reach, for the current sliders."""
+    def chase_steps(self) -> dict[int, int | None]:
+        """Path steps from each chaser to the hero's start (None: walls cut it off)."""
         from labkit.pathfinding import grid_path
 
-        ticks = self.ticks.value
-        labels = [f"{e.id}@{x},{y}" for x, y, e in self.instances]
-        costs = [self.sliders[e.id].value for _, _, e in self.instances]
-        timeline = gauge_timeline(costs, ticks)
-        ends = self.action_ends(ticks)
-        per_action = timeline.actions / max(1, len(ends))
-        reach = {}
         hero = self.world.hero
         open_cells = ~self.world.walls(self.floor)
+        steps: dict[int, int | None] = {}
         for i, (x, y, e) in enumerate(self.instances):
             if e.act_type != "chase":
                 continue
             cost = np.where(open_cells, 1.0, np.inf)
             cost[y, x] = cost[hero.y, hero.x] = 1.0
             path, _ = grid_path(cost, (x, y), (hero.x, hero.y))
-            tick = timeline.tick_of_action(i, len(path) - 1) if len(path) > 1 else None
-            reach[labels[i]] = None if tick is None else int(np.searchsorted(ends, tick) + 1)
+            steps[i] = len(path) - 1 if len(path) > 1 else None
+        return steps
+
+    def until(self) -> dict[str, dict[str, int | None]]:
+        """For every enemy: tick of its first action and, for chasers, the tick and player action
+        on which it reaches the hero. ``None`` only when it never happens (see module notes)."""
+        labels = [f"{e.id}@{x},{y}" for x, y, e in self.instances]
+        costs = self.time_costs()
+        steps = self.chase_steps()
+        need = [max(1, steps.get(i) or 1) for i in range(len(costs))]
+        # The k-th action of an enemy of timeCost c comes by tick ceil(k * c); +2 covers rounding.
+        horizon = int(max((np.ceil(k * c) for k, c in zip(need, costs) if c > 0), default=1)) + 2
+        timeline = gauge_timeline(costs, horizon)
+        ends = self.action_ends(horizon + int(sum(self.player_times())))
+        out: dict[str, dict[str, int | None]] = {}
+        for i, label in enumerate(labels):
+            first = timeline.tick_of_action(i, 1)
+            row: dict[str, int | None] = {"first_action_tick": first}
+            if i in steps:
+                tick = None if steps[i] is None else timeline.tick_of_action(i, steps[i])
+                row["reach_tick"] = tick
+                row["reach_action"] = None if tick is None else int(np.searchsorted(ends, tick) + 1)
+            out[label] = row
+        return out
+
+    def compute(self) -> dict[str, Any]:
+        """Timeline, actions per player action and chaser reach, for the current sliders."""
+        ticks = self.ticks.value
+        labels = [f"{e.id}@{x},{y}" for x, y, e in self.instances]
+        timeline = gauge_timeline(self.time_costs(), ticks)
+        ends = self.action_ends(ticks)
+        per_action = timeline.actions / max(1, len(ends))
+        until = self.until()
+        reach = {k: v["reach_action"] for k, v in until.items() if "reach_action" in v}
         return {"timeline": timeline, "labels": labels, "ends": ends,
                 "per_action": dict(zip(labels, per_action.round(3).tolist())),
-                "reach": reach}  # fmt: skip
+                "reach": reach, "until": until}  # fmt: skip
 
     # -- view ------------------------------------------------------------------------------------
     def _build_figure(self, W: Any) -> None:
+        from matplotlib import colormaps
         from matplotlib.collections import LineCollection
+        from matplotlib.lines import Line2D
+        from matplotlib.patches import Patch
 
-        self.fig, self.ax = new_figure(figsize=(8, 0.5 + 0.45 * max(1, len(self.instances))))
+        rows = max(1, len(self.instances))
+        self.fig, self.ax = new_figure(figsize=(9.2, 1.9 + 0.4 * rows), layout="constrained")
         self.image = None
         self.lines = LineCollection([], colors="tab:red", linewidths=1.0, alpha=0.8)
         self.ax.add_collection(self.lines)
+        self.ax.set_ylabel("enemy (id@x,y)")
+        blues = [colormaps["Blues"](0.5), colormaps["Blues"](1.0)]  # clim 0-2, see update
+        self.fig.legend(
+            handles=[Patch(fc=blues[0], ec="none", label="acts once in the tick"),
+                     Patch(fc=blues[1], ec="none", label="acts 2+ times"),
+                     Line2D([], [], color="tab:red", lw=1, label="a player action ends")],
+            loc="outside lower center", ncol=3, fontsize=8, frameon=False,
+        )  # fmt: skip
         self.pane = FigurePane(self.fig)
 
     def update(self) -> None:
@@ -134,19 +186,35 @@ class GaugeTuner:
         else:
             self.image.set_data(raster)
             self.image.set_extent((0.5, tl.ticks + 0.5, raster.shape[0] - 0.5, -0.5))
-            self.image.set_clim(0, max(2, int(raster.max(initial=0))))
+        # Fixed colour scale (0, 1, 2+), so the legend's two blues always mean the same thing.
+        self.image.set_clim(0, 2)
         self.ax.set_xlim(0.5, tl.ticks + 0.5)
         top, bottom = -0.5, raster.shape[0] - 0.5
         self.lines.set_segments([[(t + 0.5, top), (t + 0.5, bottom)] for t in r["ends"]])
-        self.ax.set_title(f"enemy actions per map turn; red lines end each player action "
-                          f"({len(r['ends'])} actions)", fontsize=9)  # fmt: skip
-        rows = "".join(
-            f"<tr><td>{k}</td><td>{v:.2f}</td><td>{r['reach'].get(k, '—') or 'never'}</td></tr>"
-            for k, v in r["per_action"].items()
-        )
-        head = "<th>enemy</th><th>acts / player action</th><th>player actions to reach you</th>"
-        self.text.value = f"<table><tr>{head}</tr>{rows}</table>"
+        self.ax.set_title(f"enemy actions per map turn over {tl.ticks} ticks "
+                          f"({len(r['ends'])} player actions)", fontsize=9)  # fmt: skip
+        self.text.value = self._table_html(r)
         self._redraw()
+
+    def _table_html(self, r: dict[str, Any]) -> str:
+        def cell(v: int | None, never: str = "never") -> str:
+            return never if v is None else str(v)
+
+        rows = []
+        for k, v in r["per_action"].items():
+            u = r["until"][k]
+            if "reach_tick" in u:
+                reach = (f"{u['reach_action']} (tick {u['reach_tick']})"
+                         if u["reach_tick"] is not None else "never (walled off)")  # fmt: skip
+            else:
+                reach = "— (no chase)"
+            rows.append(f"<tr><td>{k}</td><td>{v:.2f}</td>"
+                        f"<td>{cell(u['first_action_tick'], 'never (not scheduled)')}</td>"
+                        f"<td>{reach}</td></tr>")  # fmt: skip
+        head = ("<th>enemy</th><th title='enemy actions per player action over the ticks shown'>"
+                "acts per<br>player action</th><th>first acts<br>at tick</th>"
+                "<th>reaches your start at<br>player action (tick)</th>")  # fmt: skip
+        return f"<table><tr>{head}</tr>{''.join(rows)}</table>"
 
     def _redraw(self) -> None:
         self.pane.refresh()

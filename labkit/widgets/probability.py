@@ -7,8 +7,14 @@ length distribution; the text shows win probability, escapes and first-strike sh
 Wilson intervals from :func:`labkit.encounter.simulate_fights`, recomputed on every change with a
 fixed seed (so a change in the numbers is the change in the rules, not noise).
 
-An edit that breaks a table rule (9 strictly increasing probabilities) is shown as an error and
-the last valid balance stays in force.
+An edit that breaks a table rule (9 strictly increasing probabilities) is shown as an error in
+the app's terms (the slider's label, the value as shown, the rule) and the sliders snap back to
+the last valid balance, which stays in force.
+
+Goal seeking (:meth:`ProbabilityExplorer.solve_for`): which B agility, A hit level or table entry
+gives a target hit %. The curve marks the current matchup (A's blow ▼, B's ▲; the ambush bonus
+of round 1 is not marked), and :meth:`~ProbabilityExplorer.pin` keeps one balance version for a
+side-by-side comparison with the one being edited.
 """
 
 from __future__ import annotations
@@ -21,9 +27,11 @@ import numpy as np
 from labkit import LabkitError
 from labkit.encounter import draw
 from labkit.encounter.balance import Balance, PriorityRule, default_balance
-from labkit.encounter.combat import FightStats, Loadout, simulate_fights, wilson_interval
-from labkit.encounter.tables import INDICES, priority_chance
+from labkit.encounter.combat import FightStats, Loadout, compose, simulate_fights, wilson_interval
+from labkit.encounter.tables import INDICES, priority_chance, table_index
+from labkit.widgets._controls import tip
 from labkit.widgets._figure import FigurePane, new_figure
+from labkit.widgets._probability_goal import GoalSeek, table_problem
 
 __all__ = ["ProbabilityExplorer"]
 
@@ -47,6 +55,7 @@ class ProbabilityExplorer:
         b: Loadout | None = None,
         *,
         balance: Balance | None = None,
+        compare: Balance | None = None,
         n: int = 5000,
         seed: int = 20261129,
     ) -> None:
@@ -54,53 +63,74 @@ class ProbabilityExplorer:
 
         self.base = default_balance() if balance is None else balance
         self.balance = self.base
+        self.pinned: Balance | None = compare
+        self.pinned_stats: FightStats | None = None
         self.seed = seed
         self.error: str | None = None
+        self.answer = ""
         self.stats: FightStats | None = None
         a = a or Loadout(weapon="long_knife")
         b = b or Loadout(character="monster")
         self._updating = False
 
-        def pct(v: float, label: str) -> Any:
-            return W.IntSlider(int(round(100 * v)), 0, 100, description=label,
-                               orientation="vertical", layout=W.Layout(width="46px"))  # fmt: skip
+        def pct(v: float, i: int, what: str) -> Any:
+            return tip(W.IntSlider(int(round(100 * v)), 0, 100, description=f"{i:+d}",
+                                   orientation="vertical", layout=W.Layout(width="38px")),
+                       f"{what} % at index {i:+d} (attacker level − target agility)")  # fmt: skip
 
-        self.hit = [pct(v, f"{i:+d}") for i, v in zip(INDICES, self.base.hit_table)]
-        self.pursuit = [pct(v, f"{i:+d}") for i, v in zip(INDICES, self.base.pursuit_table)]
+        self.hit = [pct(v, i, "hit") for i, v in zip(INDICES, self.base.hit_table)]
+        self.pursuit = [pct(v, i, "pursuit") for i, v in zip(INDICES, self.base.pursuit_table)]
         rule = self.base.priority
-        self.slope = W.IntSlider(int(round(100 * rule.per_agility)), 0, 50,
-                                 description="priority pts / agility")  # fmt: skip
+        WIDE = {"description_width": "150px"}  # noqa: N806 (one label column for these three)
+        self.slope = W.IntSlider(int(round(100 * rule.per_agility)), 0, 50, style=WIDE,
+                                 description="priority pts / agility",
+                                 layout=W.Layout(width="350px"))  # fmt: skip
         clamp = (int(round(100 * rule.min)), int(round(100 * rule.max)))
-        self.clamp = W.IntRangeSlider(value=clamp, min=0, max=100,
-                                      description="priority clamp %")  # fmt: skip
-        self.n = W.IntSlider(n, 500, 50_000, step=500, description="fights")
+        self.clamp = W.IntRangeSlider(value=clamp, min=0, max=100, style=WIDE,
+                                      description="priority clamp %",
+                                      layout=W.Layout(width="350px"))  # fmt: skip
+        self.n = W.IntSlider(
+            n,
+            500,
+            50_000,
+            step=500,
+            description="fights",
+            style=WIDE,
+            layout=W.Layout(width="350px"),
+        )
         self.side = {"a": self._side_controls(W, a), "b": self._side_controls(W, b)}
-        self.text = W.HTML()
+        self.text = W.HTML(layout=W.Layout(width="250px"))
+        self._build_goal_seek(W)
         self._build_figure(W)
         tables_box = W.VBox([
-            W.HTML("<b>hit %</b> by index"), W.HBox(self.hit),
+            W.HTML("<b>hit %</b> by index (attacker level − target agility)"), W.HBox(self.hit),
             W.HTML("<b>pursuit %</b> by index"), W.HBox(self.pursuit),
             self.slope, self.clamp, self.n,
         ])  # fmt: skip
         sides = W.VBox([W.HTML("<b>side A</b>"), *self.side["a"].values(),
                         W.HTML("<b>side B</b>"), *self.side["b"].values()])  # fmt: skip
-        self.ui = W.VBox([W.HBox([tables_box, sides, self.text]), self.pane.widget])
+        wrap = W.Layout(flex_flow="row wrap", width="100%")
+        self.ui = W.VBox([W.HBox([tables_box, sides, self.text], layout=wrap),
+                          self.goal_box, self.pane.widget])  # fmt: skip
         self.update()
         for w in self.controls():
-            w.observe(lambda change: self.update(), names="value")
+            w.observe(self._on_change, names="value")
 
     def _side_controls(self, W: Any, loadout: Loadout) -> dict[str, Any]:
         b = self.base
+        # One label column (the longest label is "retreat at life ≤") so the boxes line up.
+        style, box = {"description_width": "105px"}, W.Layout(width="240px")
         weapons = ["(natural)", *[n for n, w in b.weapons.items() if not w.natural]]
         return {
             "character": W.Dropdown(options=list(b.characters), value=loadout.character,
-                                    description="character"),
+                                    description="character", style=style, layout=box),
             "weapon": W.Dropdown(options=weapons, value=loadout.weapon or "(natural)",
-                                 description="weapon"),
+                                 description="weapon", style=style, layout=box),
             "armour": W.Dropdown(options=["(none)", *b.armour], value=loadout.armour or "(none)",
-                                 description="armour"),
+                                 description="armour", style=style, layout=box),
             "stealth": W.Checkbox(value=loadout.stealth, description="ambush (stealth)"),
-            "retreat_at": W.IntSlider(loadout.retreat_at, 0, 5, description="retreat at life ≤"),
+            "retreat_at": W.IntSlider(loadout.retreat_at, 0, 5, description="retreat at life ≤",
+                                      style=style, layout=box),
         }  # fmt: skip
 
     def controls(self) -> list[Any]:
@@ -130,63 +160,156 @@ class ProbabilityExplorer:
             priority=rule,
         )
 
-    def compute(self) -> FightStats:
-        """Re-read the sliders and sample ``n`` fights with the fixed seed."""
-        try:
-            self.balance = self.edited_balance()
-            self.error = None
-        except LabkitError as exc:
-            self.error = str(exc)  # keep the last valid balance in force
-        return simulate_fights(self.loadout("a"), self.loadout("b"), self.n.value,
-                               rng=self.seed, balance=self.balance)  # fmt: skip
+    def fighters(self) -> tuple[Any, Any]:
+        """Side A's and side B's composed fighters (hit level, agility, ...) under the balance."""
+        return (compose(self.loadout("a"), self.balance), compose(self.loadout("b"), self.balance))
+
+    def compute(self, changed: Any = None) -> FightStats:
+        """Re-read the sliders and sample ``n`` fights with the fixed seed.
+
+        A table that breaks its rule is reported in the app's terms (the slider's label, the
+        value as shown, the rule) and every table slider snaps back to the last valid balance.
+        """
+        tables = {"hit": self.hit, "pursuit": self.pursuit}
+        problem = table_problem({k: [s.value for s in v] for k, v in tables.items()},
+                                changed=self._slider_name(changed))  # fmt: skip
+        if problem is None:
+            try:
+                self.balance = self.edited_balance()
+                self.error = None
+            except LabkitError as exc:  # a rule the app does not check itself
+                self.error = str(exc)
+        else:
+            self.error = problem
+            self._updating = True  # the snap-back is not a new edit
+            try:
+                for name, sliders in tables.items():
+                    valid = getattr(self.balance, f"{name}_table")
+                    for slider, v in zip(sliders, valid):
+                        slider.value = int(round(100 * v))
+            finally:
+                self._updating = False
+        stats = simulate_fights(self.loadout("a"), self.loadout("b"), self.n.value,
+                                rng=self.seed, balance=self.balance)  # fmt: skip
+        if self.pinned is not None:
+            self.pinned_stats = simulate_fights(self.loadout("a"), self.loadout("b"),
+                                                self.n.value, rng=self.seed,
+                                                balance=self.pinned)  # fmt: skip
+        return stats
+
+    def _slider_name(self, widget: Any) -> tuple[str, int] | None:
+        for name, sliders in (("hit", self.hit), ("pursuit", self.pursuit)):
+            for i, s in enumerate(sliders):
+                if s is widget:
+                    return name, i
+        return None
+
+    def _on_change(self, change: Any) -> None:
+        if not self._updating:
+            self.update(changed=change["owner"])
+
+    def pin(self, balance: Balance | None = None) -> None:
+        """Keep ``balance`` (default: the one in force now) as version 1 of a side-by-side
+        comparison: the summary shows both versions' outcomes, the curves both tables."""
+        self.pinned = self.balance if balance is None else balance
+        self.update()
+
+    def unpin(self) -> None:
+        self.pinned = self.pinned_stats = None
+        self.update()
+
+    def solve_for(self, target: float, what: str = "agility", side: str = "a") -> dict[str, Any]:
+        """Goal seeking: which B agility / A hit level / table entry gives side ``side``'s blow
+        a ``target`` % hit chance (see :func:`labkit.widgets._probability_goal.solve`)."""
+        from labkit.widgets._probability_goal import solve
+
+        a, b = self.fighters()
+        attacker, defender = (a, b) if side == "a" else (b, a)
+        table = [s.value for s in self.hit]
+        result = solve(table, attacker.hit, defender.agility, target, what, side)
+        if what == "table entry" and result["feasible"]:
+            self.hit[result["index"] + 4].value = int(round(target))  # observers update
+        self.answer = result["text"]
+        self.goal.answer.value = result["text"]
+        return result
 
     def summary_html(self) -> str:
-        s = self.stats
+        s, p = self.stats, self.pinned_stats
+        compare = p is not None
         rows = []
         for key, label in (("a_wins", "A wins"), ("b_wins", "B wins"), ("a_escaped", "A escapes"),
                            ("b_escaped", "B escapes"), ("parted", "both retreat"),
                            ("stalemate", "stalemate")):  # fmt: skip
             lo, hi = s.interval(key)
-            rows.append(f"<tr><td>{label}</td><td>{100 * s.share(key):.1f} %</td>"
+            old = f"<td>{100 * p.share(key):.1f} %</td>" if compare else ""
+            rows.append(f"<tr><td>{label}</td>{old}<td>{100 * s.share(key):.1f} %</td>"
                         f"<td>[{100 * lo:.1f}, {100 * hi:.1f}]</td></tr>")  # fmt: skip
         struck = max(1, s.first_strikes[0] + s.first_strikes[1])
         first = s.first_strikes[0] / struck
         flo, fhi = wilson_interval(s.first_strikes[0], struck)
         err = f"<p style='color:#b00'>{html.escape(self.error)}</p>" if self.error else ""
+        head = "<th>pinned</th><th>now</th>" if compare else "<th>share</th>"
+        old_first = ""
+        if compare:
+            ps = max(1, p.first_strikes[0] + p.first_strikes[1])
+            old_first = f"<td>{100 * p.first_strikes[0] / ps:.1f} %</td>"
         return (
-            f"{err}<table><tr><th>n = {s.n}</th><th>share</th><th>95 % CI</th></tr>"
+            f"{err}<table><tr><th>n = {s.n}</th>{head}<th>95 % CI</th></tr>"
             + "".join(rows)
-            + f"<tr><td>A strikes first</td><td>{100 * first:.1f} %</td>"
+            + f"<tr><td>A strikes first</td>{old_first}<td>{100 * first:.1f} %</td>"
             f"<td>[{100 * flo:.1f}, {100 * fhi:.1f}]</td></tr></table>"
-            f"<p>mean rounds {s.mean_rounds:.2f} · A hits {100 * s.hit_rate(0):.1f} %"
-            f" · B hits {100 * s.hit_rate(1):.1f} % of blows</p>"
-            f"<p>A: hit {s.a.hit}, agility {s.a.agility}, first strike {s.a.first_strike}; "
+            f"<p>mean rounds {s.mean_rounds:.2f}<br>blows that hit: A {100 * s.hit_rate(0):.1f} %"
+            f", B {100 * s.hit_rate(1):.1f} %</p>"
+            f"<p>A: hit {s.a.hit}, agility {s.a.agility}, first strike {s.a.first_strike}<br>"
             f"B: hit {s.b.hit}, agility {s.b.agility}, first strike {s.b.first_strike}</p>"
         )
 
     # -- view ------------------------------------------------------------------------------------
+    def _build_goal_seek(self, W: Any) -> None:
+        self.goal = GoalSeek(W, self)
+        self.goal_box = self.goal.box
+
     def _build_figure(self, W: Any) -> None:
         self.fig, (self.ax_curves, self.ax_prio, self.ax_rounds) = new_figure(
-            1, 3, figsize=(12, 3.4), layout="constrained"
+            1, 3, figsize=(9.2, 3.6), layout="constrained"
         )
         self.curves = draw.draw_curves(self.ax_curves, self.base, annotate=False)
+        self.ax_curves.set_xlabel("index = attacker level − target agility", fontsize=9)
+        (self.pinned_line,) = self.ax_curves.plot([], [], ":", color="#777777", lw=1.5,
+                                                  label="hit (pinned)", zorder=1)  # fmt: skip
+        (self.mark_a,) = self.ax_curves.plot([], [], "v", ms=10, color="tab:red",
+                                             label="A hits B now")  # fmt: skip
+        (self.mark_b,) = self.ax_curves.plot([], [], "^", ms=10, color="tab:purple",
+                                             label="B hits A now")  # fmt: skip
+        self.ax_curves.legend(loc="upper left", fontsize=7)
+        self.ax_curves.set_title("hit and pursuit curves", fontsize=10)
         self.prio_bars = draw.draw_priority(self.ax_prio, self.base.priority)
+        self.ax_prio.set_title("later-round priority", fontsize=10)
         self.round_bars = draw.draw_rounds(self.ax_rounds, np.zeros(2))
+        self.ax_rounds.set_xlabel("rounds (last bar: 15+)")
         self.pane = FigurePane(self.fig)
 
-    def update(self) -> None:
+    def update(self, changed: Any = None) -> None:
         """Recompute and refresh the curves, bars and text in place."""
-        self.stats = self.compute()
+        self.stats = self.compute(changed)
         b = self.balance
         self.curves["hit"].set_ydata(100 * b.hit_table)
         self.curves["pursuit"].set_ydata(100 * b.pursuit_table)
+        if self.pinned is not None:
+            self.pinned_line.set_data(INDICES, 100 * np.asarray(self.pinned.hit_table))
+        else:
+            self.pinned_line.set_data([], [])
+        a, d = self.fighters()
+        for mark, att, dfn in ((self.mark_a, a, d), (self.mark_b, d, a)):
+            i = int(table_index(att.hit, dfn.agility))
+            mark.set_data([i], [100 * b.hit_table[i + 4]])
         p = 100 * np.asarray(priority_chance(draw.DIFFS, rule=b.priority))
         for bar, h in zip(self.prio_bars, p):
             bar.set_height(h)
         draw.update_rounds(self.round_bars, self.stats.rounds)
-        self.ax_rounds.set_title(f"fight length (mean {self.stats.mean_rounds:.2f} rounds)")
+        self.ax_rounds.set_title(f"fight length (mean {self.stats.mean_rounds:.2f})",
+                                 fontsize=10)  # fmt: skip
         self.text.value = self.summary_html()
-        self._redraw()
 
     def _redraw(self) -> None:
         self.pane.refresh()

@@ -39,9 +39,11 @@ class TraceViewer:
         self.frames = list(playback(self.trace))
         m = self.trace.map
         aspect = m["height"] / m["width"]
-        self.fig, self.ax = new_figure(figsize=(size, size * aspect + 0.4))
+        self.fig, self.ax = new_figure(figsize=(size, size * aspect + 1.2), layout="constrained")
         self.artists = draw_board(self.ax, m)
-        self.fig.tight_layout()
+        self.ax.set_xlabel("room x")
+        self.ax.set_ylabel("room y")
+        self._legend()
         self.pane = FigurePane(self.fig)
         last = len(self.frames) - 1
         self.step = W.IntSlider(value=0, min=0, max=last, description="step",
@@ -54,6 +56,25 @@ class TraceViewer:
         self.ui = W.VBox([W.HBox([self.play, self.step]), self.status, self.pane.widget,
                           self.events])  # fmt: skip
         self.show(0)
+
+    def _legend(self) -> None:
+        """A key for the board's marks (room kinds are written in each room)."""
+        from matplotlib.lines import Line2D
+        from matplotlib.patches import Patch
+
+        from labkit.encounter.replay import SIDE_COLOURS
+
+        dot = {"marker": "o", "ls": "none", "ms": 9, "mec": "k"}
+        handles = [
+            Line2D([], [], mfc=SIDE_COLOURS["npc"], label="NPC", **dot),
+            Line2D([], [], mfc=SIDE_COLOURS["monster"], label="monster", **dot),
+            Line2D([], [], mfc="white", label="dashed edge: hiding", **{**dot, "mec": "#555"}),
+            Line2D([], [], marker="x", ls="none", ms=9, mew=2.5, color="#444", label="corpse"),
+            Patch(fc="#fc0", ec="#e90", alpha=0.4, label="rooms this step's sound reaches"),
+            Line2D([], [], ls="none", label="green text: loot / dropped items"),
+        ]  # fmt: skip
+        self.fig.legend(handles=handles, loc="outside lower center", ncol=3, fontsize=7,
+                        frameon=False)  # fmt: skip
 
     @property
     def frame(self):

@@ -14,6 +14,13 @@ The **mode** toggle switches to the *skill model* (:mod:`labkit.widgets.skill_pa
 level's fitted difficulty with its interval, the players' abilities and the held-out
 calibration plot (:func:`~labkit.hexpuzzle.fit_skill_model`, fitted when first shown).
 
+The scatter labels each level with its campaign number (the table's "was" column) and keys the
+band colours; :meth:`DifficultyWorkbench.warnings` flags an empty band and weights that rank the
+levels worse than the uncalibrated score does. Slider values are read on their step grid, except
+that a value set by code (the calibrated weights) is kept exactly while the slider still shows
+it: the browser rounds 12.347 to the slider's 12.5 and writes that back, which must not move the
+fit.
+
 All logic lives in plain methods (:meth:`set_weights`, :meth:`scores`, :meth:`ranking`,
 :meth:`fit_stats`, :meth:`run_calibration`) that tests call without a browser.
 """
@@ -32,6 +39,7 @@ from labkit.hexpuzzle.calibration_result import BAND_NAMES, DEFAULT_EDGES, band_
 from labkit.hexpuzzle.difficulty import PARTS, WEIGHTS, Difficulty, js_round, score
 from labkit.hexpuzzle.level import Level
 from labkit.hexpuzzle.observed import observed_index
+from labkit.widgets._controls import snapped
 from labkit.widgets._figure import FigurePane, new_figure
 
 __all__ = ["DifficultyWorkbench", "sample_telemetry_path"]
@@ -84,7 +92,8 @@ class DifficultyWorkbench:
         self.observed = None if telemetry is None else observed_index(telemetry, self.difficulties)
         self.calibration = None
 
-        style = {"description_width": "80px"}
+        self._exact: dict[int, float] = {}
+        style = {"description_width": "100px"}
         self.weight_sliders = {
             p: w.FloatSlider(WEIGHTS[p], min=0, max=60, step=0.5, description=p, style=style,
                              continuous_update=False)
@@ -132,13 +141,21 @@ class DifficultyWorkbench:
         self.refresh()
 
     # --- logic ----------------------------------------------------------------------------
+    def value(self, slider: Any) -> float:
+        """What ``slider`` stands for: the exact value code gave it while the slider still shows
+        that value (the browser writes back its rounded position), else its snapped value."""
+        exact = self._exact.get(id(slider))
+        if exact is not None and abs(float(slider.value) - exact) <= slider.step / 2 + 1e-9:
+            return exact
+        return snapped(slider)
+
     @property
     def weights(self) -> dict[str, float]:
-        return {p: float(s.value) for p, s in self.weight_sliders.items()}
+        return {p: self.value(s) for p, s in self.weight_sliders.items()}
 
     @property
     def edges(self) -> tuple[float, ...]:
-        return tuple(sorted(float(s.value) for s in self.edge_sliders))
+        return tuple(sorted(self.value(s) for s in self.edge_sliders))
 
     def set_weights(
         self,
@@ -152,20 +169,24 @@ class DifficultyWorkbench:
             for p, value in weights.items():
                 slider = self.weight_sliders[p]
                 slider.max = max(slider.max, float(np.ceil(value)))
-                slider.value = float(value)
+                self._set(slider, value)
             if baseline is not None:
                 self.baseline.max = max(self.baseline.max, float(np.ceil(baseline)))
-                self.baseline.value = float(baseline)
+                self._set(self.baseline, baseline)
             for slider, e in zip(self.edge_sliders, edges or ()):
-                slider.value = float(e)
+                self._set(slider, e)
         finally:
             self._hold = False
         self.refresh()
 
+    def _set(self, slider: Any, value: float) -> None:
+        self._exact[id(slider)] = float(value)
+        slider.value = float(value)
+
     def predicted(self) -> np.ndarray:
         """Unrounded scores (0–100) of every level under the sliders (NaN: unscored level)."""
         w = np.array([self.weights[p] for p in PARTS])
-        return np.clip(self.x @ w + float(self.baseline.value), 0.0, 100.0)
+        return np.clip(self.x @ w + self.value(self.baseline), 0.0, 100.0)
 
     def scores(self) -> list[int | None]:
         return [None if np.isnan(v) else js_round(v) for v in self.predicted()]
@@ -186,6 +207,38 @@ class DifficultyWorkbench:
         r2 = 1 - float(((y[ok] - pred[ok]) ** 2).sum()) / ss_tot if ss_tot else float("nan")
         rho = spearmanr(pred[ok], y[ok]).statistic if np.ptp(pred[ok]) else float("nan")
         return r2, float(rho)
+
+    def baseline_rho(self) -> float:
+        """Spearman's ρ of the uncalibrated score (the shipped weights, unrounded, as the
+        sliders compute it) against the observed index (NaN without telemetry)."""
+        from scipy.stats import spearmanr
+
+        if self.observed is None:
+            return float("nan")
+        y = self.observed.index
+        base = np.clip(self.x @ np.array([WEIGHTS[p] for p in PARTS]), 0.0, 100.0)
+        ok = np.isfinite(base) & np.isfinite(y)
+        if ok.sum() < 3 or not np.ptp(base[ok]):
+            return float("nan")
+        return float(spearmanr(base[ok], y[ok]).statistic)
+
+    def warnings(self) -> list[str]:
+        """What a designer should not miss: empty bands, and weights that rank the levels worse
+        than the uncalibrated score does."""
+        out = []
+        pred = self.predicted()
+        bands = [band_of(v, self.edges) for v in pred[np.isfinite(pred)]]
+        bounds = [0.0, *self.edges, 100.0]
+        for k, name in enumerate(BAND_NAMES):
+            if name not in bands:
+                out.append(f"band <b>{name}</b> is empty: no level scores from "
+                           f"{bounds[k]:.0f} to below {bounds[k + 1]:.0f}")  # fmt: skip
+        _, rho = self.fit_stats()
+        base = self.baseline_rho()
+        if np.isfinite(rho) and np.isfinite(base) and rho < base:
+            out.append(f"these weights rank the levels worse than the uncalibrated score "
+                       f"(Spearman ρ {rho:.3f} &lt; {base:.3f})")  # fmt: skip
+        return out
 
     def ranking(self) -> list[dict[str, Any]]:
         """Levels ordered by the slider score (ties keep the input order)."""
@@ -247,6 +300,24 @@ class DifficultyWorkbench:
         ax.set_xlabel("score under the sliders")
         ax.set_ylabel("observed index" if self.observed is not None else "uncalibrated score")
         ax.set_title("predicted vs observed difficulty", fontsize=10)
+        self.level_labels = [
+            ax.text(0, 0, str(i + 1), fontsize=7, color="#333333", zorder=4, visible=False)
+            for i in range(len(self.ids))
+        ]
+        self._band_legend()
+
+    def _band_legend(self) -> None:
+        from matplotlib.lines import Line2D
+
+        bounds = [0, *self.edges, 100]
+        handles = [
+            Line2D([], [], marker="o", ls="none", mfc=BAND_COLOURS[n], mec="black", mew=0.5,
+                   label=f"{n} ({bounds[k]:.0f}–{bounds[k + 1]:.0f})")
+            for k, n in enumerate(BAND_NAMES)
+        ]  # fmt: skip
+        handles.append(Line2D([], [], color="#888888", ls=":", label="band edge"))
+        self.ax.legend(handles=handles, loc="lower right", fontsize=7, title="band (score)",
+                       title_fontsize=7)  # fmt: skip
 
     def _on_slider(self, change: Any) -> None:
         if not self._hold:
@@ -261,12 +332,21 @@ class DifficultyWorkbench:
         self.points.set_facecolors([BAND_COLOURS[b] for b in bands])
         for line, e in zip(self.edge_lines, self.edges):
             line.set_xdata([e, e])
+        for i, text in enumerate(self.level_labels):
+            text.set_visible(bool(ok[i]))
+            if ok[i]:
+                text.set_position((pred[i] + 1.2, y[i] + 1.2))  # number = campaign order
+        self._band_legend()
         r2, rho = self.fit_stats()
         self.info.set_text(f"R² = {r2:.3f}\nSpearman ρ = {rho:.3f}\nlevels: {int(ok.sum())}")
         self.stats.value = (
             f"<b>current weights</b>: R² = {r2:.3f}, Spearman ρ = {rho:.3f} on {int(ok.sum())} "
-            f"levels · bands from {', '.join(f'{e:.0f}' for e in self.edges)}"
+            f"levels · bands from {', '.join(f'{e:.0f}' for e in self.edges)} · "
+            f"point labels: level number (table column 'was')"
         )
+        warn = self.warnings()
+        if warn:
+            self.stats.value += "".join(f"<br><b style='color:#c1121f'>⚠ {w}</b>" for w in warn)
         self.table.value = self._table_html()
         self.pane.refresh()
 

@@ -10,7 +10,11 @@ one of the tools:
 * **turn** — turn the tile's heading one port clockwise;
 * **colour** — cycle the tile's colour 0–3.
 
-A slider sets the move limit. After every edit the level is rebuilt through
+A slider sets the move limit; it changes only when the user moves it (or loads a level), never
+because a tile was added or removed. **undo** / **redo** step through every edit (move limit
+included). When a level cannot be solved the status says why: which tiles can never leave (they
+stay after every turn and every tap that works), or that the move limit is below the operations
+the solution needs. After every edit the level is rebuilt through
 :meth:`Level.from_json` (the import limits of SPEC H2), solved (H7) and scored (H9); the status
 line shows what is wrong, or the solve status, minimum rotations, score, band and parts. Save
 writes version-2 JSON atomically; load reads it back.
@@ -27,7 +31,9 @@ Decisions
 
 from __future__ import annotations
 
+import functools
 import os
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -37,12 +43,31 @@ from labkit.hexpuzzle.difficulty import score
 from labkit.hexpuzzle.draw import BoardPlot
 from labkit.hexpuzzle.level import MAX_RADIUS, STRAIGHT, Level, LevelError, all_matchings
 from labkit.widgets._figure import FigurePane, new_figure
+from labkit.widgets._workshop_check import board_key, stuck_tiles, why_unsolvable
 
 __all__ = ["LevelWorkshop"]
 
 TOOLS = ("cell", "tracks", "tile", "turn", "colour")
 _SPOTS = coords.hexagon_cells(MAX_RADIUS)
 _SPOT_XY = np.array([coords.centre(q, r) for q, r in _SPOTS])
+
+
+def _edit(method: Callable[..., Any]) -> Callable[..., Any]:
+    """An editing method: one undo step when it changes the level (none when it changes nothing,
+    e.g. a refused cell, or while the workshop is being built)."""
+
+    @functools.wraps(method)
+    def wrapper(self: LevelWorkshop, *args: Any, **kwargs: Any) -> Any:
+        if not hasattr(self, "meta"):
+            return method(self, *args, **kwargs)
+        before = self._snapshot()
+        try:
+            return method(self, *args, **kwargs)
+        finally:
+            if self._snapshot() != before:
+                self._push(before)
+
+    return wrapper
 
 
 def _label(tracks: tuple[int, ...]) -> str:
@@ -63,27 +88,40 @@ class LevelWorkshop:
     def __init__(self, level: Level | str | os.PathLike | None = None, radius: int = 2) -> None:
         import ipywidgets as w
 
-        self.tool = w.ToggleButtons(options=TOOLS, value="tile", description="tool")
+        self.tool = w.ToggleButtons(
+            options=TOOLS,
+            value="tile",
+            style={"button_width": "100px"},
+            tooltips=[f"click a cell to apply: {t}" for t in TOOLS],
+        )
         self.matching = w.Dropdown(
             options=[(_label(m), m) for m in all_matchings()], value=STRAIGHT, description="tracks"
         )
-        self.move_limit = w.IntSlider(1, min=1, max=60, description="move limit")
+        self.move_limit = w.IntSlider(10, min=1, max=60, description="move limit")
         self.radius = w.Dropdown(options=[2, 3], value=radius if radius in (2, 3) else 2,
                                  description="board")  # fmt: skip
         self.new = w.Button(description="new board")
         self.path = w.Text(value="my-level.json", description="file")
         self.save_button = w.Button(description="save")
         self.load_button = w.Button(description="load")
+        self.undo_button = w.Button(description="undo", icon="undo", layout=w.Layout(width="80px"))
+        self.redo_button = w.Button(description="redo", icon="repeat",
+                                    layout=w.Layout(width="80px"))  # fmt: skip
+        self.undo_button.on_click(lambda _: self.undo())
+        self.redo_button.on_click(lambda _: self.redo())
+        self._undo: list[tuple] = []
+        self._redo: list[tuple] = []
         self.status = w.HTML()
         self.new.on_click(lambda _: self.new_board(self.radius.value))
         self.save_button.on_click(lambda _: self._guard(self.save, self.path.value))
         self.load_button.on_click(lambda _: self._guard(self.load, self.path.value))
-        self.move_limit.observe(lambda ch: self._on_limit(ch["new"]), names="value")
+        self.move_limit.observe(self._on_limit, names="value")
 
-        self.fig, ax = new_figure(figsize=(5.5, 5.5))
+        self.fig, ax = new_figure(figsize=(6.0, 6.6), layout="constrained")
         self.pane = FigurePane(self.fig)
         self._spots(ax)
         self.plot = BoardPlot(ax)
+        self._legend()
         self.fig.canvas.mpl_connect("button_press_event", self._on_press)
         from labkit.widgets._target_panel import TargetPanel
 
@@ -91,8 +129,14 @@ class LevelWorkshop:
         self.target_panel = TargetPanel(lambda: self.level, self._take)
         self.ui = w.VBox(
             [
-                w.HBox([self.radius, self.new, self.path, self.load_button, self.save_button]),
-                self.tool,
+                w.HBox(
+                    [self.radius, self.new, self.path, self.load_button, self.save_button],
+                    layout=w.Layout(flex_flow="row wrap"),
+                ),
+                w.HBox(
+                    [self.tool, self.undo_button, self.redo_button],
+                    layout=w.Layout(flex_flow="row wrap"),
+                ),
                 w.HBox([self.matching, self.move_limit]),
                 self.status,
                 self.pane.widget,
@@ -109,14 +153,15 @@ class LevelWorkshop:
             self.load(level)
 
     # --- editing --------------------------------------------------------------------------
+    @_edit
     def new_board(self, radius: int = 2) -> None:
         """A bare board of hex ``radius`` with straight tracks and no tiles."""
         self.meta = {"id": f"workshop-r{radius}", "name": "", "rotationEnabled": True}
         self.cells = {c: STRAIGHT for c in coords.hexagon_cells(int(radius))}
         self.tiles: dict[tuple[int, int], list] = {}
-        self._set_limit(1)
         self.refresh()
 
+    @_edit
     def paint_cell(self, q: int, r: int) -> bool:
         """Add the cell (with the chosen tracks) or remove it and its tile; False if refused."""
         if coords.hex_radius(q, r) > MAX_RADIUS:
@@ -131,12 +176,14 @@ class LevelWorkshop:
         self.refresh()
         return True
 
+    @_edit
     def set_tracks(self, q: int, r: int, tracks: tuple[int, ...] | None = None) -> None:
         """Give cell ``(q, r)`` a matching (default: the one chosen in the list)."""
         if (q, r) in self.cells:
             self.cells[(q, r)] = tuple(self.matching.value if tracks is None else tracks)
         self.refresh()
 
+    @_edit
     def toggle_tile(self, q: int, r: int) -> None:
         """Place a tile on cell ``(q, r)`` (heading up, colour 0) or remove the tile there."""
         if (q, r) in self.tiles:
@@ -145,20 +192,21 @@ class LevelWorkshop:
             used = {t[0] for t in self.tiles.values()}
             new_id = next(f"t{i}" for i in range(len(used) + 1) if f"t{i}" not in used)
             self.tiles[(q, r)] = [new_id, 0, 0]
-            if self.move_limit.value < len(self.tiles):
-                self._set_limit(len(self.tiles))  # a new tile needs a step of its own
         self.refresh()
 
+    @_edit
     def turn_tile(self, q: int, r: int, step: int = 1) -> None:
         if (q, r) in self.tiles:
             self.tiles[(q, r)][1] = (self.tiles[(q, r)][1] + step) % 6
         self.refresh()
 
+    @_edit
     def colour_tile(self, q: int, r: int) -> None:
         if (q, r) in self.tiles:
             self.tiles[(q, r)][2] = (self.tiles[(q, r)][2] + 1) % 4
         self.refresh()
 
+    @_edit
     def apply(self, q: int, r: int) -> None:
         """Use the current tool on cell ``(q, r)``."""
         tool = self.tool.value
@@ -205,6 +253,7 @@ class LevelWorkshop:
         self.message = f"saved {path}"
         self.refresh()
 
+    @_edit
     def load(self, path: str | os.PathLike) -> None:
         """Read a level file (validated) into the workshop."""
         self._take(Level.load(path))
@@ -251,13 +300,29 @@ class LevelWorkshop:
         solve = f"solve: <b>{sol.status}</b>"
         if sol.solved:
             solve += f", {sol.rotations} rotation(s) minimum, {sol.operations} operations"
+        elif sol.status == "unsolvable":
+            solve += f" — {self.why_unsolvable()}"
         if d.total is None:
             return f"{head} · {solve} · score: {d.status}{note}"
         parts = " ".join(f"{k}={v}" for k, v in d.display.items())
-        warn = (
-            " · <b style='color:#c1121f'>too few steps</b>" if d.status == "too-few-steps" else ""
-        )
+        warn = ""
+        if d.status == "too-few-steps":
+            warn = (f" · <b style='color:#c1121f'>too few steps</b>: move limit {lvl.move_limit}"
+                    f" is below the {sol.operations} operations the shortest solution needs "
+                    f"({sol.taps} taps + {sol.rotations} rotations)")  # fmt: skip
         return f"{head} · {solve} · score <b>{d.total}</b> ({d.band}) {parts}{warn}{note}"
+
+    def stuck_tiles(self) -> list[str]:
+        """Tiles that can never leave (see :func:`~labkit.widgets._workshop_check.stuck_tiles`)."""
+        return [] if self.level is None else stuck_tiles(self.document())
+
+    def why_unsolvable(self) -> str:
+        """One line saying which tiles can never leave, and how they are held."""
+        return why_unsolvable(self.document())
+
+    def _legend(self) -> None:
+        self.fig.legend(handles=board_key(), loc="outside lower center", ncol=3, fontsize=7,
+                        frameon=False)  # fmt: skip
 
     def _spots(self, ax: Any) -> None:
         from matplotlib.collections import PolyCollection
@@ -272,9 +337,48 @@ class LevelWorkshop:
         self.move_limit.value = int(value)
         self._quiet = False
 
-    def _on_limit(self, value: int) -> None:
+    def _on_limit(self, change: Any) -> None:
         if not getattr(self, "_quiet", False):
+            # The user moved the slider: the state before had the old limit.
+            self._push(self._snapshot(limit=change["old"]))
             self.refresh()
+
+    # --- undo / redo ----------------------------------------------------------------------
+    def _snapshot(self, limit: int | None = None) -> tuple:
+        tiles = tuple(sorted((c, tuple(t)) for c, t in self.tiles.items()))
+        # Tiles keep their insertion order in the document: store it too.
+        order = tuple(self.tiles)
+        return (dict(self.meta), dict(self.cells), tiles, order,
+                int(self.move_limit.value if limit is None else limit))  # fmt: skip
+
+    def _restore(self, snap: tuple) -> None:
+        meta, cells, tiles, order, limit = snap
+        by_cell = dict(tiles)
+        self.meta, self.cells = dict(meta), dict(cells)
+        self.tiles = {c: list(by_cell[c]) for c in order}
+        self._set_limit(limit)
+        self.refresh()
+
+    def _push(self, snap: tuple) -> None:
+        if not self._undo or self._undo[-1] != snap:
+            self._undo.append(snap)
+            self._redo.clear()
+
+    def undo(self) -> bool:
+        """Go back one edit; False when there is nothing to undo."""
+        if not self._undo:
+            return False
+        self._redo.append(self._snapshot())
+        self._restore(self._undo.pop())
+        return True
+
+    def redo(self) -> bool:
+        """Redo the edit last undone; False when there is nothing to redo."""
+        if not self._redo:
+            return False
+        self._undo.append(self._snapshot())
+        self._restore(self._redo.pop())
+        return True
 
     def _guard(self, action: Any, *args: Any) -> None:
         try:

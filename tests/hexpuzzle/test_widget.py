@@ -47,3 +47,34 @@ def test_fixed_board_disables_rotation():
     viewer.rotate(1)
     assert viewer.orientation == 0 and "cannot rotate" in viewer.status.value
     assert viewer.tile_box.options == ("a",)
+
+
+def test_sweep_is_keyed_the_slider_has_a_unit_and_the_board_fills_the_figure():
+
+    viewer, grazing = make()
+    labels = {t.get_text() for t in viewer.plot.ax.get_legend().get_texts()}
+    assert {"planned path", "travelled: blocked", "first contact"} <= labels
+    assert any(t.startswith("contact zone") for t in labels)
+    assert "%" in viewer.slider.readout_format and viewer.slider.description == "travelled"
+    viewer.slider.value = 0.5000000000000001  # as a browser writes 0.50 back
+    assert "drawn at 1.07 of 2.15 R" in viewer.status.value
+    text = viewer.plot._texts[0]
+    assert text.get_fontsize() >= 9
+    contact = viewer.plot.contact.get_xydata()[0]
+    assert np.hypot(*(np.array(text.get_position()) - contact)) > 0.4  # not under the cross
+    # The board spans most of the axes (before: a pad of 2.6 R left it a third of the figure).
+    x0, x1 = viewer.plot.ax.get_xlim()
+    xs = [centre(q, r)[0] for q, r in grazing.board.cells]
+    assert (max(xs) - min(xs)) / (x1 - x0) > 0.7
+
+
+def test_an_exit_path_stays_inside_the_plot():
+    from labkit.widgets import CollisionSweepViewer
+
+    lone = Level.hexagon(2, tiles=[("a", 0, 2, 0)], id="lone")
+    viewer = CollisionSweepViewer([lone])
+    t = viewer.trace
+    assert t.outcome == "exit"
+    (x0, x1), (y1, y0) = viewer.plot.ax.get_xlim(), viewer.plot.ax.get_ylim()
+    assert x0 < t.path[:, 0].min() and t.path[:, 0].max() < x1
+    assert y0 < t.path[:, 1].min() and t.path[:, 1].max() < y1

@@ -31,3 +31,30 @@ def test_action_mix_and_chaser_reach():
     assert app.player_times() == [1, 5]
     assert app.action_ends(13).tolist() == [1, 6, 7, 12, 13]
     assert len(app.lines.get_segments()) == len(app.result["ends"])
+
+
+def test_a_value_written_back_by_the_browser_counts_as_the_value_shown():
+    # The front end writes "3.00" back as 3.0000000000000004; before, the gauge then filled to
+    # 3.0 < 3.0000000000000004 and the bat acted on ticks 4, 7, ... instead of 3, 6, ...
+    app = GaugeTuner(ticks=60)
+    app.sliders["bat"].value = 3.0000000000000004
+    noisy = (dict(app.result["per_action"]), app.result["timeline"].actions.tolist())
+    app.sliders["bat"].value = 3.0
+    clean = (dict(app.result["per_action"]), app.result["timeline"].actions.tolist())
+    assert noisy == clean
+    bat = app.result["labels"].index("bat@9,5")
+    assert app.result["timeline"].actions[bat] == 60 // 3  # a gauge gains 1 per tick
+
+
+def test_how_long_until_has_no_horizon():
+    app = GaugeTuner(ticks=10)
+    app.moves.value, app.battles.value = 1, 0  # every player action takes one tick
+    app.sliders["bat"].value = 8.0
+    # 12 steps to the hero, one per action, an action every 8 ticks: tick 96, far past 10
+    bat = app.result["until"]["bat@9,5"]
+    assert bat == {"first_action_tick": 8, "reach_tick": 96, "reach_action": 96}
+    assert app.result["reach"]["bat@9,5"] == 96
+    assert "never" not in app.text.value and "tick 96" in app.text.value
+    app.ticks.value = 400
+    assert app.result["until"]["bat@9,5"] == bat  # the shown range changes nothing
+    assert "(no chase)" in app.text.value  # the skeleton patrols

@@ -317,3 +317,30 @@ def test_a_hit_edge_back_into_the_expanded_start_does_not_make_it_terminal():
     assert not bool(g.terminal[0])
     r = PathFinder(m.event_layer, BumpBackWest(), FOUR_WAY).find((0, 0), (2, 0))
     assert r.status is S.SUCCESS and r.path.tolist() == [[0, 0], [1, 0], [2, 0]]
+
+
+def test_one_corner_rule_for_grid_path_and_the_object_level_search():
+    """8-way: the seed's predicate judges a diagonal on its end cells (it may squeeze past a
+    wall corner); NoCornerCutting applies grid_path's rule, and then the two agree."""
+    from labkit.pathfinding import NoCornerCutting
+
+    # The issue's case in small: a wall at (1, 0); (0, 0) -> (1, 1) diagonally grazes its corner.
+    m = GameMap([WALL], event=[[0, WALL.number, 0], [0, 0, 0], [0, 0, 0]])
+    seed_rule = PathFinder(m.event_layer, P, EIGHT_WAY).find((0, 0), (1, 1))
+    grid_rule = PathFinder(m.event_layer, NoCornerCutting(P), EIGHT_WAY).find((0, 0), (1, 1))
+    assert seed_rule.cost == 1 and grid_rule.cost == 2
+    walls = np.array([[0, 1, 0], [0, 0, 0], [0, 0, 0]], bool)
+    assert grid_path(np.where(walls, 0, 1.0), (0, 0), (1, 1), diagonal=True)[1] == 2
+    rng = np.random.default_rng(18)
+    for _ in range(40):
+        h, w = (int(v) for v in rng.integers(2, 9, size=2))
+        walls = rng.random((h, w)) < 0.3
+        cost = rng.integers(1, 6, size=(h, w)).astype(float)
+        start = (int(rng.integers(w)), int(rng.integers(h)))
+        target = (int(rng.integers(w)), int(rng.integers(h)))
+        walls[start[1], start[0]] = False
+        if start == target:
+            continue
+        m = GameMap([WALL], event=np.where(walls, WALL.number, 0))
+        r = PathFinder(m.event_layer, NoCornerCutting(P), EIGHT_WAY, cost=cost).find(start, target)
+        assert r.cost == grid_path(np.where(walls, 0, cost), start, target, diagonal=True)[1]

@@ -59,3 +59,52 @@ def test_neighbourhood_and_cost_field_change_the_result(app):
     app.cost_field.value = "random 1-5"
     assert app.result.cost != four
     assert app.ui.children  # a displayable container
+
+
+def test_dragging_paints_every_cell_the_pointer_crosses(app):
+    app.tool.value = "wall"
+    app.press(3.1, 0.2)
+    for y in (0.4, 1.1, 1.6, 2.2, 3.0):  # (3, 0) twice: a stroke toggles nothing back
+        app.drag(3.2, y)
+    app.release(2.9, 4.2)  # the cell under the pointer at release is painted too
+    app.drag(3.0, 5.0)  # button up: moving paints nothing
+    walls = {(int(x), int(y)) for y, x in zip(*np.nonzero(app.layer.tiles == 1))}
+    assert walls == {(3, 0), (3, 1), (3, 2), (3, 3), (3, 4)}
+
+
+def test_one_way_tiles_carry_an_arrow_and_everything_has_a_key(app):
+    app.paint(4, 2, "one-way →")
+    assert list(zip(*app.arrows.get_data())) == [(4, 2)]
+    labels = {t.get_text() for t in app.fig.legends[0].get_texts()}
+    assert {"start", "target", "path", "wall", "hit tile (door)"} <= labels
+    assert any("reachable" in t for t in labels) and any("terminal" in t for t in labels)
+    app.cost_field.value = "random 1-5"
+    assert app.colour_bar.mappable.norm.vmax == app.costs().max() == 5
+    assert "cost" in app.colour_bar.ax.get_ylabel()
+
+
+def test_no_path_says_why(app):
+    app.target = (12, 3)  # set in code (a click never lands off the map)
+    app.update()
+    assert "out of range" in app.reason() and "outside the 10×6 map" in app.status.value
+    app.set_target(9, 5)
+    for y in range(6):
+        app.paint(5, y, "wall")
+    assert app.reason().startswith("target unreachable: walls and one-way tiles cut it off")
+    app.paint(5, 2, "hit tile")  # the only gap is a door: the walker stops in it
+    assert app.result.status.name == "NO_PATH"
+    assert app.reason().startswith("blocked by a terminal") and "terminal" in app.status.value
+    app.set_target(5, 2)  # a path may end on the door
+    assert app.result.ok and app.reason() == ""
+    app.paint(5, 2, "wall")
+    assert "is a wall" in app.reason()
+
+
+def test_the_8_way_corner_rule_is_chosen_and_named(app):
+    # A wall at (1, 0): (0, 0) -> (1, 1) grazes its corner.
+    app.paint(1, 0, "wall")
+    app.set_target(1, 1)
+    app.neighbourhood.value = "8-way"
+    assert app.result.cost == 1 and "seed rule P3" in app.status.value
+    app.corners.value = "no corner cutting (as grid_path)"
+    assert app.result.cost == 2 and "grid_path" in app.status.value

@@ -64,3 +64,50 @@ def test_without_telemetry_compares_with_the_original_score():
     r2, rho = wb.fit_stats()
     assert r2 == pytest.approx(1.0, abs=0.01) and rho == pytest.approx(1.0)
     assert wb.run_calibration() is None and "no telemetry" in wb.report.value
+
+
+def test_scatter_numbers_the_levels_and_keys_the_bands(bench):
+    pred, y = bench.predicted(), bench.target()
+    label = bench.level_labels[3]
+    assert label.get_text() == "4" and label.get_visible()
+    assert label.get_position() == pytest.approx((pred[3] + 1.2, y[3] + 1.2))
+    texts = [t.get_text() for t in bench.ax.get_legend().get_texts()]
+    lo, mid, hi = (f"{e:.0f}" for e in bench.edges)
+    assert texts[:4] == [f"easy (0–{lo})", f"intermediate ({lo}–{mid})", f"hard ({mid}–{hi})",
+                         f"challenge ({hi}–100)"]  # fmt: skip
+
+
+def test_warns_when_a_band_is_empty_or_the_weights_rank_worse():
+    from labkit.widgets import DifficultyWorkbench
+
+    levels = example_difficulties(14, rng=3)
+    tele = telemetry_from_weights(levels, TRUTH, players=120, rng=4)
+    b = DifficultyWorkbench(levels, tele, n_boot=10)
+    assert not any("rank" in w for w in b.warnings())  # the shipped weights are the reference
+    top = max(s for s in b.scores() if s is not None)
+    b.set_weights(b.weights, edges=(top + 1, top + 2, top + 3))  # every level below them
+    assert [w.split("</b>")[0] for w in b.warnings()] == [
+        "band <b>intermediate",
+        "band <b>hard",
+        "band <b>challenge",
+    ]
+    assert "⚠ band <b>hard</b> is empty" in b.stats.value
+    ranks = {p: 0.0 for p in b.weights}
+    ranks["pressure"] = 60.0  # score by one weak part: a worse ordering than the shipped score
+    b.set_weights(ranks, edges=(25, 38, 51))
+    rho = b.fit_stats()[1]
+    assert rho < b.baseline_rho()
+    assert any(f"Spearman ρ {rho:.3f}" in w for w in b.warnings())
+
+
+def test_calibrated_weights_survive_the_browser_rounding_the_sliders(bench):
+    cal = bench.run_calibration()
+    r2, rho = bench.fit_stats()
+    # The front end snaps each slider to its step and writes that back.
+    for s in [*bench.weight_sliders.values(), bench.baseline, *bench.edge_sliders]:
+        s.value = round(s.value / s.step) * s.step + 4e-16
+    assert bench.fit_stats() == (r2, rho)
+    assert bench.weights == pytest.approx(cal.weights)
+    slider = bench.weight_sliders["size"]
+    slider.value = slider.value + 3.0000000000000004  # a real move counts as shown
+    assert bench.weights["size"] == round(slider.value * 2) / 2

@@ -24,7 +24,8 @@ def test_build_a_level_by_clicking_and_see_it_scored():
     assert ws.click(*centre(1, 1)) == (1, 1)
     ws.click(*centre(0, 0))
     assert [t.id for t in ws.level.tiles] == ["t0", "t1"]
-    assert ws.move_limit.value == 2
+    assert ws.move_limit.value == 10  # adding tiles leaves the limit alone
+    ws.move_limit.value = 2
     ws.tool.value = "turn"
     for _ in range(5):
         ws.click(*centre(0, 0))
@@ -83,3 +84,59 @@ def test_save_and_load_back(tmp_path):
     ws.path.value = str(tmp_path / "missing.json")
     ws.load_button.click()
     assert "missing.json" in ws.status.value
+
+
+def test_undo_and_redo_step_through_every_edit():
+    ws = make()
+    start = ws.document()
+    ws.toggle_tile(0, 0)
+    ws.tool.value = "turn"
+    ws.apply(0, 0)
+    ws.move_limit.value = 4
+    after = ws.document()
+    assert ws.paint_cell(9, 0) is False  # refused: not an edit, nothing to undo
+    assert ws.undo() and ws.move_limit.value == 10
+    assert ws.undo() and ws.level.tile("t0").dir == 0
+    assert ws.undo() and ws.document() == start and not ws.undo()
+    assert ws.redo() and ws.redo() and ws.redo() and not ws.redo()
+    assert ws.document() == after
+    ws.undo_button.click()
+    assert ws.move_limit.value == 10 and ws.redo_button.click() is None
+    assert ws.document() == after
+    ws.undo()
+    ws.toggle_tile(1, 0)  # a new edit drops what could be redone
+    assert not ws.redo()
+
+
+def test_the_move_limit_changes_only_when_the_user_changes_it():
+    ws = make()
+    ws.move_limit.value = 3
+    for cell in [(0, 0), (1, 0), (-1, 0), (0, 1)]:
+        ws.toggle_tile(*cell)
+    assert ws.move_limit.value == 3 and ws.level.move_limit == 3
+    ws.toggle_tile(0, 1)
+    assert ws.move_limit.value == 3
+    # four tiles, limit 3: the status says what the limit is short of
+    ws.toggle_tile(0, 1)
+    assert "move limit 3 is below the 4 operations" in ws.status.value
+    assert "(4 taps + 0 rotations)" in ws.status.value
+
+
+def test_unsolvable_says_which_tiles_can_never_leave():
+    # Two tiles facing each other on a board that cannot turn: each blocks the other.
+    facing = Level.hexagon(2, tiles=[("a", 0, 0, 0), ("b", 0, -1, 3)], rotation_enabled=False)
+    ws = make(facing)
+    assert ws.difficulty.solution.status == "unsolvable"
+    assert "tiles a, b can never leave: they block each other" in ws.status.value
+    assert "cannot turn" in ws.status.value
+    # A tile whose track never reaches the edge, in any orientation, even alone.
+    tracks = {(-1, 0): (5, 4, 3, 2, 1, 0), (-1, 1): (1, 0, 3, 2, 5, 4),
+              (0, -1): (5, 4, 3, 2, 1, 0), (0, 0): (1, 0, 3, 2, 5, 4),
+              (0, 1): (1, 0, 5, 4, 3, 2), (1, -1): (1, 0, 3, 2, 5, 4),
+              (1, 0): (2, 3, 0, 1, 5, 4)}  # fmt: skip
+    doc = {"version": 2, "id": "loop", "name": "loop", "rotationEnabled": True, "moveLimit": 5,
+           "cells": [{"q": q, "r": r, "tracks": list(t)} for (q, r), t in tracks.items()],
+           "tiles": [{"id": "ring", "q": 0, "r": 0, "dir": 5, "color": 0}]}  # fmt: skip
+    ws = make(Level.from_json(doc))
+    assert ws.stuck_tiles() == ["ring"]
+    assert "tile ring can never leave: even alone on the board" in ws.status.value

@@ -1,0 +1,218 @@
+"""Every widget app fits the default JupyterLab layout (issue 18).
+
+A 1400 px window with the file browser open leaves an output area of about 1000 px. For each app
+the check runs in real JupyterLab + Chromium: no widget output is wider than its cell, no text of
+the app is clipped (a label or HTML box whose text is wider than the box), and the figure canvas
+lies inside the output area (so its axis labels, which the figure keeps inside its own bounds,
+are seen). A screenshot of every app goes to ``build/browser/app_<name>.png``.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+
+import pytest
+
+from tests.browser.jupyterlab import SCREENSHOTS, inspect, open_notebook, run_all_cells
+
+APPS = {
+    "ProbabilityExplorer": "ProbabilityExplorer(n=1000)",
+    "GaugeTuner": "GaugeTuner()",
+    "CollisionSweepViewer": "CollisionSweepViewer()",
+    "PathfindingPlayground": (
+        "pg = PathfindingPlayground()\n"
+        "# where the cells (5, 0) and (5, 9) are on the canvas, for the drag test\n"
+        "pg.fig.canvas.draw()\n"
+        "h = pg.fig.bbox.height\n"
+        "import json\n"
+        "print(json.dumps([(float(x), float(h - y)) for x, y in\n"
+        "                  pg.ax.transData.transform([(5, 0), (5, 9)])]))\n"
+        "pg"
+    ),
+    "DifficultyWorkbench": "DifficultyWorkbench(n_boot=20)",
+    "LevelWorkshop": "LevelWorkshop(radius=3)",
+    "TraceViewer": "TraceViewer(simulate(SimulationSettings(seed=3, max_steps=40)))",
+}
+
+SETUP = """\
+import labkit
+labkit.notebook_header()
+from labkit.widgets import *
+from labkit.encounter.runner import simulate
+from labkit.encounter.settings import SimulationSettings
+"""
+
+# For one app cell: what sticks out of its output area, and which texts are cut.
+MEASURE = """
+cell => {
+  const area = cell.querySelector('.jp-OutputArea');
+  const out = area.getBoundingClientRect();
+  const inner = cell.querySelector('.jp-Cell-outputWrapper') || area;
+  const bound = inner.getBoundingClientRect();
+  const root = cell.querySelector('.jp-OutputArea-output .jupyter-widgets.widget-container');
+  const problems = [];
+  if (!root) return {problems: ['no widget output'], canvases: 0};
+  const visible = el => {
+    const r = el.getBoundingClientRect();
+    return r.width > 0 && r.height > 0 && getComputedStyle(el).visibility !== 'hidden';
+  };
+  const name = el => (el.className || el.tagName).toString().slice(0, 60) + ' "' +
+                     (el.innerText || el.title || '').trim().slice(0, 60) + '"';
+  if (root.scrollWidth > bound.width + 1)
+    problems.push(`app is ${root.scrollWidth}px wide in a ${Math.round(bound.width)}px cell`);
+  for (const el of root.querySelectorAll('*')) {
+    if (!visible(el)) continue;
+    const r = el.getBoundingClientRect();
+    if (r.right > bound.right + 1 && el.children.length === 0)
+      problems.push(`sticks out by ${Math.round(r.right - bound.right)}px: ${name(el)}`);
+  }
+  // A text is cut when its natural width exceeds its box's content width (ellipsis or
+  // overflow: hidden). Chromium reports neither for an ellipsised button, so the text is
+  // measured on its own, in the element's font, in a hidden span.
+  const textWidth = el => {
+    const span = document.createElement('span');
+    const style = getComputedStyle(el);
+    span.style.font = style.font;
+    span.style.letterSpacing = style.letterSpacing;
+    span.style.whiteSpace = 'pre';
+    span.style.position = 'absolute';
+    span.style.visibility = 'hidden';
+    span.textContent = (el.textContent || '').trim();
+    document.body.appendChild(span);
+    const width = span.getBoundingClientRect().width;
+    span.remove();
+    return width;
+  };
+  const texts = root.querySelectorAll(
+    '.widget-label, .widget-label-basic, .widget-html-content, .widget-readout, button, ' +
+    '.widget-inline-hbox > label');
+  for (const el of texts) {
+    if (!visible(el) || !(el.innerText || '').trim() || el.querySelector('table, p, br'))
+      continue;  // multi-line HTML wraps by design
+    const style = getComputedStyle(el);
+    const room = el.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
+    const scrolled = el.scrollWidth - parseFloat(style.paddingLeft) -
+                     parseFloat(style.paddingRight);
+    // HTML boxes wrap their text: only what overflows them counts.
+    const html = el.classList.contains('widget-html-content');
+    const need = html ? scrolled : Math.max(scrolled, textWidth(el));
+    if (need > room + 1)
+      problems.push(`text cut (${Math.round(need)}px in ${Math.round(room)}px): ${name(el)}`);
+  }
+  const canvases = [...root.querySelectorAll('.jupyter-matplotlib-canvas-div canvas')]
+    .filter(visible);
+  for (const c of canvases) {
+    const r = c.getBoundingClientRect();
+    if (r.right > bound.right + 1 || r.left < bound.left - 1)
+      problems.push(`figure ${Math.round(r.width)}px wide reaches ${Math.round(r.right -
+                    bound.right)}px past the output area`);
+    if (r.width < 50 || r.height < 50) problems.push(`figure canvas only ${r.width}x${r.height}`);
+  }
+  return {problems, canvases: canvases.length, width: Math.round(bound.width),
+          height: Math.round(out.height)};
+}
+"""
+
+
+def _notebook(path) -> None:
+    cells = [SETUP, *(f"# {name}\n{code}" for name, code in APPS.items())]
+    nb = {
+        "cells": [
+            {
+                "cell_type": "code",
+                "id": f"c{i}",
+                "metadata": {},
+                "source": s,
+                "outputs": [],
+                "execution_count": None,
+            }
+            for i, s in enumerate(cells)
+        ],  # fmt: skip
+        "metadata": {
+            "kernelspec": {"name": "python3", "display_name": "Python 3", "language": "python"}
+        },
+        "nbformat": 4,
+        "nbformat_minor": 5,
+    }
+    path.write_text(json.dumps(nb))
+
+
+def _open_file_browser(page) -> None:
+    """The default layout: the left sidebar shows the file browser."""
+    if not page.locator("#filebrowser").is_visible():
+        page.locator(".jp-SideBar.jp-mod-left [data-id='filebrowser']").click()
+    page.locator("#filebrowser").wait_for(state="visible")
+
+
+@pytest.fixture(scope="module")
+def apps_page(browser, lab):
+    from tests.browser.jupyterlab import shutdown_kernels
+
+    _notebook(lab.nbdir / "zz_apps_layout.ipynb")
+    context = browser.new_context(viewport={"width": 1400, "height": 1000})
+    page = context.new_page()
+    open_notebook(page, lab, "zz_apps_layout.ipynb")
+    _open_file_browser(page)
+    run_all_cells(page, timeout_s=400)
+    view = inspect(page, "zz_apps_layout")
+    assert not view.problems(), view.problems()
+    time.sleep(3)  # ipympl canvases receive their first image
+    yield page
+    context.close()
+    shutdown_kernels(lab)
+
+
+@pytest.mark.parametrize("app", list(APPS))
+def test_app_fits_the_default_layout(apps_page, app):
+    page = apps_page
+    cell = page.locator(".jp-NotebookPanel:visible .jp-CodeCell", has_text=f"# {app}").first
+    cell.scroll_into_view_if_needed()
+    time.sleep(0.5)
+    measured = cell.evaluate(MEASURE)
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    # A viewport taller than the app, so the element screenshot holds all of it.
+    page.set_viewport_size({"width": 1400, "height": max(1000, measured["height"] + 300)})
+    cell.scroll_into_view_if_needed()
+    time.sleep(1.0)
+    cell.locator(".jp-OutputArea").screenshot(path=str(SCREENSHOTS / f"app_{app}.png"))
+    page.set_viewport_size({"width": 1400, "height": 1000})
+    assert measured["width"] <= 1100, f"output area {measured['width']} px: not the default layout"
+    assert measured["canvases"] >= 1, f"{app}: no figure canvas shown"
+    assert not measured["problems"], f"{app}:\n" + "\n".join(measured["problems"])
+
+
+def test_dragging_on_the_playground_paints_a_wall(apps_page):
+    """Direct manipulation through the real front end: press on cell (5, 0), drag to (5, 9),
+    release; the wall line cuts the map, so the status turns to NO_PATH."""
+    page = apps_page
+    cell = page.locator(
+        ".jp-NotebookPanel:visible .jp-CodeCell", has_text="# PathfindingPlayground"
+    )
+    cell = cell.first
+    cell.scroll_into_view_if_needed()
+    printed = cell.locator("[data-mime-type='application/vnd.jupyter.stdout']").inner_text()
+    (x0, y0), (x1, y1) = json.loads(printed.strip().splitlines()[-1])
+    canvas = cell.locator(".jupyter-matplotlib-canvas-div canvas").last
+    page.set_viewport_size({"width": 1400, "height": 1600})  # the whole canvas on screen
+    canvas.scroll_into_view_if_needed()
+    time.sleep(0.5)
+    box = canvas.bounding_box()
+    status = cell.locator(".widget-html-content", has_text="expanded").first
+    assert "SUCCESS" in status.inner_text()
+    # Figure pixels are CSS pixels here (dpi 100, device pixel ratio 1 in headless Chromium).
+    page.mouse.move(box["x"] + x0, box["y"] + y0)
+    page.mouse.down()
+    # ipympl forwards a move only once the kernel has answered the last one: move slowly.
+    steps = 20
+    for k in range(1, steps + 1):
+        page.mouse.move(
+            box["x"] + x0 + (x1 - x0) * k / steps, box["y"] + y0 + (y1 - y0) * k / steps
+        )
+        time.sleep(0.35)
+    page.mouse.up()
+    deadline = time.monotonic() + 30
+    while "NO_PATH" not in status.inner_text() and time.monotonic() < deadline:
+        time.sleep(0.5)
+    page.set_viewport_size({"width": 1400, "height": 1000})
+    assert "NO_PATH" in status.inner_text(), (status.inner_text(), (x0, y0, x1, y1), box)
