@@ -23,6 +23,7 @@ from labkit.hexpuzzle import Level, trace
 from labkit.hexpuzzle.coords import centre
 from labkit.hexpuzzle.draw import BoardPlot
 from labkit.hexpuzzle.sweep import TILE_RADIUS
+from labkit.widgets._code import CodeMixin, level_code, literal, path_code, source
 from labkit.widgets._figure import FigurePane, new_figure
 
 __all__ = ["CollisionSweepViewer", "shipped_levels"]
@@ -44,12 +45,14 @@ def shipped_levels() -> list[Level]:
     ]
 
 
-class CollisionSweepViewer:
+class CollisionSweepViewer(CodeMixin):
     """Interactive sweep viewer; ``viewer.ui`` is the ipywidgets container."""
 
     def __init__(self, levels: Sequence[Level | str | Path] | None = None) -> None:
         import ipywidgets as w
 
+        self._levels_arg = None if levels is None else list(levels)
+        self.fraction = 1.0
         self.levels = [
             lv if isinstance(lv, Level) else Level.load(lv) for lv in (levels or shipped_levels())
         ]
@@ -87,6 +90,7 @@ class CollisionSweepViewer:
         self.orientation = 0
         self.trace = None
         self.select_level(0)
+        self._add_code_button()
 
     # --- logic ----------------------------------------------------------------------------
     @property
@@ -126,6 +130,7 @@ class CollisionSweepViewer:
 
     def scrub(self, fraction: float) -> np.ndarray | None:
         """Move the tile's top to ``fraction`` of the distance it travels; returns its centre."""
+        self.fraction = float(fraction)
         where = self.plot.scrub(fraction)
         self._refresh()
         return where
@@ -154,6 +159,29 @@ class CollisionSweepViewer:
             f"{head} · tap <b>{t.tile}</b>: <span style='color:{colour}'><b>{t.outcome}</b></span>"
             f" after {t.length:.2f} R through {len(t.visits)} cells"
         )
+
+    def to_code(self) -> str:
+        """Source rebuilding this viewer: its levels, the selected level, orientation, tile and
+        scrub position."""
+        lines = ["from labkit.widgets import CollisionSweepViewer"]
+        if self._levels_arg is None:
+            args = ""
+        else:
+            if any(isinstance(lv, Level) for lv in self._levels_arg):
+                lines.append("from labkit.hexpuzzle import Level")
+            items = [level_code(lv) if isinstance(lv, Level) else path_code(lv)
+                     for lv in self._levels_arg]  # fmt: skip
+            args = "[\n    " + ",\n    ".join(items) + ",\n]"
+        lines += ["", f"viewer = CollisionSweepViewer({args})"]
+        if self.level_index:
+            lines.append(f"viewer.select_level({self.level_index})")
+        if self.orientation:
+            lines.append(f"viewer.rotate({self.orientation})")
+        if self.trace is not None:
+            lines.append(f"viewer.select_tile({self.trace.tile!r})")
+        lines.append(f"viewer.slider.value = {literal(self.slider.value)}")
+        lines.append(f"viewer.scrub({literal(self.fraction)})")
+        return source(lines, "viewer")
 
     # --- plumbing -------------------------------------------------------------------------
     def _redraw_board(self) -> None:

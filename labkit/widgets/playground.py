@@ -20,6 +20,7 @@ from labkit.pathfinding import (
     PathResult,
     TileDef,
 )
+from labkit.widgets._code import CodeMixin, literal, source
 from labkit.widgets._figure import FigurePane, new_figure
 
 WALL = TileDef(1, in_pass=0, out_pass=0, name="wall")
@@ -30,7 +31,7 @@ COLOURS = {0: (1.0, 1.0, 1.0), 1: (0.23, 0.23, 0.23), 2: (0.94, 0.63, 0.25), 3: 
 COST_FIELDS = ("uniform", "swamp in the middle", "random 1-5")
 
 
-class PathfindingPlayground:
+class PathfindingPlayground(CodeMixin):
     """An interactive pathfinding sandbox on a small map.
 
     Parameters
@@ -69,6 +70,7 @@ class PathfindingPlayground:
         self.ui = W.VBox([self.tool, W.HBox([self.neighbourhood, self.cost_field]), self.status])
         self.ui.children += (self._figure_widget(W),)
         self.update()
+        self._add_code_button()
 
     # -- model -----------------------------------------------------------------------------
     def costs(self) -> np.ndarray | None:
@@ -110,6 +112,28 @@ class PathfindingPlayground:
     def click(self, xdata: float, ydata: float) -> None:
         """A click at data coordinates (cell centres are integers)."""
         self.paint(int(round(xdata)), int(round(ydata)))
+
+    def to_code(self) -> str:
+        """Source rebuilding this playground: painted tiles, start, target, tool and options."""
+        h, w = self.layer.tiles.shape
+        ys, xs = np.nonzero(self.layer.tiles)
+        painted = [(int(x), int(y), int(self.layer.tiles[y, x])) for y, x in zip(ys, xs)]
+        lines = [
+            "from labkit.widgets import PathfindingPlayground",
+            "",
+            f"app = PathfindingPlayground({w}, {h}, seed={self.seed!r})",
+        ]
+        if painted:
+            lines.append(f"for x, y, tile in {literal(painted)}:")
+            lines.append("    app.layer.set_tile(x, y, tile)")
+        lines += [
+            f"app.start, app.target = {literal(self.start)}, {literal(self.target)}",
+            f"app.tool.value = {self.tool.value!r}",
+            f"app.neighbourhood.value = {self.neighbourhood.value!r}",
+            f"app.cost_field.value = {self.cost_field.value!r}",
+            "app.update()",
+        ]
+        return source(lines, "app")
 
     # -- view ------------------------------------------------------------------------------
     def _build_figure(self) -> None:
