@@ -18,6 +18,7 @@ Examples
 
 from __future__ import annotations
 
+from labkit.hexpuzzle.animate import animate, save_animation, sweep_animation
 from labkit.hexpuzzle.calibration import calibrate
 from labkit.hexpuzzle.calibration_result import Calibration
 from labkit.hexpuzzle.difficulty import Difficulty, score
@@ -70,6 +71,7 @@ __all__ = [
     "Trace",
     "advise",
     "all_matchings",
+    "animate",
     "calibrate",
     "campaign",
     "first_contact",
@@ -88,6 +90,8 @@ __all__ = [
     "skill_groups",
     "solve",
     "telemetry_from_weights",
+    "save_animation",
+    "sweep_animation",
     "tile_path",
     "trace",
 ]

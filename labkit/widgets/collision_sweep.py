@@ -160,6 +160,23 @@ class CollisionSweepViewer(CodeMixin):
             f" after {t.length:.2f} R through {len(t.visits)} cells"
         )
 
+    def animation(self, *, frames: int = 30, interval: int = 60):
+        """The selected tap's sweep scrubbed from start to end, as a ``matplotlib`` animation
+        (see :func:`labkit.hexpuzzle.sweep_animation`)."""
+        from labkit.hexpuzzle.animate import sweep_animation
+
+        if self.trace is None:
+            from labkit import ArgumentError
+
+            raise ArgumentError("no tile selected: nothing sweeps", argument="tile", value=None)
+        return sweep_animation(self.trace, frames=frames, interval=interval)
+
+    def save(self, path: str, *, frames: int = 30, fps: float = 15) -> None:
+        """Write the sweep as ``path`` (``.gif``; ``.mp4`` when ffmpeg is present)."""
+        from labkit.hexpuzzle.animate import save_animation
+
+        save_animation(self.animation(frames=frames), path, fps=fps)
+
     def to_code(self) -> str:
         """Source rebuilding this viewer: its levels, the selected level, orientation, tile and
         scrub position."""

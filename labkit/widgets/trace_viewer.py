@@ -83,6 +83,18 @@ class TraceViewer(CodeMixin):
         self.events.value = events_html(f.events, limit=30) if f.events else "<i>no events</i>"
         self.pane.refresh()
 
+    def animation(self, *, interval: int = 300):
+        """The whole game as a ``matplotlib`` animation (see :func:`labkit.encounter.animate`)."""
+        from labkit.encounter.animate import animate
+
+        return animate(self.trace, interval=interval, size=self._size)
+
+    def save(self, path: str, *, fps: float = 4) -> None:
+        """Write the game as ``path`` (``.gif``; ``.mp4`` when ffmpeg is present)."""
+        from labkit.encounter.animate import save_animation
+
+        save_animation(self.animation(), path, fps=fps)
+
     def to_code(self) -> str:
         """Source rebuilding this viewer at its step: the trace file, else the simulation that
         makes the trace (when re-simulating gives it back), else the trace document itself."""
