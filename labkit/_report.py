@@ -10,7 +10,6 @@ offline as it does online. Usage: ``python -m labkit._report OUTDIR [NOTEBOOK ..
 from __future__ import annotations
 
 import html
-import os
 import re
 import sys
 import time
@@ -26,7 +25,8 @@ def execute_notebook(path: Path, timeout: int = 900):
     import nbformat
     from nbclient import NotebookClient
 
-    os.environ["LABKIT_STATIC_FIGURES"] = "1"
+    from labkit._bundle import environment
+
     nb = nbformat.read(path, as_version=4)
     client = NotebookClient(
         nb,
@@ -34,7 +34,9 @@ def execute_notebook(path: Path, timeout: int = 900):
         kernel_name="python3",
         resources={"metadata": {"path": str(path.parent)}},
     )
-    client.execute()
+    # the kernel inherits the variable; the caller's environment is left as it was
+    with environment(LABKIT_STATIC_FIGURES="1"):
+        client.execute()
     return nb
 
 
@@ -94,7 +96,12 @@ def render_offline(nb, exporter=None) -> str:
     return body
 
 
-def build(outdir: Path, notebooks: list[Path] | None = None) -> list[Path]:
+def build(
+    outdir: Path, notebooks: list[Path] | None = None, executed: dict | None = None
+) -> list[Path]:
+    """Execute (or take from ``executed``, ``{path: executed node}``) and render each notebook."""
+    import copy
+
     from tqdm.auto import tqdm
 
     notebooks = notebooks or sorted((ROOT / "notebooks").glob("*.ipynb"))
@@ -104,7 +111,8 @@ def build(outdir: Path, notebooks: list[Path] | None = None) -> list[Path]:
     rows = []
     for path in tqdm(notebooks, desc="executing notebooks", unit="nb"):
         start = time.perf_counter()
-        nb = execute_notebook(path)
+        nb = copy.deepcopy(executed[path]) if executed and path in executed else None
+        nb = nb or execute_notebook(path)
         body = render_offline(nb, exporter)
         target = outdir / (path.stem + ".html")
         with atomic_write(target) as fh:

@@ -103,7 +103,12 @@ def build_parser() -> argparse.ArgumentParser:
     bun.add_argument("--out", required=True, help="the bundle to write (NAME.zip)")
     bun.add_argument("--timeout", type=int, default=600, help="seconds per cell (default 600)")
     bun.set_defaults(func=_cmd_bundle)
-    ver = sub.add_parser("verify", help="re-execute a bundle here and compare cell by cell")
+    ver = sub.add_parser(
+        "verify",
+        help="re-execute a bundle here and compare cell by cell",
+        description="Re-execute a bundle's notebook in this environment and compare it cell by "
+        "cell with what it recorded. This runs the notebook's code: verify bundles you trust.",
+    )
     ver.add_argument("bundle", help="a zip written by 'labkit bundle'")
     ver.add_argument("--timeout", type=int, default=600, help="seconds per cell (default 600)")
     ver.set_defaults(func=_cmd_verify)

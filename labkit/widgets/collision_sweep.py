@@ -171,7 +171,7 @@ class CollisionSweepViewer(CodeMixin):
             raise ArgumentError("no tile selected: nothing sweeps", argument="tile", value=None)
         return sweep_animation(self.trace, frames=frames, interval=interval)
 
-    def save(self, path: str, *, frames: int = 30, fps: float = 15) -> None:
+    def save(self, path: str | Path, *, frames: int = 30, fps: float = 15) -> None:
         """Write the sweep as ``path`` (``.gif``; ``.mp4`` when ffmpeg is present)."""
         from labkit.hexpuzzle.animate import save_animation
 

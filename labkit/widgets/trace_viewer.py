@@ -19,6 +19,8 @@ Examples
 
 from __future__ import annotations
 
+import os
+
 from labkit.encounter.journal import events_html
 from labkit.encounter.replay import playback
 from labkit.encounter.trace import SimulationTrace
@@ -89,7 +91,7 @@ class TraceViewer(CodeMixin):
 
         return animate(self.trace, interval=interval, size=self._size)
 
-    def save(self, path: str, *, fps: float = 4) -> None:
+    def save(self, path: str | os.PathLike, *, fps: float = 4) -> None:
         """Write the game as ``path`` (``.gif``; ``.mp4`` when ffmpeg is present)."""
         from labkit.encounter.animate import save_animation
 

@@ -24,11 +24,11 @@ def _shows_an_app(path) -> bool:
 
 
 @pytest.fixture(scope="module")
-def report(tmp_path_factory):
+def report(tmp_path_factory, executed_notebooks):
     from labkit._report import build
 
     out = tmp_path_factory.mktemp("report")
-    build(out, NOTEBOOKS)
+    build(out, NOTEBOOKS, executed=executed_notebooks)
     return out
 
 
