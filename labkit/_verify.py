@@ -250,9 +250,10 @@ def verify(path: str | Path, *, timeout: int = 600) -> Verdict:
         execute(fresh, root / "notebook", log, timeout, LABKIT_DATA_DIR=str(root / "data"))
         verdict.cells = compare_cells(recorded, fresh)
         listed = {e["path"] for e in manifest["files"]}
+        base = root.resolve()
         for name in reads(log):
-            rel = Path(name).resolve().relative_to(root.resolve()).as_posix() if name.startswith(
-                str(root.resolve())) else name  # fmt: skip
+            read = Path(name)
+            rel = read.relative_to(base).as_posix() if read.is_relative_to(base) else name
             if rel not in listed:
                 verdict.files.append(f"{rel}: read now but not recorded in the bundle")
     here = package_versions()

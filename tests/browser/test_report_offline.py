@@ -94,3 +94,25 @@ def test_the_offline_checker_sees_a_cdn_script():
         '<style>@import url("https://fonts.example/f.css");</style><a href="https://x.org">x</a>'
     )
     assert external_resources(page) == ["//cdn.example/a.css", "https://fonts.example/f.css"]
+
+
+def test_the_browser_check_catches_a_cdn_script_a_missing_image_and_an_error(tmp_path, browser):
+    (tmp_path / "bad.html").write_text(
+        '<!doctype html><script src="https://cdn.example.org/widgets.js"></script>'
+        '<img src="missing.png"><script>console.error("boom")</script><p>text</p>'
+    )
+    context = browser.new_context()
+    page = context.new_page()
+    try:
+        with serve(tmp_path) as origin:
+            visit = watch(page, origin)
+            visit.url = "bad.html"
+            page.goto(origin + "bad.html", wait_until="load")
+            broken = images_broken(page)
+    finally:
+        context.close()
+    problems = "\n".join(visit.problems())
+    assert "non-local request refused: https://cdn.example.org/widgets.js" in problems
+    assert "missing.png (HTTP 404)" in problems
+    assert "console error: boom" in problems
+    assert broken == ["missing.png"]
