@@ -145,3 +145,21 @@ def test_an_unsafe_name_inside_a_bundle_is_refused(tmp_path):
         zf.writestr("../outside.json", "{}")
     with pytest.raises(BundleError, match="unsafe path"):
         verify(bad)
+
+
+def test_bundle_refuses_a_missing_notebook(tmp_path, capsys):
+    assert main(["bundle", str(tmp_path / "nope.ipynb"), "--out", str(tmp_path / "x.zip")]) == 1
+    assert "notebook not found" in capsys.readouterr().err
+    assert not (tmp_path / "x.zip").exists()
+
+
+@pytest.mark.slow
+def test_bundle_refuses_a_notebook_that_raises_and_writes_nothing(tmp_path, capsys):
+    nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell("x = 1"),
+                                         nbformat.v4.new_code_cell("1 / 0")])  # fmt: skip
+    nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3"}
+    nbformat.write(nb, tmp_path / "raises.ipynb")
+    out = tmp_path / "raises.zip"
+    assert main(["bundle", str(tmp_path / "raises.ipynb"), "--out", str(out)]) == 1
+    assert "code cell 1 raised: ZeroDivisionError" in capsys.readouterr().err
+    assert not out.exists()
