@@ -12,7 +12,7 @@ export NUMBA_CACHE_DIR ?= $(CURDIR)/build/numba-cache
 export HYPOTHESIS_PROFILE ?= ci
 export MPLBACKEND ?= Agg
 
-.PHONY: lab test lint bench report clean install browser
+.PHONY: lab test lint bench report docs clean install browser
 
 install: $(STAMP)
 
@@ -53,6 +53,11 @@ bench: $(STAMP)
 
 report: $(STAMP)
 	$(BIN)/python -m labkit._report build/report
+
+# The documentation site: executed notebooks (widget apps as static snapshots) and the API
+# reference from the docstrings, with Sphinx + myst-nb; open build/docs/html/index.html.
+docs: $(STAMP)
+	$(BIN)/python -m labkit._docs build/docs/html
 
 clean:
 	rm -rf build .pytest_cache .hypothesis

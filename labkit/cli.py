@@ -64,6 +64,28 @@ def _cmd_warmup(args: argparse.Namespace) -> int:
     return 0
 
 
+def _cmd_bundle(args: argparse.Namespace) -> int:
+    from labkit._bundle import bundle
+
+    manifest = bundle(args.notebook, args.out, timeout=args.timeout)
+    packed = [f for f in manifest["files"] if not f["external"]]
+    print(f"wrote {args.out}: {manifest['notebook']} executed, {len(packed)} data file(s) packed"
+          f", {len(manifest['packages'])} package versions recorded")  # fmt: skip
+    for f in manifest["files"]:
+        where = " (external: hash only)" if f["external"] else ""
+        print(f"  {f['sha256'][:16]}  {f['path']}{where}")
+    return 0
+
+
+def _cmd_verify(args: argparse.Namespace) -> int:
+    from labkit._verify import verify
+
+    verdict = verify(args.bundle, timeout=args.timeout)
+    for line in verdict.lines():
+        print(line)
+    return 0 if verdict.ok else 1
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="labkit",
@@ -76,6 +98,20 @@ def build_parser() -> argparse.ArgumentParser:
     warm = sub.add_parser("warmup", help="compile every numba kernel now (cached on disk)")
     warm.add_argument("--quiet", action="store_true", help="no progress bar")
     warm.set_defaults(func=_cmd_warmup)
+    bun = sub.add_parser("bundle", help="execute a notebook fresh and pack it with its data")
+    bun.add_argument("notebook", help="the .ipynb file")
+    bun.add_argument("--out", required=True, help="the bundle to write (NAME.zip)")
+    bun.add_argument("--timeout", type=int, default=600, help="seconds per cell (default 600)")
+    bun.set_defaults(func=_cmd_bundle)
+    ver = sub.add_parser(
+        "verify",
+        help="re-execute a bundle here and compare cell by cell",
+        description="Re-execute a bundle's notebook in this environment and compare it cell by "
+        "cell with what it recorded. This runs the notebook's code: verify bundles you trust.",
+    )
+    ver.add_argument("bundle", help="a zip written by 'labkit bundle'")
+    ver.add_argument("--timeout", type=int, default=600, help="seconds per cell (default 600)")
+    ver.set_defaults(func=_cmd_verify)
     for name in DOMAIN_CLIS:
         try:
             module = importlib.import_module(name)

@@ -22,6 +22,7 @@ Examples
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import json
 import math
 import os
@@ -43,7 +44,43 @@ __all__ = [
     "field",
     "check",
     "as_int",
+    "record_read",
+    "READ_LOG_ENV",
 ]
+
+# ``labkit bundle`` sets this to a file; every loader then notes each data file it reads there
+# (one JSON line: absolute path and SHA-256), so the bundle can pack exactly what a notebook read.
+READ_LOG_ENV = "LABKIT_READ_LOG"
+
+
+def record_read(path: str | os.PathLike) -> None:
+    """Note that a loader read ``path`` (only while ``$LABKIT_READ_LOG`` names a log file).
+
+    Loaders call this after reading a data file; outside ``labkit bundle`` it does nothing.
+
+    Examples
+    --------
+    >>> import tempfile, pathlib, os
+    >>> d = pathlib.Path(tempfile.mkdtemp())
+    >>> (d / "x.json").write_text("{}")
+    2
+    >>> os.environ[READ_LOG_ENV] = str(d / "reads.jsonl")
+    >>> record_read(d / "x.json")
+    >>> del os.environ[READ_LOG_ENV]
+    >>> json.loads((d / "reads.jsonl").read_text())["sha256"][:12]
+    '44136fa355b3'
+    """
+    log = os.environ.get(READ_LOG_ENV)
+    if not log:
+        return
+    target = Path(path).resolve()
+    try:
+        digest = hashlib.sha256(target.read_bytes()).hexdigest()
+    except OSError:
+        return  # the loader has already reported the unreadable file
+    line = json.dumps({"path": str(target), "sha256": digest}) + "\n"
+    with open(log, "a", encoding="utf-8") as fh:  # one short append per read: safe enough
+        fh.write(line)
 
 
 class FormatError(LabkitError):
@@ -121,6 +158,7 @@ def load_json(
         raise error("file not found", file=file) from None
     except (OSError, UnicodeDecodeError) as exc:
         raise error(f"cannot read file: {exc}", file=file) from None
+    record_read(path)
     doc = parse_json(text, file=file, error=error)
     try:
         return check_header(doc, format=format, versions=versions, upgrades=upgrades, error=error)

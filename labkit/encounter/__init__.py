@@ -33,6 +33,7 @@ from __future__ import annotations
 
 from labkit.encounter import tables
 from labkit.encounter.actors import Actor, Phase
+from labkit.encounter.animate import animate
 from labkit.encounter.balance import Balance, BalanceError, default_balance, load_balance
 from labkit.encounter.batch import BatchResult, run_batch, survival_curve
 from labkit.encounter.cards import Bag, CardPool, ItemCounts, ItemError, Room, census
@@ -65,6 +66,7 @@ from labkit.encounter.world import World
 
 __all__ = [
     "tables",
+    "animate",
     "Balance",
     "BalanceError",
     "default_balance",

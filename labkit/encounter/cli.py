@@ -57,6 +57,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     bat.add_argument("--out", help="CSV file for the rows")
     bat.add_argument("--quiet", action="store_true", help="no progress bar")
     bat.set_defaults(func=_cmd_batch)
+    ani = sub.add_parser("animate", help="write a trace's game as an animation (GIF or MP4)")
+    ani.add_argument("trace", help="trace JSON file (format 3)")
+    ani.add_argument("--out", required=True, help="game.gif, or game.mp4 when ffmpeg is present")
+    ani.add_argument("--fps", type=float, default=4, help="frames (game steps) per second")
+    ani.add_argument("--last", type=int, help="stop after this step")
+    ani.set_defaults(func=_cmd_animate)
 
 
 def _pair(text: str, name: str, kind: type = int) -> tuple:
@@ -94,6 +100,17 @@ def _settings(args: argparse.Namespace, seed: int):
         max_steps=args.max_steps, snapshots=getattr(args, "snapshots", False),
         policies=_pair(args.policies, "policies", str), balance=_balance(args.balance),
     )  # fmt: skip
+
+
+def _cmd_animate(args: argparse.Namespace) -> int:
+    from labkit._animation import check_target
+    from labkit.encounter.animate import animate, save_animation
+
+    check_target(args.out)  # before the frames are drawn
+    anim = animate(args.trace, last=args.last)
+    path = save_animation(anim, args.out, fps=args.fps)
+    print(f"wrote {path}: {len(anim.frames)} frames at {args.fps:g} per second")
+    return 0
 
 
 def _cmd_run(args: argparse.Namespace) -> int:

@@ -182,6 +182,9 @@ def _patched(patch_text: str) -> Balance:
 
 @functools.lru_cache(maxsize=1)
 def _default_doc_text() -> str:
+    from labkit.io import record_read
+
+    record_read(DEFAULT_PATH)
     return DEFAULT_PATH.read_text(encoding="utf-8")
 
 

@@ -18,6 +18,7 @@ Examples
 
 from __future__ import annotations
 
+from labkit.hexpuzzle.animate import animate, save_animation, sweep_animation
 from labkit.hexpuzzle.calibration import calibrate
 from labkit.hexpuzzle.calibration_result import Calibration
 from labkit.hexpuzzle.curve import Campaign, campaign_from_curve, parse_curve
@@ -92,6 +93,7 @@ __all__ = [
     "Trace",
     "advise",
     "all_matchings",
+    "animate",
     "calibrate",
     "campaign",
     "campaign_from_curve",
@@ -117,6 +119,8 @@ __all__ = [
     "solve",
     "telemetry_from_skill",
     "telemetry_from_weights",
+    "save_animation",
+    "sweep_animation",
     "tile_path",
     "trace",
 ]

@@ -255,6 +255,7 @@ def load_telemetry(path: str | os.PathLike, *, frame: bool | None = None) -> Any
             text = fh.read()
     except OSError as exc:
         raise TelemetryError(f"cannot read: {exc.strerror}", file=str(path)) from None
+    lio.record_read(path)
     table = parse_telemetry(text, file=str(path))
     if frame is False or (frame is None and not _has_pandas()):
         return table

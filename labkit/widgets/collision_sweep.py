@@ -23,6 +23,7 @@ from labkit.hexpuzzle import Level, trace
 from labkit.hexpuzzle.coords import centre
 from labkit.hexpuzzle.draw import BoardPlot
 from labkit.hexpuzzle.sweep import TILE_RADIUS
+from labkit.widgets._code import CodeMixin, level_code, literal, path_code, source
 from labkit.widgets._controls import WIDE, snapped, tip
 from labkit.widgets._figure import FigurePane, new_figure
 
@@ -45,12 +46,14 @@ def shipped_levels() -> list[Level]:
     ]
 
 
-class CollisionSweepViewer:
+class CollisionSweepViewer(CodeMixin):
     """Interactive sweep viewer; ``viewer.ui`` is the ipywidgets container."""
 
     def __init__(self, levels: Sequence[Level | str | Path] | None = None) -> None:
         import ipywidgets as w
 
+        self._levels_arg = None if levels is None else list(levels)
+        self.fraction = 1.0
         self.levels = [
             lv if isinstance(lv, Level) else Level.load(lv) for lv in (levels or shipped_levels())
         ]
@@ -95,6 +98,7 @@ class CollisionSweepViewer:
         self.orientation = 0
         self.trace = None
         self.select_level(0)
+        self._add_code_button()
 
     # --- logic ----------------------------------------------------------------------------
     @property
@@ -134,6 +138,7 @@ class CollisionSweepViewer:
 
     def scrub(self, fraction: float) -> np.ndarray | None:
         """Move the tile's top to ``fraction`` of the distance it travels; returns its centre."""
+        self.fraction = float(fraction)
         where = self.plot.scrub(fraction)
         if self.trace is not None:
             self.status.value = (
@@ -168,6 +173,46 @@ class CollisionSweepViewer:
             f"{head} · tap <b>{t.tile}</b>: <span style='color:{colour}'><b>{t.outcome}</b></span>"
             f" after {t.length:.2f} R through {len(t.visits)} cells"
         )
+
+    def animation(self, *, frames: int = 30, interval: int = 60):
+        """The selected tap's sweep scrubbed from start to end, as a ``matplotlib`` animation
+        (see :func:`labkit.hexpuzzle.sweep_animation`)."""
+        from labkit.hexpuzzle.animate import sweep_animation
+
+        if self.trace is None:
+            from labkit import ArgumentError
+
+            raise ArgumentError("no tile selected: nothing sweeps", argument="tile", value=None)
+        return sweep_animation(self.trace, frames=frames, interval=interval)
+
+    def save(self, path: str | Path, *, frames: int = 30, fps: float = 15) -> None:
+        """Write the sweep as ``path`` (``.gif``; ``.mp4`` when ffmpeg is present)."""
+        from labkit.hexpuzzle.animate import save_animation
+
+        save_animation(self.animation(frames=frames), path, fps=fps)
+
+    def to_code(self) -> str:
+        """Source rebuilding this viewer: its levels, the selected level, orientation, tile and
+        scrub position."""
+        lines = ["from labkit.widgets import CollisionSweepViewer"]
+        if self._levels_arg is None:
+            args = ""
+        else:
+            if any(isinstance(lv, Level) for lv in self._levels_arg):
+                lines.append("from labkit.hexpuzzle import Level")
+            items = [level_code(lv) if isinstance(lv, Level) else path_code(lv)
+                     for lv in self._levels_arg]  # fmt: skip
+            args = "[\n    " + ",\n    ".join(items) + ",\n]"
+        lines += ["", f"viewer = CollisionSweepViewer({args})"]
+        if self.level_index:
+            lines.append(f"viewer.select_level({self.level_index})")
+        if self.orientation:
+            lines.append(f"viewer.rotate({self.orientation})")
+        if self.trace is not None:
+            lines.append(f"viewer.select_tile({self.trace.tile!r})")
+        lines.append(f"viewer.slider.value = {literal(self.slider.value)}")
+        lines.append(f"viewer.scrub({literal(self.fraction)})")
+        return source(lines, "viewer")
 
     # --- plumbing -------------------------------------------------------------------------
     def _redraw_board(self) -> None:

@@ -25,13 +25,14 @@ from typing import Any
 import numpy as np
 
 from labkit.mapturn import World, example_tower_path, gauge_timeline, load_tower
+from labkit.widgets._code import CodeError, CodeMixin, literal, path_code, source
 from labkit.widgets._controls import snapped, tip
 from labkit.widgets._figure import FigurePane, new_figure
 
 __all__ = ["GaugeTuner"]
 
 
-class GaugeTuner:
+class GaugeTuner(CodeMixin):
     """Interactive gauge tuner over one floor of a tower.
 
     Examples
@@ -45,6 +46,7 @@ class GaugeTuner:
     def __init__(self, tower: Any = None, floor: str | None = None, ticks: int = 60) -> None:
         import ipywidgets as W
 
+        self._tower_arg = tower
         tower = load_tower(tower or example_tower_path()) if not hasattr(tower, "floors") else tower
         self.world = World(tower)
         self.floor = floor or self.world.floor
@@ -81,6 +83,7 @@ class GaugeTuner:
         self.update()
         for w in controls:
             w.observe(lambda change: self.update(), names="value")
+        self._add_code_button()
 
     # -- model -----------------------------------------------------------------------------------
     def time_costs(self) -> list[float]:
@@ -151,6 +154,25 @@ class GaugeTuner:
         return {"timeline": timeline, "labels": labels, "ends": ends,
                 "per_action": dict(zip(labels, per_action.round(3).tolist())),
                 "reach": reach, "until": until}  # fmt: skip
+
+    def to_code(self) -> str:
+        """Source rebuilding this tuner: tower, floor, every timeCost and the action mix."""
+        if self._tower_arg is None:
+            tower = ""
+        elif hasattr(self._tower_arg, "floors"):
+            raise CodeError("to_code needs the tower given as a path (GaugeTuner(path))")
+        else:
+            tower = path_code(self._tower_arg) + ", "
+        lines = [
+            "from labkit.widgets import GaugeTuner",
+            "",
+            f"app = GaugeTuner({tower}floor={self.floor!r}, ticks={self.ticks.value})",
+        ]
+        for key, slider in self.sliders.items():
+            lines.append(f"app.sliders[{key!r}].value = {literal(slider.value)}")
+        for name in ("moves", "battles", "battle_time", "ranged", "ranged_cost"):
+            lines.append(f"app.{name}.value = {getattr(self, name).value!r}")
+        return source(lines, "app")
 
     # -- view ------------------------------------------------------------------------------------
     def _build_figure(self, W: Any) -> None:

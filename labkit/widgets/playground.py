@@ -27,6 +27,7 @@ from labkit.pathfinding import (
     PathResult,
     TileDef,
 )
+from labkit.widgets._code import CodeMixin, literal, source
 from labkit.widgets._figure import FigurePane, new_figure
 
 WALL = TileDef(1, in_pass=0, out_pass=0, name="wall")
@@ -41,7 +42,7 @@ _SHADE = np.array([0.0, 0.45, 0.1])  # the green a cell tends to as its cost ris
 BRUSHES = ("wall", "one-way →", "hit tile", "erase")  # tools a drag paints with
 
 
-class PathfindingPlayground:
+class PathfindingPlayground(CodeMixin):
     """An interactive pathfinding sandbox on a small map.
 
     Parameters
@@ -91,6 +92,7 @@ class PathfindingPlayground:
         self.ui = W.VBox([self.tool, row, self.status])
         self.ui.children += (self._figure_widget(W),)
         self.update()
+        self._add_code_button()
 
     # -- model -----------------------------------------------------------------------------
     def costs(self) -> np.ndarray | None:
@@ -185,6 +187,28 @@ class PathfindingPlayground:
         if xdata is not None and ydata is not None:
             self.drag(xdata, ydata)
         self._stroke = None
+
+    def to_code(self) -> str:
+        """Source rebuilding this playground: painted tiles, start, target, tool and options."""
+        h, w = self.layer.tiles.shape
+        ys, xs = np.nonzero(self.layer.tiles)
+        painted = [(int(x), int(y), int(self.layer.tiles[y, x])) for y, x in zip(ys, xs)]
+        lines = [
+            "from labkit.widgets import PathfindingPlayground",
+            "",
+            f"app = PathfindingPlayground({w}, {h}, seed={self.seed!r})",
+        ]
+        if painted:
+            lines.append(f"for x, y, tile in {literal(painted)}:")
+            lines.append("    app.layer.set_tile(x, y, tile)")
+        lines += [
+            f"app.start, app.target = {literal(self.start)}, {literal(self.target)}",
+            f"app.tool.value = {self.tool.value!r}",
+            f"app.neighbourhood.value = {self.neighbourhood.value!r}",
+            f"app.cost_field.value = {self.cost_field.value!r}",
+            "app.update()",
+        ]
+        return source(lines, "app")
 
     # -- view ------------------------------------------------------------------------------
     def _build_figure(self) -> None:

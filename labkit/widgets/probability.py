@@ -29,6 +29,7 @@ from labkit.encounter import draw
 from labkit.encounter.balance import Balance, PriorityRule, default_balance
 from labkit.encounter.combat import FightStats, Loadout, compose, simulate_fights, wilson_interval
 from labkit.encounter.tables import INDICES, priority_chance, table_index
+from labkit.widgets._code import CodeError, CodeMixin, literal, path_code, source
 from labkit.widgets._controls import tip
 from labkit.widgets._figure import FigurePane, new_figure
 from labkit.widgets._probability_goal import GoalSeek, table_problem
@@ -36,7 +37,7 @@ from labkit.widgets._probability_goal import GoalSeek, table_problem
 __all__ = ["ProbabilityExplorer"]
 
 
-class ProbabilityExplorer:
+class ProbabilityExplorer(CodeMixin):
     """Interactive combat-curve explorer.
 
     Examples
@@ -62,6 +63,7 @@ class ProbabilityExplorer:
         import ipywidgets as W
 
         self.base = default_balance() if balance is None else balance
+        self._default_base = balance is None
         self.balance = self.base
         self.pinned: Balance | None = compare
         self.pinned_stats: FightStats | None = None
@@ -115,6 +117,7 @@ class ProbabilityExplorer:
         self.update()
         for w in self.controls():
             w.observe(self._on_change, names="value")
+        self._add_code_button()
 
     def _side_controls(self, W: Any, loadout: Loadout) -> dict[str, Any]:
         b = self.base
@@ -263,6 +266,47 @@ class ProbabilityExplorer:
             f"<p>A: hit {s.a.hit}, agility {s.a.agility}, first strike {s.a.first_strike}<br>"
             f"B: hit {s.b.hit}, agility {s.b.agility}, first strike {s.b.first_strike}</p>"
         )
+
+    def to_code(self) -> str:
+        """Source rebuilding this explorer: loadouts, fights, seed and every edited slider."""
+        if self._default_base:
+            balance = ""
+        elif self.base.source:
+            balance = f", balance=load_balance({path_code(self.base.source)})"
+        else:
+            raise CodeError("to_code needs the base balance loaded from a file (load_balance)")
+
+        def side(key: str) -> str:
+            lo = self.loadout(key)
+            fields = {k: getattr(lo, k) for k in ("character", "weapon", "armour", "stealth",
+                                                  "retreat_at")}  # fmt: skip
+            return "Loadout(" + ", ".join(f"{k}={v!r}" for k, v in fields.items()) + ")"
+
+        lines = [
+            "from labkit.encounter.balance import load_balance" if balance else None,
+            "from labkit.encounter.combat import Loadout",
+            "from labkit.widgets import ProbabilityExplorer",
+            "",
+            f"app = ProbabilityExplorer({side('a')}, {side('b')}{balance}, "
+            f"n={self.n.value}, seed={self.seed!r})",
+        ]
+        # only the sliders moved away from the base balance's values are written
+        start_hit = [int(round(100 * v)) for v in self.base.hit_table]
+        start_pursuit = [int(round(100 * v)) for v in self.base.pursuit_table]
+        hit = [s.value for s in self.hit]
+        pursuit = [s.value for s in self.pursuit]
+        if hit != start_hit:
+            lines.append(f"for slider, pct in zip(app.hit, {literal(hit)}):")
+            lines.append("    slider.value = pct")
+        if pursuit != start_pursuit:
+            lines.append(f"for slider, pct in zip(app.pursuit, {literal(pursuit)}):")
+            lines.append("    slider.value = pct")
+        rule = self.base.priority
+        if self.slope.value != int(round(100 * rule.per_agility)):
+            lines.append(f"app.slope.value = {self.slope.value!r}")
+        if tuple(self.clamp.value) != (int(round(100 * rule.min)), int(round(100 * rule.max))):
+            lines.append(f"app.clamp.value = {tuple(self.clamp.value)!r}")
+        return source([line for line in lines if line is not None], "app")
 
     # -- view ------------------------------------------------------------------------------------
     def _build_goal_seek(self, W: Any) -> None:

@@ -19,15 +19,18 @@ Examples
 
 from __future__ import annotations
 
+import os
+
 from labkit.encounter.journal import events_html
 from labkit.encounter.replay import playback
 from labkit.encounter.trace import SimulationTrace
+from labkit.widgets._code import CodeMixin, literal, path_code, source
 from labkit.widgets._figure import FigurePane, new_figure
 
 __all__ = ["TraceViewer"]
 
 
-class TraceViewer:
+class TraceViewer(CodeMixin):
     """Step-by-step view of a :class:`~labkit.encounter.trace.SimulationTrace` (format 3)."""
 
     def __init__(self, trace: SimulationTrace | str, *, size: float = 5.0) -> None:
@@ -35,6 +38,8 @@ class TraceViewer:
 
         from labkit.encounter.sim_draw import draw_board
 
+        self._trace_arg = trace
+        self._size = size
         self.trace = SimulationTrace.load(trace) if isinstance(trace, str) else trace
         self.frames = list(playback(self.trace))
         m = self.trace.map
@@ -56,6 +61,7 @@ class TraceViewer:
         self.ui = W.VBox([W.HBox([self.play, self.step]), self.status, self.pane.widget,
                           self.events])  # fmt: skip
         self.show(0)
+        self._add_code_button()
 
     def _legend(self) -> None:
         """A key for the board's marks (room kinds are written in each room)."""
@@ -99,6 +105,47 @@ class TraceViewer:
         )
         self.events.value = events_html(f.events, limit=30) if f.events else "<i>no events</i>"
         self.pane.refresh()
+
+    def animation(self, *, interval: int = 300):
+        """The whole game as a ``matplotlib`` animation (see :func:`labkit.encounter.animate`)."""
+        from labkit.encounter.animate import animate
+
+        return animate(self.trace, interval=interval, size=self._size)
+
+    def save(self, path: str | os.PathLike, *, fps: float = 4) -> None:
+        """Write the game as ``path`` (``.gif``; ``.mp4`` when ffmpeg is present)."""
+        from labkit.encounter.animate import save_animation
+
+        save_animation(self.animation(), path, fps=fps)
+
+    def to_code(self) -> str:
+        """Source rebuilding this viewer at its step: the trace file, else the simulation that
+        makes the trace (when re-simulating gives it back), else the trace document itself."""
+        lines = ["from labkit.widgets import TraceViewer"]
+        if isinstance(self._trace_arg, str):
+            trace = path_code(self._trace_arg)
+        elif self._resimulates():
+            lines.insert(0, "from labkit.encounter.runner import simulate")
+            lines.insert(1, "from labkit.encounter.settings import SimulationSettings")
+            settings = literal(self.trace.settings.to_dict())
+            trace = f"simulate(SimulationSettings.from_dict({settings}))"
+        else:
+            lines.insert(0, "from labkit.encounter.trace import SimulationTrace")
+            trace = f"SimulationTrace.from_dict({literal(self.trace.to_dict())})"
+        size = "" if self._size == 5.0 else f", size={self._size!r}"
+        lines += ["", f"viewer = TraceViewer({trace}{size})", f"viewer.show({self.step.value})"]
+        return source(lines, "viewer")
+
+    def _resimulates(self) -> bool:
+        if not hasattr(self, "_same_as_simulated"):
+            from labkit.encounter.runner import simulate
+
+            try:
+                again = simulate(self.trace.settings, version=self.trace.version)
+                self._same_as_simulated = again.to_dict() == self.trace.to_dict()
+            except Exception:  # settings another labkit wrote: fall back to the document
+                self._same_as_simulated = False
+        return self._same_as_simulated
 
     def _ipython_display_(self) -> None:
         from IPython.display import display

@@ -39,6 +39,14 @@ from labkit.hexpuzzle.calibration_result import BAND_NAMES, DEFAULT_EDGES, band_
 from labkit.hexpuzzle.difficulty import PARTS, WEIGHTS, Difficulty, js_round, score
 from labkit.hexpuzzle.level import Level
 from labkit.hexpuzzle.observed import observed_index
+from labkit.widgets._code import (
+    CodeError,
+    CodeMixin,
+    level_code,
+    literal,
+    source,
+    telemetry_code,
+)
 from labkit.widgets._controls import snapped
 from labkit.widgets._figure import FigurePane, new_figure
 
@@ -53,7 +61,7 @@ def sample_telemetry_path() -> Path:
     return data_path("telemetry", "sample.csv")
 
 
-class DifficultyWorkbench:
+class DifficultyWorkbench(CodeMixin):
     """Weights and band edges on sliders, the levels re-ranked live; ``.ui`` is the widget.
 
     Parameters
@@ -74,6 +82,8 @@ class DifficultyWorkbench:
     ) -> None:
         import ipywidgets as w
 
+        self._levels_arg = None if levels is None else list(levels)
+        self._telemetry_arg = telemetry
         if levels is None:
             from labkit.hexpuzzle.mainline import campaign
 
@@ -139,6 +149,7 @@ class DifficultyWorkbench:
         self.mode.observe(lambda _: self.show_mode(), names="value")
         self.ui = w.VBox([self.mode, self.index_view])
         self.refresh()
+        self._add_code_button()
 
     # --- logic ----------------------------------------------------------------------------
     def value(self, slider: Any) -> float:
@@ -273,9 +284,11 @@ class DifficultyWorkbench:
 
                 self.skill = SkillPanel(self.difficulties, self.telemetry)
                 self.skill.fit()
-            self.ui.children = (self.mode, self.skill.ui)
+            view = self.skill.ui
         else:
-            self.ui.children = (self.mode, self.index_view)
+            view = self.index_view
+        # the code box (added last by CodeMixin) stays under whichever view is shown
+        self.ui.children = (self.mode, view, *self.ui.children[2:])
 
     def liked(self) -> Level | None:
         """The level chosen in the "like" list (the new level keeps its board size)."""
@@ -287,6 +300,32 @@ class DifficultyWorkbench:
 
         self.workshop = LevelWorkshop(level)
         self.workshop_box.children = (self.workshop.ui,)
+
+    def to_code(self) -> str:
+        """Source rebuilding this workbench: levels, telemetry, calibration, weights, edges."""
+        lines = ["from labkit.widgets import DifficultyWorkbench"]
+        args = []
+        if self._levels_arg is not None:
+            if not all(isinstance(lv, Level) for lv in self._levels_arg):
+                raise CodeError("to_code needs the levels as Level objects (not scores)")
+            lines.append("from labkit.hexpuzzle import Level")
+            args.append("[\n    " + ",\n    ".join(map(level_code, self._levels_arg)) + ",\n]")
+        if self._telemetry_arg is not None:
+            if not isinstance(self._telemetry_arg, (str, Path)):
+                lines.append("from labkit.hexpuzzle.telemetry import parse_telemetry")
+            args.append(telemetry_code(self._telemetry_arg))
+        args.append(f"n_boot={self.n_boot!r}")
+        lines += ["", f"bench = DifficultyWorkbench({', '.join(args)})"]
+        if self.calibration is not None:
+            lines.append("bench.run_calibration()")
+        if self.mode.value != self.mode.options[0]:
+            lines.append(f"bench.mode.value = {self.mode.value!r}")
+        edges = [s.value for s in self.edge_sliders]
+        lines.append(
+            f"bench.set_weights({literal(self.weights)}, {literal(self.baseline.value)}, "
+            f"{literal(edges)})"
+        )
+        return source(lines, "bench")
 
     # --- display --------------------------------------------------------------------------
     def _build_plot(self) -> None:

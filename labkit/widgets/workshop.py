@@ -42,6 +42,7 @@ from labkit.hexpuzzle import coords
 from labkit.hexpuzzle.difficulty import score
 from labkit.hexpuzzle.draw import BoardPlot
 from labkit.hexpuzzle.level import MAX_RADIUS, STRAIGHT, Level, LevelError, all_matchings
+from labkit.widgets._code import CodeMixin, literal, source
 from labkit.widgets._figure import FigurePane, new_figure
 from labkit.widgets._workshop_check import board_key, stuck_tiles, why_unsolvable
 
@@ -74,7 +75,7 @@ def _label(tracks: tuple[int, ...]) -> str:
     return " ".join(f"{a}-{b}" for a, b in enumerate(tracks) if a < b)
 
 
-class LevelWorkshop:
+class LevelWorkshop(CodeMixin):
     """A level editor; ``workshop.ui`` is the ipywidgets container.
 
     Parameters
@@ -151,6 +152,7 @@ class LevelWorkshop:
             self._take(level)
         else:
             self.load(level)
+        self._add_code_button()
 
     # --- editing --------------------------------------------------------------------------
     @_edit
@@ -266,6 +268,25 @@ class LevelWorkshop:
         self.tiles = {t.cell: [t.id, t.dir, t.color] for t in level.tiles}
         self._set_limit(level.move_limit)
         self.refresh()
+
+    def to_code(self) -> str:
+        """Source rebuilding this workshop: the edited document (even an invalid one), the move
+        limit, the tool, the chosen tracks and the file name."""
+        lines = [
+            "from labkit.widgets import LevelWorkshop",
+            "",
+            f"ws = LevelWorkshop(radius={self.radius.value!r})",
+            f"ws.meta = {literal(self.meta)}",
+            f"ws.cells = {literal(self.cells)}",
+            f"ws.tiles = {literal(self.tiles)}",
+            f"ws.move_limit.max = {self.move_limit.max!r}",
+            f"ws.move_limit.value = {self.move_limit.value!r}",
+            f"ws.tool.value = {self.tool.value!r}",
+            f"ws.matching.value = {literal(tuple(self.matching.value))}",
+            f"ws.path.value = {self.path.value!r}",
+            "ws.refresh()",
+        ]
+        return source(lines, "ws")
 
     # --- analysis and display -------------------------------------------------------------
     def refresh(self) -> None:

@@ -16,6 +16,14 @@ NOTEBOOKS = sorted((ROOT / "notebooks").glob("*.ipynb"))
 
 
 @pytest.fixture(scope="session")
+def executed_notebooks():
+    """Every notebook executed once with static figures, shared by the report and docs tests."""
+    from labkit._report import execute_notebook
+
+    return {path: execute_notebook(path) for path in NOTEBOOKS}
+
+
+@pytest.fixture(scope="session")
 def lab(tmp_path_factory):
     server = LabServer(tmp_path_factory.mktemp("lab"), NOTEBOOKS)
     server.start()

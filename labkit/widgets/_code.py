@@ -1,0 +1,119 @@
+"""Widget state as code: every app's ``to_code()`` and its "code" button.
+
+``to_code()`` returns Python source that rebuilds an app in its current state (every control,
+selection and edited document) and ends with an expression evaluating to the rebuilt app, so a
+notebook cell running it shows the app again. The source is generated from the app's own state;
+running it is the reader's choice. Nothing read from disk is ever executed by labkit.
+
+The helpers here turn the values an app holds into source text: plain literals through
+:func:`literal`, levels through ``Level.from_json({...})``, telemetry through its CSV text.
+
+Examples
+--------
+>>> literal({"a": (1, 2.5), "b": [None, "x"]})
+"{'a': (1, 2.5), 'b': [None, 'x']}"
+>>> print(source(["from labkit.widgets import GaugeTuner", "", "app = GaugeTuner()"], "app"))
+from labkit.widgets import GaugeTuner
+<BLANKLINE>
+app = GaugeTuner()
+app
+"""
+
+from __future__ import annotations
+
+import os
+import pprint
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from labkit import LabkitError
+
+__all__ = ["CodeMixin", "literal", "source", "level_code", "path_code", "telemetry_code"]
+
+
+class CodeError(LabkitError):
+    """An app holds something that cannot be written back as code (say what to pass instead)."""
+
+
+def literal(value: Any) -> str:
+    """Source text of a plain value (numbers, strings, None, bools, lists, tuples, dicts).
+
+    numpy scalars and arrays become Python numbers and lists; floats keep every digit (``repr``),
+    so the rebuilt app holds exactly the same values.
+    """
+    return pprint.pformat(_plain(value), width=96, sort_dicts=False)
+
+
+def _plain(value: Any) -> Any:
+    if isinstance(value, np.ndarray):
+        return _plain(value.tolist())
+    if isinstance(value, np.generic):
+        return value.item()
+    if isinstance(value, dict):
+        return {_plain(k): _plain(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_plain(v) for v in value]
+    if isinstance(value, tuple):
+        return tuple(_plain(v) for v in value)
+    if isinstance(value, (Path, os.PathLike)):
+        return os.fspath(value)
+    return value
+
+
+def source(lines: list[str], name: str) -> str:
+    """Join ``lines`` and end with the bare name ``name`` (the cell's displayed value)."""
+    return "\n".join([*lines, name]) + "\n"
+
+
+def path_code(path: str | os.PathLike) -> str:
+    """A path as source: absolute, so the code runs from any folder."""
+    return repr(os.fspath(Path(path).resolve()))
+
+
+def level_code(level: Any) -> str:
+    """``Level.from_json({...})`` for a :class:`~labkit.hexpuzzle.Level`."""
+    return f"Level.from_json({literal(level.to_json())})"
+
+
+def telemetry_code(telemetry: Any) -> str:
+    """Telemetry as source: a path stays a path, a table becomes ``parse_telemetry(csv_text)``."""
+    if isinstance(telemetry, (str, os.PathLike)):
+        return path_code(telemetry)
+    from labkit.hexpuzzle.telemetry import to_csv
+
+    return f"parse_telemetry({to_csv(telemetry)!r})"
+
+
+class CodeMixin:
+    """Adds the "code" button: a toggle that shows :meth:`to_code` in a text area to copy.
+
+    An app calls ``self._add_code_button()`` at the end of ``__init__`` (after ``self.ui``
+    exists) and implements ``to_code()``.
+    """
+
+    def to_code(self) -> str:  # pragma: no cover - every app overrides it
+        raise NotImplementedError
+
+    def _add_code_button(self) -> None:
+        import ipywidgets as W
+
+        self.code_button = W.ToggleButton(
+            value=False, description="code", icon="code", tooltip="show code rebuilding this app"
+        )
+        self.code_area = W.Textarea(
+            value="",
+            layout=W.Layout(width="98%", height="220px", display="none"),
+        )
+        self.code_button.observe(lambda ch: self.show_code(ch["new"]), names="value")
+        self.ui.children = (*self.ui.children, W.VBox([self.code_button, self.code_area]))
+
+    def show_code(self, visible: bool = True) -> str:
+        """Show (or hide) the code rebuilding the app; returns the code shown."""
+        code = self.to_code() if visible else ""
+        self.code_area.value = code
+        self.code_area.layout.display = None if visible else "none"
+        if self.code_button.value != visible:
+            self.code_button.value = visible
+        return code
