@@ -16,7 +16,7 @@ import numpy as np
 
 from benchmarks import benchmark, compare
 from labkit.hexpuzzle import LevelRatings, fit_skill_model, glicko2, telemetry_from_skill
-from labkit.hexpuzzle.calibration import example_difficulties
+from labkit.hexpuzzle.difficulty.fit import example_difficulties
 
 
 def _progression(players: int):

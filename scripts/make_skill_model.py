@@ -42,7 +42,7 @@ def main(argv: list[str] | None = None) -> int:
         DATA / "progression.csv",
         table,
         comments=[
-            "simulated players (labkit.hexpuzzle.players), not real player data",
+            "simulated players (labkit.hexpuzzle.difficulty.players), not real player data",
             f"labkit {labkit.__version__}; seed {args.seed}; {args.players} players, skills "
             "uniform in [0, 1]; progression mode (levels in order, quitting after failures)",
             "levels: data/levels/campaign.json",

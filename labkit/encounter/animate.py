@@ -1,14 +1,14 @@
 """A played-back game as an animation: one frame per step of a format-3 trace.
 
-The frames are :func:`labkit.encounter.replay.playback` of the trace (no rule runs), drawn by
+The frames are :func:`labkit.encounter.records.replay.playback` of the trace (no rule runs), drawn by
 :func:`labkit.encounter.sim_draw.draw_board` / ``update_board`` as the trace viewer does: actors
 moving, the sound each step makes, corpses and loot. Write it with :func:`save_animation` (GIF
 always, MP4 when ffmpeg is present); ``labkit sim animate TRACE --out game.gif`` does both.
 
 Examples
 --------
->>> from labkit.encounter.runner import simulate
->>> from labkit.encounter.settings import SimulationSettings
+>>> from labkit.encounter.sim.runner import simulate
+>>> from labkit.encounter.sim.settings import SimulationSettings
 >>> import tempfile, pathlib
 >>> anim = animate(simulate(SimulationSettings(seed=3, max_steps=6)), size=3)
 >>> gif = save_animation(anim, pathlib.Path(tempfile.mkdtemp()) / "game.gif", fps=4, dpi=40)
@@ -23,8 +23,8 @@ from typing import Any
 
 from labkit import ArgumentError
 from labkit._animation import figure, save_animation
-from labkit.encounter.replay import playback
-from labkit.encounter.trace import SimulationTrace
+from labkit.encounter.records.replay import playback
+from labkit.encounter.records.trace import SimulationTrace
 
 __all__ = ["animate", "save_animation"]
 
@@ -50,7 +50,7 @@ def animate(
     Returns
     -------
     matplotlib.animation.FuncAnimation
-        With ``frames`` (the played-back :class:`~labkit.encounter.replay.Frame` s) and ``fig``.
+        With ``frames`` (the played-back :class:`~labkit.encounter.records.replay.Frame` s) and ``fig``.
     """
     from matplotlib.animation import FuncAnimation
 

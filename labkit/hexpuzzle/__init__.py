@@ -19,23 +19,23 @@ Examples
 from __future__ import annotations
 
 from labkit.hexpuzzle.animate import animate, save_animation, sweep_animation
-from labkit.hexpuzzle.calibration import calibrate
-from labkit.hexpuzzle.calibration_result import Calibration
+from labkit.hexpuzzle.difficulty.fit import calibrate
+from labkit.hexpuzzle.difficulty.calibration import Calibration
 from labkit.hexpuzzle.curve import Campaign, campaign_from_curve, parse_curve
-from labkit.hexpuzzle.difficulty import Difficulty, score
+from labkit.hexpuzzle.difficulty.scoring import Difficulty, score
 from labkit.hexpuzzle.game import PuzzleError, PuzzleState, Snapshot
-from labkit.hexpuzzle.generator import (
+from labkit.hexpuzzle.solving.generator import (
     GeneratorError,
     GeneratorOptionError,
     generate,
     generate_many,
 )
 from labkit.hexpuzzle.geometry import TilePath, tile_path
-from labkit.hexpuzzle.hints import Advice, advise, hint
+from labkit.hexpuzzle.solving.hints import Advice, advise, hint
 from labkit.hexpuzzle.level import STRAIGHT, Board, Level, LevelError, Tile, all_matchings
 from labkit.hexpuzzle.mainline import campaign
-from labkit.hexpuzzle.observed import CalibrationError, ObservedIndex, observed_index
-from labkit.hexpuzzle.players import (
+from labkit.hexpuzzle.difficulty.observed import CalibrationError, ObservedIndex, observed_index
+from labkit.hexpuzzle.difficulty.players import (
     Player,
     make_players,
     simulate_telemetry,
@@ -51,10 +51,10 @@ from labkit.hexpuzzle.skill import (
 )
 from labkit.hexpuzzle.skill_report import SkillReport
 from labkit.hexpuzzle.skill_sim import telemetry_from_skill
-from labkit.hexpuzzle.solver import Action, Solution, replay, solve
+from labkit.hexpuzzle.solving.solver import Action, Solution, replay, solve
 from labkit.hexpuzzle.sweep import MINKOWSKI_RADIUS, TILE_RADIUS, first_contact, first_contacts
 from labkit.hexpuzzle.targets import generate_to_target
-from labkit.hexpuzzle.telemetry import (
+from labkit.hexpuzzle.difficulty.telemetry import (
     TelemetryError,
     load_telemetry,
     parse_telemetry,

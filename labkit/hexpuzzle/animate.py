@@ -29,7 +29,7 @@ from labkit import ArgumentError
 from labkit._animation import figure, save_animation
 from labkit.hexpuzzle.game import PuzzleState
 from labkit.hexpuzzle.level import Level
-from labkit.hexpuzzle.solver import Action, solve
+from labkit.hexpuzzle.solving.solver import Action, solve
 from labkit.hexpuzzle.trace import Trace
 
 __all__ = ["animate", "sweep_animation", "save_animation", "plan", "Frame"]

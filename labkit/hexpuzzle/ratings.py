@@ -47,7 +47,7 @@ from numpy.typing import NDArray
 
 from labkit import ArgumentError
 from labkit.hexpuzzle import _rating_kernels
-from labkit.hexpuzzle.telemetry import as_table
+from labkit.hexpuzzle.difficulty.telemetry import as_table
 
 __all__ = ["SCALE", "LevelRatings", "glicko2"]
 

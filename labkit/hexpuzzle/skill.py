@@ -26,7 +26,7 @@ random*. The probability of the observed data then factorises into P(observed at
 likelihood of the attempts actually observed, with θ integrated over the whole population
 (quitters included), is the right likelihood and its maximiser stays consistent (Rubin, 1976).
 What goes wrong is averaging over whoever reached a level (the observed index of
-:func:`~labkit.hexpuzzle.calibration.calibrate`): late levels are seen by survivors, who are
+:func:`~labkit.hexpuzzle.difficulty.fit.calibrate`): late levels are seen by survivors, who are
 stronger. A *joint* fit that estimates every θ_p as a free parameter is avoided on purpose: with
 one or two attempts per quitter its abilities are badly biased (the incidental-parameter
 problem), and the bias leaks into β. On a progression world like the test suite's (60 levels, 1,000
@@ -61,11 +61,11 @@ from numpy.typing import NDArray
 
 from labkit import ArgumentError, LabkitError
 from labkit import io as lio
-from labkit.hexpuzzle.calibration import BAND_TARGETS, strengths
-from labkit.hexpuzzle.calibration_result import band_of
-from labkit.hexpuzzle.difficulty import PARTS, Difficulty, score
+from labkit.hexpuzzle.difficulty.fit import BAND_TARGETS, strengths
+from labkit.hexpuzzle.difficulty.calibration import band_of
+from labkit.hexpuzzle.difficulty.scoring import PARTS, Difficulty, score
 from labkit.hexpuzzle.level import Level
-from labkit.hexpuzzle.telemetry import as_table
+from labkit.hexpuzzle.difficulty.telemetry import as_table
 
 __all__ = [
     "FORMAT",

@@ -11,7 +11,7 @@ from typing import Any
 import numpy as np
 
 from labkit import io as lio
-from labkit.hexpuzzle.difficulty import PARTS
+from labkit.hexpuzzle.difficulty.scoring import PARTS
 
 __all__ = ["MAX_LEVELS", "MAX_PLAYERS", "model_from_dict"]
 

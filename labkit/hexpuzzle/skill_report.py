@@ -13,7 +13,7 @@ on the other players' telemetry and predicts the held-out players' first attempt
 ``structural score``
     Logistic regression of first-try success on the level's structural score (pooled rows).
 ``calibrate index``
-    The same on the score :func:`~labkit.hexpuzzle.calibration.calibrate` fits to the training
+    The same on the score :func:`~labkit.hexpuzzle.difficulty.fit.calibrate` fits to the training
     players' observed index (today's calibration).
 ``skill + level columns``
     The skill model with each level's mean collisions per tile, hint rate, attempts to clear and
@@ -38,8 +38,8 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from labkit.hexpuzzle.difficulty import Difficulty, score
-from labkit.hexpuzzle.telemetry import as_table
+from labkit.hexpuzzle.difficulty.scoring import Difficulty, score
+from labkit.hexpuzzle.difficulty.telemetry import as_table
 from labkit.rng import make_rng
 
 __all__ = ["SkillReport", "evaluate"]
@@ -224,8 +224,8 @@ def evaluate(
     from scipy.stats import spearmanr
     from threadpoolctl import threadpool_limits
 
-    from labkit.hexpuzzle.calibration import calibrate
-    from labkit.hexpuzzle.observed import CalibrationError
+    from labkit.hexpuzzle.difficulty.fit import calibrate
+    from labkit.hexpuzzle.difficulty.observed import CalibrationError
     from labkit.hexpuzzle.skill import _fit
 
     table = as_table(telemetry)

@@ -24,8 +24,8 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from labkit import ArgumentError
-from labkit.hexpuzzle.players import QUIT_RATE
-from labkit.hexpuzzle.telemetry import make_table
+from labkit.hexpuzzle.difficulty.players import QUIT_RATE
+from labkit.hexpuzzle.difficulty.telemetry import make_table
 from labkit.rng import RngLike, make_rng, stream
 
 __all__ = ["telemetry_from_skill"]

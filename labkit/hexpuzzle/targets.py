@@ -59,8 +59,8 @@ import numpy as np
 
 import labkit
 from labkit import ArgumentError
-from labkit.hexpuzzle.difficulty import score as score_level
-from labkit.hexpuzzle.generator import GeneratorError, GeneratorOptionError, generate
+from labkit.hexpuzzle.difficulty.scoring import score as score_level
+from labkit.hexpuzzle.solving.generator import GeneratorError, GeneratorOptionError, generate
 from labkit.hexpuzzle.level import Level, Tile, all_matchings
 from labkit.hexpuzzle.skill import SkillModel
 from labkit.rng import RngLike, entropy, make_rng, seed_sequence

@@ -81,7 +81,7 @@ def telemetry_code(telemetry: Any) -> str:
     """Telemetry as source: a path stays a path, a table becomes ``parse_telemetry(csv_text)``."""
     if isinstance(telemetry, (str, os.PathLike)):
         return path_code(telemetry)
-    from labkit.hexpuzzle.telemetry import to_csv
+    from labkit.hexpuzzle.difficulty.telemetry import to_csv
 
     return f"parse_telemetry({to_csv(telemetry)!r})"
 

@@ -11,7 +11,7 @@ from typing import Any
 
 import numpy as np
 
-from labkit.encounter.tables import INDICES
+from labkit.encounter.rules.tables import INDICES
 
 
 def table_problem(

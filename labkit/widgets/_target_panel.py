@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from labkit.hexpuzzle.generator import GeneratorOptionError
+from labkit.hexpuzzle.solving.generator import GeneratorOptionError
 from labkit.hexpuzzle.level import Level
 
 __all__ = ["TargetPanel"]

@@ -26,9 +26,9 @@ import numpy as np
 
 from labkit import LabkitError
 from labkit.encounter import draw
-from labkit.encounter.balance import Balance, PriorityRule, default_balance
-from labkit.encounter.combat import FightStats, Loadout, compose, simulate_fights, wilson_interval
-from labkit.encounter.tables import INDICES, priority_chance, table_index
+from labkit.encounter.rules.balance import Balance, PriorityRule, default_balance
+from labkit.encounter.rules.combat import FightStats, Loadout, compose, simulate_fights, wilson_interval
+from labkit.encounter.rules.tables import INDICES, priority_chance, table_index
 from labkit.widgets._code import CodeError, CodeMixin, literal, path_code, source
 from labkit.widgets._controls import tip
 from labkit.widgets._figure import FigurePane, new_figure
@@ -283,8 +283,8 @@ class ProbabilityExplorer(CodeMixin):
             return "Loadout(" + ", ".join(f"{k}={v!r}" for k, v in fields.items()) + ")"
 
         lines = [
-            "from labkit.encounter.balance import load_balance" if balance else None,
-            "from labkit.encounter.combat import Loadout",
+            "from labkit.encounter.rules.balance import load_balance" if balance else None,
+            "from labkit.encounter.rules.combat import Loadout",
             "from labkit.widgets import ProbabilityExplorer",
             "",
             f"app = ProbabilityExplorer({side('a')}, {side('b')}{balance}, "

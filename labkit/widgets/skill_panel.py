@@ -14,7 +14,7 @@ from typing import Any
 
 import numpy as np
 
-from labkit.hexpuzzle.difficulty import Difficulty
+from labkit.hexpuzzle.difficulty.scoring import Difficulty
 from labkit.widgets._figure import FigurePane, new_figure
 
 __all__ = ["SkillPanel"]

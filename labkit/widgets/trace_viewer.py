@@ -1,6 +1,6 @@
 """``TraceViewer``: scrub through a format-3 encounter trace on its room map.
 
-The viewer plays the trace back (:func:`labkit.encounter.replay.playback` — no rule runs), then a
+The viewer plays the trace back (:func:`labkit.encounter.records.replay.playback` — no rule runs), then a
 slider (and a play button) picks the step: actors (blue NPCs, red monsters, dashed when hiding),
 the sound made during that step (yellow squares: the rooms it reaches, Chebyshev), corpses (×)
 and loot counts move in place on one matplotlib figure, and a table lists that step's events.
@@ -9,8 +9,8 @@ Examples
 --------
 >>> import matplotlib
 >>> matplotlib.use("Agg")
->>> from labkit.encounter.runner import simulate
->>> from labkit.encounter.settings import SimulationSettings
+>>> from labkit.encounter.sim.runner import simulate
+>>> from labkit.encounter.sim.settings import SimulationSettings
 >>> viewer = TraceViewer(simulate(SimulationSettings(seed=3, max_steps=40)))
 >>> viewer.show(5)
 >>> viewer.step.value
@@ -21,9 +21,9 @@ from __future__ import annotations
 
 import os
 
-from labkit.encounter.journal import events_html
-from labkit.encounter.replay import playback
-from labkit.encounter.trace import SimulationTrace
+from labkit.encounter.records.journal import events_html
+from labkit.encounter.records.replay import playback
+from labkit.encounter.records.trace import SimulationTrace
 from labkit.widgets._code import CodeMixin, literal, path_code, source
 from labkit.widgets._figure import FigurePane, new_figure
 
@@ -31,7 +31,7 @@ __all__ = ["TraceViewer"]
 
 
 class TraceViewer(CodeMixin):
-    """Step-by-step view of a :class:`~labkit.encounter.trace.SimulationTrace` (format 3)."""
+    """Step-by-step view of a :class:`~labkit.encounter.records.trace.SimulationTrace` (format 3)."""
 
     def __init__(self, trace: SimulationTrace | str, *, size: float = 5.0) -> None:
         import ipywidgets as W
@@ -68,7 +68,7 @@ class TraceViewer(CodeMixin):
         from matplotlib.lines import Line2D
         from matplotlib.patches import Patch
 
-        from labkit.encounter.replay import SIDE_COLOURS
+        from labkit.encounter.records.replay import SIDE_COLOURS
 
         dot = {"marker": "o", "ls": "none", "ms": 9, "mec": "k"}
         handles = [
@@ -125,12 +125,12 @@ class TraceViewer(CodeMixin):
         if isinstance(self._trace_arg, str):
             trace = path_code(self._trace_arg)
         elif self._resimulates():
-            lines.insert(0, "from labkit.encounter.runner import simulate")
-            lines.insert(1, "from labkit.encounter.settings import SimulationSettings")
+            lines.insert(0, "from labkit.encounter.sim.runner import simulate")
+            lines.insert(1, "from labkit.encounter.sim.settings import SimulationSettings")
             settings = literal(self.trace.settings.to_dict())
             trace = f"simulate(SimulationSettings.from_dict({settings}))"
         else:
-            lines.insert(0, "from labkit.encounter.trace import SimulationTrace")
+            lines.insert(0, "from labkit.encounter.records.trace import SimulationTrace")
             trace = f"SimulationTrace.from_dict({literal(self.trace.to_dict())})"
         size = "" if self._size == 5.0 else f", size={self._size!r}"
         lines += ["", f"viewer = TraceViewer({trace}{size})", f"viewer.show({self.step.value})"]
@@ -138,7 +138,7 @@ class TraceViewer(CodeMixin):
 
     def _resimulates(self) -> bool:
         if not hasattr(self, "_same_as_simulated"):
-            from labkit.encounter.runner import simulate
+            from labkit.encounter.sim.runner import simulate
 
             try:
                 again = simulate(self.trace.settings, version=self.trace.version)

@@ -39,8 +39,8 @@ SETUP = """\
 import labkit
 labkit.notebook_header()
 from labkit.widgets import *
-from labkit.encounter.runner import simulate
-from labkit.encounter.settings import SimulationSettings
+from labkit.encounter.sim.runner import simulate
+from labkit.encounter.sim.settings import SimulationSettings
 """
 
 # For one app cell: what sticks out of its output area, and which texts are cut.

@@ -111,7 +111,7 @@ def test_first_strike_share_is_shown(app):
 
 
 def test_solve_button_and_a_second_balance_version_given_up_front():
-    from labkit.encounter.balance import default_balance
+    from labkit.encounter.rules.balance import default_balance
 
     other = default_balance().replace(hit_table=[0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9])
     app = ProbabilityExplorer(n=500, compare=other)

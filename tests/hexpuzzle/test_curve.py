@@ -9,7 +9,7 @@ import pytest
 from labkit import ArgumentError
 from labkit.hexpuzzle import Level, Tile, campaign_from_curve, parse_curve, score, solve
 from labkit.hexpuzzle import mainline as camp
-from labkit.hexpuzzle.cli_solver import register_solver_commands
+from labkit.hexpuzzle.cli.solver import register_solver_commands
 from labkit.hexpuzzle.coords import rotate_cell
 from labkit.hexpuzzle.curve import puzzle_key
 from tests.hexpuzzle.helpers import random_level
@@ -146,7 +146,8 @@ def test_cli_bad_curve_writes_nothing(tmp_path):
 
 
 def test_a_slot_that_repeats_an_earlier_level_is_drawn_again(monkeypatch):
-    from labkit.hexpuzzle import curve, generator
+    from labkit.hexpuzzle import curve
+    from labkit.hexpuzzle.solving import generator
 
     first, other = generator.generate(1, tiles=5), generator.generate(2, tiles=5)
     names = []

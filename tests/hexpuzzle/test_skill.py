@@ -21,7 +21,7 @@ from labkit.hexpuzzle import (
     score,
     telemetry_from_skill,
 )
-from labkit.hexpuzzle.calibration import strengths
+from labkit.hexpuzzle.difficulty.fit import strengths
 from labkit.hexpuzzle.skill_fit import Responses, gauss_hermite
 
 # The truth: logits at full strength per part (size, turns, layers, blocking, rotation,

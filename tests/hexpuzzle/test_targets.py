@@ -19,8 +19,8 @@ from labkit.hexpuzzle import (
     shipped_skill_model,
     solve,
 )
-from labkit.hexpuzzle.calibration import strengths
-from labkit.hexpuzzle.difficulty import PARTS
+from labkit.hexpuzzle.difficulty.fit import strengths
+from labkit.hexpuzzle.difficulty.scoring import PARTS
 
 
 class StandInSkillModel:

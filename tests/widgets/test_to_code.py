@@ -168,8 +168,8 @@ def test_pathfinding_playground():
 
 
 def test_trace_viewer_from_a_simulation_and_from_a_file(tmp_path):
-    from labkit.encounter.runner import simulate
-    from labkit.encounter.settings import SimulationSettings
+    from labkit.encounter.sim.runner import simulate
+    from labkit.encounter.sim.settings import SimulationSettings
     from labkit.widgets import TraceViewer
 
     trace = simulate(SimulationSettings(seed=3, max_steps=30))
@@ -191,8 +191,8 @@ def test_trace_viewer_from_a_simulation_and_from_a_file(tmp_path):
 def test_trace_viewer_with_an_edited_trace_embeds_the_document():
     import dataclasses
 
-    from labkit.encounter.runner import simulate
-    from labkit.encounter.settings import SimulationSettings
+    from labkit.encounter.sim.runner import simulate
+    from labkit.encounter.sim.settings import SimulationSettings
     from labkit.widgets import TraceViewer
 
     trace = simulate(SimulationSettings(seed=5, max_steps=20))
@@ -209,7 +209,7 @@ def _small_campaign():
 
 
 def test_difficulty_workbench_with_calibration():
-    from labkit.hexpuzzle.telemetry import load_telemetry
+    from labkit.hexpuzzle.difficulty.telemetry import load_telemetry
     from labkit.widgets import DifficultyWorkbench
     from labkit.widgets.workbench import sample_telemetry_path
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from labkit.hexpuzzle.calibration import example_difficulties
+from labkit.hexpuzzle.difficulty.fit import example_difficulties
 from labkit.hexpuzzle.skill_sim import telemetry_from_skill
 
 pytest.importorskip("ipywidgets")

@@ -19,8 +19,8 @@ def _apps():
     from labkit import widgets
 
     def trace_viewer():
-        from labkit.encounter.runner import simulate
-        from labkit.encounter.settings import SimulationSettings
+        from labkit.encounter.sim.runner import simulate
+        from labkit.encounter.sim.settings import SimulationSettings
 
         return widgets.TraceViewer(simulate(SimulationSettings(seed=3, max_steps=40)))
 
