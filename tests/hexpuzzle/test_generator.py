@@ -8,15 +8,15 @@ import numpy as np
 import pytest
 
 from labkit.hexpuzzle.game import PuzzleState
-from labkit.hexpuzzle.generator import (
+from labkit.hexpuzzle.level import Level
+from labkit.hexpuzzle.solve.generator import (
     GeneratorError,
     generate,
     generate_many,
     place_backwards,
     random_board,
 )
-from labkit.hexpuzzle.level import Level
-from labkit.hexpuzzle.solver import solve
+from labkit.hexpuzzle.solve.solver import solve
 
 
 @pytest.mark.parametrize("seed", range(4))
