@@ -29,7 +29,7 @@ True
 >>> Level.from_json({"version": 2, "id": "x", "moveLimit": 0, "cells": [], "tiles": []})
 Traceback (most recent call last):
 ...
-labkit.hexpuzzle.level.LevelError: /moveLimit: must be between 1 and 999 (got 0)
+labkit.hexpuzzle._levelfile.LevelError: /moveLimit: must be between 1 and 999 (got 0)
 """
 
 from __future__ import annotations
@@ -41,9 +41,11 @@ from typing import Any
 
 import numpy as np
 
-from labkit import LabkitError
 from labkit import io as lio
 from labkit.hexpuzzle import coords
+from labkit.hexpuzzle._levelfile import MAX_CELLS as MAX_CELLS  # the format's limits, re-exported
+from labkit.hexpuzzle._levelfile import MAX_RADIUS, LevelError, is_matching, parse_level
+from labkit.hexpuzzle._levelfile import VERSIONS as VERSIONS
 
 __all__ = [
     "LevelError",
@@ -57,29 +59,6 @@ __all__ = [
 
 #: The matching in which every port leads straight across (SPEC H5 example).
 STRAIGHT: tuple[int, ...] = (3, 4, 5, 0, 1, 2)
-
-MAX_CELLS = 61
-MAX_RADIUS = 4
-VERSIONS = (1, 2)
-
-
-class LevelError(LabkitError):
-    """A level file or level object that breaks the format or its import limits (SPEC H2)."""
-
-
-def is_matching(tracks: Sequence[int]) -> bool:
-    """True when ``tracks`` pairs the six ports perfectly: ``t[t[i]] == i`` and ``t[i] != i``.
-
-    Examples
-    --------
-    >>> is_matching([3, 4, 5, 0, 1, 2]), is_matching([1, 0, 3, 2, 5, 5])
-    (True, False)
-    """
-    return (
-        len(tracks) == 6
-        and all(isinstance(t, int) and 0 <= t < 6 for t in tracks)
-        and all(tracks[i] != i and tracks[tracks[i]] == i for i in range(6))
-    )
 
 
 def all_matchings() -> list[tuple[int, ...]]:
@@ -337,12 +316,13 @@ class Level:
         LevelError
             Naming the JSON pointer and the bad value; nothing is half-built.
         """
-        from labkit.hexpuzzle._levelfile import parse_level
-
         try:
             if isinstance(doc, str):
                 doc = lio.parse_json(doc, file=file, error=LevelError)
-            return parse_level(doc)
+            fields = parse_level(doc)
+            fields["board"] = Board(fields["board"])
+            fields["tiles"] = tuple(Tile(*t) for t in fields["tiles"])
+            return cls(**fields)
         except LevelError as exc:
             raise exc.with_file(file) if file else exc from None
 
