@@ -26,10 +26,25 @@ from numpy.typing import NDArray
 from labkit.hexpuzzle.difficulty.observed import ObservedIndex
 from labkit.hexpuzzle.difficulty.scoring import BANDS, PARTS, WEIGHTS, Difficulty, js_round
 
-__all__ = ["BAND_NAMES", "DEFAULT_EDGES", "Calibration", "band_of"]
+__all__ = ["BAND_NAMES", "DEFAULT_EDGES", "Calibration", "band_of", "strengths"]
 
 BAND_NAMES = tuple(name for _, name in BANDS)
 DEFAULT_EDGES = tuple(float(lo) for lo, _ in BANDS[1:])
+
+
+def strengths(difficulty: Difficulty) -> NDArray[np.float64]:
+    """The six parts of a score as strengths 0–1 (part / default weight), in PARTS order.
+
+    Examples
+    --------
+    >>> from labkit.hexpuzzle.difficulty.fit import example_difficulties
+    >>> d = example_difficulties(1)[0]
+    >>> bool(np.allclose(strengths(d) * [WEIGHTS[p] for p in PARTS], list(d.parts.values())))
+    True
+    """
+    if not difficulty.parts or any(difficulty.parts.get(p) is None for p in PARTS):
+        return np.full(len(PARTS), np.nan)
+    return np.array([difficulty.parts[p] / WEIGHTS[p] for p in PARTS], dtype=np.float64)
 
 
 def band_of(total: float | None, edges: tuple[float, ...] = DEFAULT_EDGES) -> str | None:
@@ -123,8 +138,6 @@ class Calibration:
 
     def score(self, difficulty: Difficulty) -> int | None:
         """Calibrated score of any scored level."""
-        from labkit.hexpuzzle.difficulty.fit import strengths
-
         s = strengths(difficulty)
         return None if not np.isfinite(s).all() else js_round(float(self.predict(s)))
 

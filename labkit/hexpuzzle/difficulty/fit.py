@@ -55,7 +55,12 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from labkit.hexpuzzle.difficulty.calibration import BAND_NAMES, DEFAULT_EDGES, Calibration
+from labkit.hexpuzzle.difficulty.calibration import (
+    BAND_NAMES,
+    DEFAULT_EDGES,
+    Calibration,
+    strengths,
+)
 from labkit.hexpuzzle.difficulty.observed import (
     INDEX_WEIGHTS,
     TIME_REF,
@@ -67,7 +72,6 @@ from labkit.hexpuzzle.difficulty.observed import (
 )
 from labkit.hexpuzzle.difficulty.scoring import (
     PARTS,
-    WEIGHTS,
     Difficulty,
     js_round,
     parts_from,
@@ -90,20 +94,6 @@ __all__ = [
 
 BAND_TARGETS = (0.85, 0.65, 0.45)
 MIN_LEVELS = 8
-
-
-def strengths(difficulty: Difficulty) -> NDArray[np.float64]:
-    """The six parts of a score as strengths 0–1 (part / default weight), in PARTS order.
-
-    Examples
-    --------
-    >>> d = example_difficulties(1)[0]
-    >>> bool(np.allclose(strengths(d) * [WEIGHTS[p] for p in PARTS], list(d.parts.values())))
-    True
-    """
-    if not difficulty.parts or any(difficulty.parts.get(p) is None for p in PARTS):
-        return np.full(len(PARTS), np.nan)
-    return np.array([difficulty.parts[p] / WEIGHTS[p] for p in PARTS], dtype=np.float64)
 
 
 def fit_weights(
