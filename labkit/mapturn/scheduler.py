@@ -27,23 +27,19 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from labkit import LabkitError, __version__
+from labkit import __version__
 from labkit.io import check, load_json, save_json
 from labkit.io import field as get
 
 from . import behaviour, skills
 from .cache import ActiveCache, ActiveEnemy, runtime_id
 from .defs import Tower
-from .state import SAVE_FORMAT, SAVE_VERSION, MapTurnState, SaveError, SkillState
+from .state import SAVE_FORMAT, SAVE_VERSION, MapTurnError, MapTurnState, SaveError, SkillState
 from .world import World, WorldEvent
 
 __all__ = ["MapTurn", "MapTurnError"]
 
 SkillHandler = Callable[["MapTurn", ActiveEnemy], None]
-
-
-class MapTurnError(LabkitError):
-    """Misuse of the map-turn engine (e.g. a bad time amount)."""
 
 
 class MapTurn:

@@ -29,6 +29,14 @@ SAVE_FORMAT = "labkit.mapturn.save"
 SAVE_VERSION = 1
 
 
+class MapTurnError(LabkitError):
+    """Misuse of the map-turn engine (e.g. a bad time amount).
+
+    Defined here, below the scheduler and the enemy behaviours, so both raise it without
+    importing each other.
+    """
+
+
 class SaveError(LabkitError):
     """A save file or save document that is corrupt, of another format, version or tower."""
 
