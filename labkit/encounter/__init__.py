@@ -20,6 +20,7 @@ The simulation (SPEC E1, E4, E6, E7) plays whole games on those rules:
 * :mod:`~labkit.encounter.records.journal`, :mod:`~labkit.encounter.records.trace` —
   ``ActionJournal``, ``SimulationTrace`` (formats 2 and 3);
 * :mod:`~labkit.encounter.sim.runner`, :mod:`~labkit.encounter.records.replay`,
+  :mod:`~labkit.encounter.records.playback`,
   :mod:`~labkit.encounter.sim.batch` — ``simulate``, ``replay``, ``playback``, ``run_batch``.
 
 Examples
@@ -32,7 +33,8 @@ Examples
 from __future__ import annotations
 
 from labkit.encounter.records.journal import ActionJournal
-from labkit.encounter.records.replay import Divergence, Frame, playback, replay
+from labkit.encounter.records.playback import Frame, playback
+from labkit.encounter.records.replay import Divergence, replay
 from labkit.encounter.records.trace import SimulationTrace, TraceError
 from labkit.encounter.rules import tables
 from labkit.encounter.rules.balance import Balance, BalanceError, default_balance, load_balance

@@ -20,7 +20,7 @@ Examples
 from __future__ import annotations
 
 from labkit.encounter.records.journal import events_html
-from labkit.encounter.records.replay import playback
+from labkit.encounter.records.playback import playback
 from labkit.encounter.records.trace import SimulationTrace
 from labkit.widgets._figure import FigurePane, new_figure
 

@@ -2,7 +2,7 @@
 
 :mod:`.journal` (``ActionJournal``, the events of each step), :mod:`.trace`
 (``SimulationTrace``, the file format) and :mod:`.replay` (re-running a trace to find the first
-divergence; playing it back frame by frame).
+divergence) and :mod:`.playback` (the board after every step, without running a rule).
 
 Import public names from :mod:`labkit.encounter`.
 """

@@ -172,10 +172,9 @@ class SimulationTrace:
         )
         picture = ""
         if self.map is not None:
-            from labkit.encounter.records.replay import frame_svg, playback
+            from labkit.encounter.sim_draw import final_state_svg
 
-            *_, last = playback(self)
-            picture = f"<div>final state</div>{frame_svg(last, self.map)}"
+            picture = f"<div>final state</div>{final_state_svg(self)}"
         return f"<div>{head}{picture}<details><summary>events</summary>" \
                f"{events_html(self.events)}</details></div>"  # fmt: skip
 
