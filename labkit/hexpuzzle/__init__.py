@@ -4,9 +4,13 @@ Tiles sit on a hexagonal board of track cells. Tapping a tile sends it along the
 leaves the board unless its swept hexagon touches another tile first. Rotating the board turns
 the tracks beneath the tiles.
 
-Modules: :mod:`.coords` (axial coordinates), :mod:`.level` (the JSON format and rotation),
-:mod:`.geometry` (a tile's path), :mod:`.sweep` / :mod:`._kernels` (continuous collision),
-:mod:`.trace` (tap outcome), :mod:`.game` (play, undo, restart), :mod:`.draw` (figures, SVG).
+The board core: :mod:`.coords` (axial coordinates), :mod:`.level` (levels and rotation; the
+JSON format in :mod:`._levelfile`), :mod:`.geometry` (a tile's path), :mod:`.sweep` /
+:mod:`._kernels` (continuous collision), :mod:`.trace` (tap outcome), :mod:`.game` (play, undo,
+restart), :mod:`.draw` (figures, SVG). On top of it, one way: :mod:`.solve` (contacts, solver,
+hints, generator), then :mod:`.difficulty` (scoring, telemetry, simulated players, calibration),
+then :mod:`.mainline` (the campaign), :mod:`.draw_solver` and :mod:`.cli`. Import public names
+from here, not from the subpackages.
 
 Examples
 --------
