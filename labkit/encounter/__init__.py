@@ -64,6 +64,7 @@ from labkit.encounter.sim.runner import outcome, simulate
 from labkit.encounter.sim.session import GameSession
 from labkit.encounter.sim.settings import SimulationError, SimulationSettings
 from labkit.encounter.sim.world import World
+from labkit.encounter.status import END_REASONS, EndReason
 
 __all__ = [
     "tables",
@@ -115,4 +116,6 @@ __all__ = [
     "SimulationTrace",
     "TraceError",
     "World",
+    "EndReason",
+    "END_REASONS",
 ]

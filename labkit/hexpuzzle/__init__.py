@@ -46,27 +46,39 @@ from labkit.hexpuzzle.mainline import campaign
 from labkit.hexpuzzle.solve.generator import GeneratorError, generate, generate_many
 from labkit.hexpuzzle.solve.hints import Advice, advise, hint
 from labkit.hexpuzzle.solve.solver import Action, Solution, replay, solve
+from labkit.hexpuzzle.status import (
+    AdviceStatus,
+    DifficultyStatus,
+    GameStatus,
+    Outcome,
+    SolutionStatus,
+)
 from labkit.hexpuzzle.sweep import MINKOWSKI_RADIUS, TILE_RADIUS, first_contact, first_contacts
 from labkit.hexpuzzle.trace import Trace, trace
 
 __all__ = [
     "Action",
     "Advice",
+    "AdviceStatus",
     "Board",
     "Calibration",
     "CalibrationError",
     "Difficulty",
+    "DifficultyStatus",
     "GeneratorError",
+    "GameStatus",
     "Level",
     "LevelError",
     "MINKOWSKI_RADIUS",
     "ObservedIndex",
+    "Outcome",
     "Player",
     "PuzzleError",
     "PuzzleState",
     "STRAIGHT",
     "Snapshot",
     "Solution",
+    "SolutionStatus",
     "TILE_RADIUS",
     "TelemetryError",
     "Tile",

@@ -35,6 +35,7 @@ from numpy.typing import NDArray
 
 from labkit import LabkitError
 from labkit.hexpuzzle.level import Level
+from labkit.hexpuzzle.status import GameStatus
 from labkit.hexpuzzle.trace import Trace, trace
 
 __all__ = ["PuzzleError", "PuzzleState", "Snapshot"]
@@ -93,13 +94,13 @@ class PuzzleState:
         return self.original.move_limit - self.steps_used
 
     @property
-    def status(self) -> str:
+    def status(self) -> GameStatus:
         """``"won"`` (no tile left), ``"lost"`` (no step left, tiles left) or ``"playing"``."""
         if not self._active.any():
-            return "won"
+            return GameStatus.WON
         if self.steps_left <= 0:
-            return "lost"
-        return "playing"
+            return GameStatus.LOST
+        return GameStatus.PLAYING
 
     @property
     def can_undo(self) -> bool:

@@ -30,6 +30,7 @@ from numpy.typing import NDArray
 
 from labkit.hexpuzzle import coords
 from labkit.hexpuzzle.level import Board
+from labkit.hexpuzzle.status import Outcome
 
 __all__ = ["BEZIER_SEGMENTS", "EXIT_RUN", "TilePath", "tile_path", "track_polyline"]
 
@@ -90,7 +91,7 @@ class TilePath:
     points: NDArray[np.float64]
     cumulative: NDArray[np.float64]
     visits: tuple[tuple[tuple[int, int], int, int], ...]
-    outcome: str
+    outcome: Outcome
     turns: int
 
     @property
@@ -124,10 +125,10 @@ def _build(board: Board, q: int, r: int, direction: int) -> TilePath:
     )
     last_mid = np.array(coords.port_midpoint(q, r, direction))
     pieces.append(last_mid[None, :])
-    outcome = "exit"
+    outcome = Outcome.EXIT
     while cell in board.tracks:
         if (cell, entry) in seen:
-            outcome = "loop"
+            outcome = Outcome.LOOP
             break
         seen.add((cell, entry))
         exit = board.tracks[cell][entry]

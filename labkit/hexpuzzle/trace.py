@@ -37,11 +37,12 @@ from numpy.typing import NDArray
 from labkit.hexpuzzle import _kernels
 from labkit.hexpuzzle.geometry import TilePath, tile_path
 from labkit.hexpuzzle.level import Level, LevelError
+from labkit.hexpuzzle.status import Outcome
 from labkit.hexpuzzle.sweep import MINKOWSKI_RADIUS
 
 __all__ = ["Trace", "trace", "OUTCOMES"]
 
-OUTCOMES = ("exit", "blocked", "loop")
+OUTCOMES = tuple(Outcome)
 
 
 @dataclass(frozen=True, eq=False)
@@ -52,7 +53,8 @@ class Trace:
     ----------
     tile : str
         The tapped tile's id.
-    outcome : {"exit", "blocked", "loop"}
+    outcome : Outcome
+        ``"exit"``, ``"blocked"`` or ``"loop"``.
     path : ndarray, shape (n, 2)
         The full planned path (even when blocked; see :meth:`travelled`).
     contact : float or None
@@ -68,13 +70,17 @@ class Trace:
     """
 
     tile: str
-    outcome: str
+    outcome: Outcome
     contact: float | None
     blocker: str | None
     point: tuple[float, float] | None
     level: Level
     active: NDArray[np.bool_]
     planned: TilePath
+
+    def __post_init__(self) -> None:
+        # a plain string is accepted and checked (the outcome has one definition: status.py)
+        object.__setattr__(self, "outcome", Outcome(self.outcome))
 
     @property
     def path(self) -> NDArray[np.float64]:
@@ -161,7 +167,7 @@ def trace(level_or_state: Level | Any, tile_id: str) -> Trace:
         x, y = planned.at(s)
         return Trace(
             tile_id,
-            "blocked",
+            Outcome.BLOCKED,
             float(s),
             level.tiles[j].id,
             (float(x), float(y)),

@@ -10,13 +10,13 @@ Decisions the SPEC leaves open, recorded here:
 
 from __future__ import annotations
 
-import enum
 from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
 
+from labkit._status import Status
 from labkit.pathfinding import _kernels
 from labkit.pathfinding.graph import CostFunction, MapGraph, MapGraphBuilder
 from labkit.pathfinding.predicate import PassPredicate
@@ -25,7 +25,7 @@ from labkit.pathfinding.tiles import Direction, DirectionHandler, MapLayer
 __all__ = ["PathfindingStatus", "PathResult", "PathFinder"]
 
 
-class PathfindingStatus(enum.Enum):
+class PathfindingStatus(Status):
     """The four outcomes of ``find`` (P6)."""
 
     SUCCESS = "success"

@@ -240,7 +240,7 @@ class LevelWorkshop:
             head += ", rotation off (board not six-fold symmetric)"
         note = f" · <i>{self.message}</i>" if self.message else ""
         self.message = ""
-        if d.status == "invalid-empty":
+        if d.status == "invalid_empty":
             return f"{head} · <b>no tiles</b>: not a playable level{note}"
         sol = d.solution
         solve = f"solve: <b>{sol.status}</b>"
@@ -250,7 +250,7 @@ class LevelWorkshop:
             return f"{head} · {solve} · score: {d.status}{note}"
         parts = " ".join(f"{k}={v}" for k, v in d.display.items())
         warn = (
-            " · <b style='color:#c1121f'>too few steps</b>" if d.status == "too-few-steps" else ""
+            " · <b style='color:#c1121f'>too few steps</b>" if d.status == "too_few_steps" else ""
         )
         return f"{head} · {solve} · score <b>{d.total}</b> ({d.band}) {parts}{warn}{note}"
 

@@ -199,5 +199,5 @@ def test_hint_answers_when_there_is_no_solution():
     assert advise(stuck, max_states=2).status == "undetermined"
     short = PuzzleState(Level.hexagon(2, tiles=[("a", 1, 1, 0), ("b", 0, 0, 5)], move_limit=2))
     short.tap("a")  # blocked: one step gone, two tiles left
-    assert advise(short).status == "out-of-steps" and hint(short) is None
+    assert advise(short).status == "out_of_steps" and hint(short) is None
     assert short.hints_used == 2

@@ -1,8 +1,9 @@
 """Simulation traces (SPEC E6): one game as a JSON file, formats 2 and 3.
 
 A trace stores the settings (so :func:`~labkit.encounter.replay` can re-run the game),
-the event list, total steps and turns, the winner and the end reason (``VICTORY``,
-``STEP_LIMIT`` — not a victory, winner ``null`` —, ``MUTUAL_DEATH``), labkit's version and the
+the event list, total steps and turns, the winner and the end reason (``victory``,
+``step_limit`` — not a victory, winner ``null`` —, ``mutual_death``; older files spell them
+in UPPERCASE and are read as these), labkit's version and the
 seed entropy, and with ``snapshots`` on the per-step actor states.
 
 * **Format 2** (the seed's): events carry ``sequence``/``turn``/``actor``/``category``/``state``.
@@ -21,7 +22,7 @@ Examples
 >>> from labkit.encounter.sim.settings import SimulationSettings
 >>> from labkit.encounter.sim.session import GameSession
 >>> t = GameSession(SimulationSettings(seed=4, max_steps=60)).run()
->>> t.version, t.end_reason in ("VICTORY", "STEP_LIMIT"), t.events[0]["category"]
+>>> t.version, t.end_reason in ("victory", "step_limit"), t.events[0]["category"]
 (3, True, 'spawn')
 >>> SimulationTrace.from_dict(t.to_dict()) == t
 True
@@ -38,6 +39,7 @@ from labkit import LabkitError
 from labkit.encounter.records.journal import CATEGORIES, events_html
 from labkit.encounter.sim.settings import SimulationSettings
 from labkit.encounter.sim.world import ROOM_KINDS
+from labkit.encounter.status import END_REASONS, EndReason
 from labkit.io import as_int, check, check_header, dumps, load_json, pointer, save_json
 from labkit.io import field as get
 from labkit.rng import entropy
@@ -46,7 +48,6 @@ __all__ = ["TraceError", "SimulationTrace", "FORMAT", "VERSIONS"]
 
 FORMAT = "labkit.encounter.trace"
 VERSIONS = (2, 3)
-END_REASONS = ("VICTORY", "STEP_LIMIT", "MUTUAL_DEATH")
 
 
 class TraceError(LabkitError):
@@ -62,7 +63,7 @@ class SimulationTrace:
     steps: int
     turns: int
     winner: str | None
-    end_reason: str
+    end_reason: EndReason
     survivors: list[str]
     version: int = 3
     map: dict | None = None
@@ -86,7 +87,7 @@ class SimulationTrace:
             steps=session.steps,
             turns=session.turn,
             winner=session.winner,
-            end_reason=session.end_reason or "STEP_LIMIT",
+            end_reason=session.end_reason or EndReason.STEP_LIMIT,
             survivors=[a.id for a in session.living()],
             version=version,
             map=session.initial_map if version >= 3 else None,
@@ -191,11 +192,14 @@ def _build(doc: Any) -> SimulationTrace:
     winner = get(doc, "winner", (str, type(None)), "", TraceError)
     check(winner in (None, "npc", "monster"), "must be npc, monster or null", "/winner",
           winner, TraceError)  # fmt: skip
+    # files written before the statuses were one StrEnum spell the reasons in UPPERCASE
     reason = get(doc, "end_reason", str, "", TraceError)
+    reason = reason.lower() if reason.upper() == reason else reason
     check(reason in END_REASONS, f"must be one of {list(END_REASONS)}", "/end_reason", reason,
           TraceError)  # fmt: skip
-    check((reason == "VICTORY") == (winner is not None),
-          "only a VICTORY has a winner", "/winner", winner, TraceError)  # fmt: skip
+    reason = EndReason(reason)
+    check((reason == EndReason.VICTORY) == (winner is not None),
+          "only a victory has a winner", "/winner", winner, TraceError)  # fmt: skip
     ids = s.actor_ids
     survivors = get(doc, "survivors", list, "", TraceError)
     for i, a in enumerate(survivors):
@@ -214,7 +218,9 @@ def _build(doc: Any) -> SimulationTrace:
         check(actor is None or actor in ids, "unknown actor", at + "/actor", actor, TraceError)
         cat = get(e, "category", str, at, TraceError)
         check(cat in CATEGORIES, "unknown category", at + "/category", cat, TraceError)
-        get(e, "state", dict, at, TraceError)
+        state = get(e, "state", dict, at, TraceError)
+        if cat == "end" and isinstance(state.get("reason"), str) and state["reason"].isupper():
+            state["reason"] = state["reason"].lower()  # older spelling, as /end_reason above
         if version >= 3:
             step = as_int(get(e, "step", int, at, TraceError), at + "/step", last_step, steps,
                           TraceError)  # fmt: skip

@@ -68,6 +68,7 @@ import numpy as np
 from labkit.encounter.rules.combat import wilson_interval
 from labkit.encounter.sim.runner import outcome_row
 from labkit.encounter.sim.settings import SimulationError, SimulationSettings
+from labkit.encounter.status import EndReason
 from labkit.io import atomic_write
 
 __all__ = ["run_batch", "BatchResult", "local_executor", "play_chunk", "survival_curve"]
@@ -278,7 +279,7 @@ def survival_curve(
 
     An actor alive when its game ends counts as alive at every later turn: a finished game can
     no longer kill it, so treating it as *censored* (Kaplan–Meier) would be wrong — the end of
-    a game is caused by the fighting, not independent of it. Only ``STEP_LIMIT`` games are
+    a game is caused by the fighting, not independent of it. Only ``step_limit`` games are
     truly cut short; :meth:`BatchResult.summary` reports how many there were. The band treats
     actors as independent; actors of one game are not, so it is somewhat too narrow.
 
@@ -360,8 +361,8 @@ class BatchResult:
                 lo, hi = wilson_interval(wins, n)
                 rec[f"{side}_wins"], rec[f"{side}_win"] = wins, wins / n
                 rec[f"{side}_win_lo"], rec[f"{side}_win_hi"] = lo, hi
-            rec["step_limit"] = int((g["end_reason"] == "STEP_LIMIT").sum())
-            rec["mutual_death"] = int((g["end_reason"] == "MUTUAL_DEATH").sum())
+            rec["step_limit"] = int((g["end_reason"] == EndReason.STEP_LIMIT).sum())
+            rec["mutual_death"] = int((g["end_reason"] == EndReason.MUTUAL_DEATH).sum())
             rec["mean_steps"], rec["mean_steps_lo"], rec["mean_steps_hi"] = _mean_ci(
                 g["steps"].astype(float)
             )

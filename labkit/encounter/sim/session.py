@@ -32,8 +32,8 @@ Decisions the SPEC leaves open, recorded here:
 * **Knowledge.** Visiting a room writes a visit note and a known room; a search writes a
   discovery; every encounter leaves a threat note at its room for both sides; notebooks are
   pruned when the turn advances.
-* **End.** One side left: ``VICTORY`` for that side. Nobody left: ``MUTUAL_DEATH``. The step
-  limit: ``STEP_LIMIT`` (winner ``None``, not a victory).
+* **End.** One side left: ``victory`` for that side. Nobody left: ``mutual_death``. The step
+  limit: ``step_limit`` (winner ``None``, not a victory); see :class:`~labkit.encounter.EndReason`.
 """
 
 from __future__ import annotations
@@ -54,12 +54,12 @@ from labkit.encounter.sim.actors import FIGHT_ACTIONS, Actor, Phase
 from labkit.encounter.sim.policy import POLICIES
 from labkit.encounter.sim.settings import SimulationError, SimulationSettings
 from labkit.encounter.sim.world import World, room_id
+from labkit.encounter.status import END_REASONS, EndReason
 from labkit.rng import stream
 
 __all__ = ["GameSession", "Encounter", "END_REASONS", "SIDES", "NOISE"]
 
 SIDES = ("npc", "monster")
-END_REASONS = ("VICTORY", "STEP_LIMIT", "MUTUAL_DEATH")
 NOISE = {"move": 2, "explore": 2, "pick_up": 2}
 _DIRECTIONS = {d.value: d for d in Direction}
 
@@ -94,7 +94,7 @@ class GameSession:
     >>> game.state, game.turn, game.steps
     ('action', 1, 0)
     >>> trace = game.run()
-    >>> game.state, game.end_reason in ("VICTORY", "STEP_LIMIT", "MUTUAL_DEATH")
+    >>> game.state, game.end_reason in END_REASONS
     ('finished', True)
     """
 
@@ -118,7 +118,7 @@ class GameSession:
         self.turn, self.steps, self.poll = 1, 0, 0
         self.encounter: Encounter | None = None
         self.winner: str | None = None
-        self.end_reason: str | None = None
+        self.end_reason: EndReason | None = None
         self.snapshots: list[list[dict]] | None = [] if s.snapshots else None
         self._sounds: list[tuple[int, int, int, str]] = []
         self.actors = [self._spawn(aid) for aid in s.actor_ids]
@@ -388,11 +388,11 @@ class GameSession:
     def _check_end(self) -> None:
         sides = {a.side for a in self.living()}
         if not sides:
-            self._finish(None, "MUTUAL_DEATH")
+            self._finish(None, EndReason.MUTUAL_DEATH)
         elif len(sides) == 1 and self.encounter is None:
-            self._finish(sides.pop(), "VICTORY")
+            self._finish(sides.pop(), EndReason.VICTORY)
         elif self.steps >= self.settings.max_steps:
-            self._finish(None, "STEP_LIMIT")
+            self._finish(None, EndReason.STEP_LIMIT)
 
     def _finish(self, winner: str | None, reason: str) -> None:
         self.winner, self.end_reason = winner, reason

@@ -19,10 +19,10 @@ Decisions the SPEC leaves open
 ------------------------------
 * T and F are read from :func:`~labkit.hexpuzzle.trace.trace` on the level as loaded (the same
   judge as a tap); W and R from :func:`~labkit.hexpuzzle.solve.solver.solve`.
-* Statuses: ``"ok"``; ``"invalid-empty"`` (no tiles: total 0, no parts, no band);
+* Statuses: ``"ok"``; ``"invalid_empty"`` (no tiles: total 0, no parts, no band);
   ``"unsolvable"`` and ``"undetermined"`` (solver ``exhausted``): the parts that need no
   solution (size, turns, blocking, pressure) are given, ``layers``/``rotation`` and the total
-  are ``None``; ``"too-few-steps"`` (M < K, solvable): every part and the total are computed —
+  are ``None``; ``"too_few_steps"`` (M < K, solvable): every part and the total are computed —
   the board's difficulty is known, the level is just not winnable as shipped.
 * Display parts are each rounded half up on their own, so they may not add up to the total.
 
@@ -43,6 +43,7 @@ from dataclasses import dataclass
 
 from labkit.hexpuzzle.level import Level
 from labkit.hexpuzzle.solve.solver import MAX_STATES, Solution, solve
+from labkit.hexpuzzle.status import DifficultyStatus, SolutionStatus
 from labkit.hexpuzzle.trace import trace
 
 __all__ = ["BANDS", "PARTS", "WEIGHTS", "Difficulty", "band", "js_round", "score"]
@@ -52,7 +53,7 @@ WEIGHTS = {"size": 15, "turns": 20, "layers": 20, "blocking": 15, "rotation": 20
 PARTS = tuple(WEIGHTS)
 #: ``(lowest total, name)`` of each band.
 BANDS = ((0, "easy"), (30, "intermediate"), (50, "hard"), (70, "challenge"))
-STATUSES = ("ok", "invalid-empty", "unsolvable", "undetermined", "too-few-steps")
+STATUSES = tuple(DifficultyStatus)
 
 
 def js_round(x: float) -> int:
@@ -106,7 +107,9 @@ class Difficulty:
 
     Attributes
     ----------
-    status : {"ok", "invalid-empty", "unsolvable", "undetermined", "too-few-steps"}
+    status : DifficultyStatus
+        ``"ok"``, ``"invalid_empty"``, ``"unsolvable"``, ``"undetermined"`` or
+        ``"too_few_steps"``.
     total : int or None
         Rounded sum of the parts (``None`` when the solver could not give W and R).
     parts : dict
@@ -117,7 +120,7 @@ class Difficulty:
         The solver's result W and R were read from.
     """
 
-    status: str
+    status: DifficultyStatus
     total: int | None
     parts: dict
     N: int
@@ -130,9 +133,17 @@ class Difficulty:
     level_id: str = ""
     solution: Solution | None = None
 
+    def __post_init__(self) -> None:
+        # a plain string is accepted and checked (the status has one definition: status.py)
+        object.__setattr__(self, "status", DifficultyStatus(self.status))
+
     @property
     def band(self) -> str | None:
-        return None if self.total is None or self.status == "invalid-empty" else band(self.total)
+        return (
+            None
+            if self.total is None or self.status == DifficultyStatus.INVALID_EMPTY
+            else band(self.total)
+        )
 
     @property
     def display(self) -> dict[str, int | None]:
@@ -201,22 +212,28 @@ def score(level: Level, max_states: int = MAX_STATES) -> Difficulty:
     --------
     >>> from labkit.hexpuzzle.level import Level
     >>> score(Level.hexagon(2)).status, score(Level.hexagon(2)).total
-    ('invalid-empty', 0)
+    ('invalid_empty', 0)
     """
     N = len(level.tiles)
     M = level.move_limit
     if N == 0:
-        return Difficulty("invalid-empty", 0, {}, 0, 0.0, None, 0, None, 0, M, level.id)
+        return Difficulty(
+            DifficultyStatus.INVALID_EMPTY, 0, {}, 0, 0.0, None, 0, None, 0, M, level.id
+        )
     traces = [trace(level, t.id) for t in level.tiles]
     T = sum(t.planned.turns for t in traces) / N
     F = sum(t.outcome == "exit" for t in traces)
     solution = solve(level, max_states=max_states)
     if solution.solved:
         W, R = len(solution.layers), solution.rotations
-        status = "too-few-steps" if M < N else "ok"
+        status = DifficultyStatus.TOO_FEW_STEPS if M < N else DifficultyStatus.OK
     else:
         W = R = None
-        status = "unsolvable" if solution.status == "unsolvable" else "undetermined"
+        status = (
+            DifficultyStatus.UNSOLVABLE
+            if solution.status == SolutionStatus.UNSOLVABLE
+            else DifficultyStatus.UNDETERMINED
+        )
     parts = parts_from(N, T, W, F, R, N, M)
     total = None if W is None else js_round(sum(parts.values()))
     return Difficulty(status, total, parts, N, T, W, F, R, N, M, level.id, solution)

@@ -9,7 +9,7 @@ Decisions the SPEC leaves open
 * The plan is :func:`~labkit.hexpuzzle.solve.solver.solve` from the state's orientation and the
   tiles still on the board, so following hints always uses the fewest further rotations.
 * Every tap must remove one tile, so a game with fewer steps left than tiles left cannot be won:
-  ``"out-of-steps"``, even when the board itself would be solvable.
+  ``"out_of_steps"``, even when the board itself would be solvable.
 * Every request counts as a hint used, also when the answer is "no solution from here"
   (the player asked for help). The counter is telemetry, not game state: undo does not give
   hints back.
@@ -32,6 +32,7 @@ from dataclasses import dataclass
 
 from labkit.hexpuzzle.game import PuzzleState
 from labkit.hexpuzzle.solve.solver import MAX_STATES, Action, Solution, solve
+from labkit.hexpuzzle.status import AdviceStatus, GameStatus, SolutionStatus
 
 __all__ = ["Advice", "advise", "hint"]
 
@@ -39,7 +40,7 @@ MESSAGES = {
     "ok": "{action}",
     "won": "nothing left to do: the board is clear",
     "lost": "the game is over: undo or restart",
-    "out-of-steps": "no win from here: {left} tiles left but only {steps} steps; undo or restart",
+    "out_of_steps": "no win from here: {left} tiles left but only {steps} steps; undo or restart",
     "unsolvable": "no solution from here: undo or restart",
     "undetermined": "undetermined: the search stopped after {expanded} states",
 }
@@ -51,7 +52,9 @@ class Advice:
 
     Attributes
     ----------
-    status : {"ok", "won", "lost", "out-of-steps", "unsolvable", "undetermined"}
+    status : AdviceStatus
+        ``"ok"``, ``"won"``, ``"lost"``, ``"out_of_steps"``, ``"unsolvable"`` or
+        ``"undetermined"``.
     action : Action or None
         The next action (only when ``status == "ok"``).
     solution : Solution or None
@@ -60,10 +63,14 @@ class Advice:
         A sentence for the player.
     """
 
-    status: str
+    status: AdviceStatus
     action: Action | None
     solution: Solution | None
     message: str
+
+    def __post_init__(self) -> None:
+        # a plain string is accepted and checked (the status has one definition: status.py)
+        object.__setattr__(self, "status", AdviceStatus(self.status))
 
 
 def advise(state: PuzzleState, max_states: int = MAX_STATES) -> Advice:
@@ -79,14 +86,18 @@ def advise(state: PuzzleState, max_states: int = MAX_STATES) -> Advice:
     state.hints_used = getattr(state, "hints_used", 0) + 1
     left, steps = len(state.remaining), state.steps_left
     solution = None
-    if state.status in ("won", "lost"):
-        status = state.status
+    if state.status != GameStatus.PLAYING:
+        status = AdviceStatus(state.status)
     elif steps < left:
-        status = "out-of-steps"
+        status = AdviceStatus.OUT_OF_STEPS
     else:
         solution = solve(state, max_states=max_states)
-        status = {"solved": "ok", "exhausted": "undetermined"}.get(solution.status, solution.status)
-    action = solution.actions[0] if status == "ok" else None
+        status = {
+            SolutionStatus.SOLVED: AdviceStatus.OK,
+            SolutionStatus.UNSOLVABLE: AdviceStatus.UNSOLVABLE,
+            SolutionStatus.EXHAUSTED: AdviceStatus.UNDETERMINED,
+        }[solution.status]
+    action = solution.actions[0] if solution is not None and status == AdviceStatus.OK else None
     expanded = solution.expanded if solution else 0
     message = MESSAGES[status].format(action=action, left=left, steps=steps, expanded=expanded)
     return Advice(status, action, solution, message)

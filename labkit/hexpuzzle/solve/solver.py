@@ -47,10 +47,11 @@ from labkit._data import data_path
 from labkit.hexpuzzle.game import PuzzleState
 from labkit.hexpuzzle.level import Level
 from labkit.hexpuzzle.solve.contacts import ContactTable, contact_table
+from labkit.hexpuzzle.status import SolutionStatus
 
 __all__ = ["Action", "Solution", "STATUSES", "solve", "search", "replay", "MAX_STATES"]
 
-STATUSES = ("solved", "unsolvable", "exhausted")
+STATUSES = tuple(SolutionStatus)
 MAX_STATES = 20_000
 
 
@@ -90,11 +91,15 @@ class Solution:
         The orientations visited by the solution and the removal layers made at each.
     """
 
-    status: str
+    status: SolutionStatus
     actions: tuple[Action, ...] = ()
     rotations: int | None = None
     expanded: int = 0
     stages: tuple[Stage, ...] = field(default=(), repr=False)
+
+    def __post_init__(self) -> None:
+        # a plain string is accepted and checked (the status has one definition: status.py)
+        object.__setattr__(self, "status", SolutionStatus(self.status))
 
     @property
     def solved(self) -> bool:
@@ -155,7 +160,7 @@ def search(
     expanded = 0
     while queue:
         if expanded >= max_states:
-            return Solution("exhausted", expanded=expanded)
+            return Solution(SolutionStatus.EXHAUSTED, expanded=expanded)
         state = queue.popleft()
         expanded += 1
         o, mask = state
@@ -169,7 +174,7 @@ def search(
             if left == 0:
                 return _solution(table, parent, child, expanded)
             queue.append(child)
-    return Solution("unsolvable", expanded=expanded)
+    return Solution(SolutionStatus.UNSOLVABLE, expanded=expanded)
 
 
 def _solution(table: ContactTable, parent: dict, goal: tuple[int, int], expanded: int) -> Solution:
@@ -189,7 +194,7 @@ def _solution(table: ContactTable, parent: dict, goal: tuple[int, int], expanded
         actions += [Action("tap", tile_id) for layer in names for tile_id in layer]
         stages.append(Stage(orientation, names))
     rotations = len(chain) - 1
-    return Solution("solved", tuple(actions), rotations, expanded, tuple(stages))
+    return Solution(SolutionStatus.SOLVED, tuple(actions), rotations, expanded, tuple(stages))
 
 
 def solve(level_or_state: Level | PuzzleState, max_states: int = MAX_STATES) -> Solution:
