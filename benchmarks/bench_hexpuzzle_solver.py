@@ -13,8 +13,8 @@ import time
 from benchmarks import Row, benchmark, compare, median_time
 from labkit import _jit
 from labkit.hexpuzzle import mainline as campaign
-from labkit.hexpuzzle.solve import contacts
-from labkit.hexpuzzle.solve.solver import solve
+from labkit.hexpuzzle.solving import contacts
+from labkit.hexpuzzle.solving.solver import solve
 
 
 def _solve_all(levels) -> int:

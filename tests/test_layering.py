@@ -227,6 +227,21 @@ def test_widgets_use_public_names_only() -> None:
     assert bad == []
 
 
+def test_no_subpackage_is_shadowed_by_an_exported_name() -> None:
+    # A subpackage named like a function the domain exports (``solve/`` beside ``solve()``)
+    # makes ``import labkit.hexpuzzle.solve.solver as m`` fail: the attribute is the function.
+    import importlib
+
+    clashes = []
+    for domain in DOMAINS:
+        exported = set(importlib.import_module(f"labkit.{domain}").__all__)
+        for module, (_, is_package) in MODULES.items():
+            parts = module.split(".")
+            if is_package and len(parts) == 3 and parts[1] == domain and parts[2] in exported:
+                clashes.append(module)
+    assert clashes == []
+
+
 def summary() -> str:
     """Modules per domain, edges and cycles of both graphs, one line each."""
     per_domain: dict[str, int] = defaultdict(int)

@@ -14,7 +14,7 @@ from labkit._status import Status
 from labkit.encounter.records import trace as trace_module
 from labkit.encounter.sim import session as session_module
 from labkit.hexpuzzle.difficulty import scoring
-from labkit.hexpuzzle.solve import solver
+from labkit.hexpuzzle.solving import solver
 
 STATUSES = {
     "Outcome": (hexpuzzle.Outcome, {"exit", "blocked", "loop"}),

@@ -7,7 +7,7 @@ the tracks beneath the tiles.
 The board core: :mod:`.coords` (axial coordinates), :mod:`.level` (levels and rotation; the
 JSON format in :mod:`._levelfile`), :mod:`.geometry` (a tile's path), :mod:`.sweep` /
 :mod:`._kernels` (continuous collision), :mod:`.trace` (tap outcome), :mod:`.game` (play, undo,
-restart), :mod:`.draw` (figures, SVG). On top of it, one way: :mod:`.solve` (contacts, solver,
+restart), :mod:`.draw` (figures, SVG). On top of it, one way: :mod:`.solving` (contacts, solver,
 hints, generator), then :mod:`.difficulty` (scoring, telemetry, simulated players, calibration),
 then :mod:`.mainline` (the campaign), :mod:`.draw_solver` and :mod:`.cli`. Import public names
 from here, not from the subpackages.
@@ -43,9 +43,9 @@ from labkit.hexpuzzle.game import PuzzleError, PuzzleState, Snapshot
 from labkit.hexpuzzle.geometry import TilePath, tile_path
 from labkit.hexpuzzle.level import STRAIGHT, Board, Level, LevelError, Tile, all_matchings
 from labkit.hexpuzzle.mainline import campaign
-from labkit.hexpuzzle.solve.generator import GeneratorError, generate, generate_many
-from labkit.hexpuzzle.solve.hints import Advice, advise, hint
-from labkit.hexpuzzle.solve.solver import Action, Solution, replay, solve
+from labkit.hexpuzzle.solving.generator import GeneratorError, generate, generate_many
+from labkit.hexpuzzle.solving.hints import Advice, advise, hint
+from labkit.hexpuzzle.solving.solver import Action, Solution, replay, solve
 from labkit.hexpuzzle.status import (
     AdviceStatus,
     DifficultyStatus,

@@ -12,7 +12,7 @@ it once, and nothing global changes); :func:`svg_of` turns any of them into SVG 
 Examples
 --------
 >>> from labkit.hexpuzzle.level import Level
->>> from labkit.hexpuzzle.solve.solver import solve
+>>> from labkit.hexpuzzle.solving.solver import solve
 >>> lvl = Level.hexagon(2, tiles=[("a", 1, 1, 0), ("b", 0, 0, 5)])
 >>> fig = solution_strip(lvl, solve(lvl))
 >>> len(fig.axes), fig.axes[1].get_title()

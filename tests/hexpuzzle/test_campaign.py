@@ -11,7 +11,7 @@ from labkit import LabkitError
 from labkit.hexpuzzle import mainline as camp
 from labkit.hexpuzzle.cli.solver import register_solver_commands
 from labkit.hexpuzzle.difficulty.scoring import score
-from labkit.hexpuzzle.solve.solver import replay, solve
+from labkit.hexpuzzle.solving.solver import replay, solve
 
 LEVELS = camp.campaign()
 DOC = json.loads(camp.campaign_path().read_text(encoding="utf-8"))

@@ -9,14 +9,14 @@ import pytest
 
 from labkit.hexpuzzle.game import PuzzleState
 from labkit.hexpuzzle.level import Level
-from labkit.hexpuzzle.solve.generator import (
+from labkit.hexpuzzle.solving.generator import (
     GeneratorError,
     generate,
     generate_many,
     place_backwards,
     random_board,
 )
-from labkit.hexpuzzle.solve.solver import solve
+from labkit.hexpuzzle.solving.solver import solve
 
 
 @pytest.mark.parametrize("seed", range(4))

@@ -16,7 +16,7 @@ from labkit.hexpuzzle.difficulty.players import (
 from labkit.hexpuzzle.difficulty.telemetry import COLUMNS
 from labkit.hexpuzzle.game import PuzzleState
 from labkit.hexpuzzle.mainline import campaign
-from labkit.hexpuzzle.solve.hints import hint
+from labkit.hexpuzzle.solving.hints import hint
 
 
 @pytest.fixture(scope="module")

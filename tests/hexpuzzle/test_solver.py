@@ -11,10 +11,10 @@ import pytest
 from labkit.hexpuzzle import _kernels
 from labkit.hexpuzzle.game import PuzzleState
 from labkit.hexpuzzle.level import Level
-from labkit.hexpuzzle.solve import _kernels as _solver_kernels
-from labkit.hexpuzzle.solve.contacts import contact_table
-from labkit.hexpuzzle.solve.hints import advise, hint
-from labkit.hexpuzzle.solve.solver import Action, replay, solve
+from labkit.hexpuzzle.solving import _kernels as _solver_kernels
+from labkit.hexpuzzle.solving.contacts import contact_table
+from labkit.hexpuzzle.solving.hints import advise, hint
+from labkit.hexpuzzle.solving.solver import Action, replay, solve
 from labkit.hexpuzzle.trace import trace
 from tests.hexpuzzle.helpers import random_level, ring_loop_level
 

@@ -69,7 +69,7 @@ def read_levels(path: str) -> list[Any]:
 
 
 def _solve(args: argparse.Namespace) -> int:
-    from labkit.hexpuzzle.solve.solver import solve
+    from labkit.hexpuzzle.solving.solver import solve
 
     if args.max_states < 1:
         from labkit.hexpuzzle.level import LevelError
@@ -96,7 +96,7 @@ def _solve(args: argparse.Namespace) -> int:
 
 def _hint(args: argparse.Namespace) -> int:
     from labkit.hexpuzzle.game import PuzzleState
-    from labkit.hexpuzzle.solve.hints import advise
+    from labkit.hexpuzzle.solving.hints import advise
 
     for level in read_levels(args.file):
         advice = advise(PuzzleState(level))
@@ -121,7 +121,7 @@ def _score(args: argparse.Namespace) -> int:
 
 
 def _generate(args: argparse.Namespace) -> int:
-    from labkit.hexpuzzle.solve.generator import generate_many
+    from labkit.hexpuzzle.solving.generator import generate_many
 
     out = Path(args.out)
     levels = generate_many(

@@ -6,6 +6,6 @@ difficulty index; :mod:`.players` simulates players to make telemetry from a kno
 :mod:`.fit` fits the score's weights and bands to telemetry (``calibrate``), and
 :mod:`.calibration` holds the result (``Calibration``) and its report.
 
-These modules build on the board core and on the ``solve`` subpackage, never the reverse.
+These modules build on the board core and on the ``solving`` subpackage, never the reverse.
 Import public names from :mod:`labkit.hexpuzzle`.
 """

@@ -12,8 +12,8 @@ One decision at a time, the player
    for an orientation where it notices a free tile, and turns the board there;
 4. when the look-ahead finds nothing it is *stuck*: it asks for a hint (probability
    ``hint_rate``) and follows it — the next action of the solver's plan
-   (:func:`~labkit.hexpuzzle.solve.solver.search`, as
-   :func:`~labkit.hexpuzzle.solve.hints.hint`) — or
+   (:func:`~labkit.hexpuzzle.solving.solver.search`, as
+   :func:`~labkit.hexpuzzle.solving.hints.hint`) — or
    turns the board one step at random;
 5. after a collision it undoes the tap (probability ``undo_rate``; ``rescue_rate`` when the
    lost step means the level can no longer be won).
@@ -25,7 +25,7 @@ each new attempt adds ``learning`` to its skill (it remembers the board).
 
 Decisions the SPEC leaves open
 ------------------------------
-* The game is played on the level's :class:`~labkit.hexpuzzle.solve.contacts.ContactTable` (the
+* The game is played on the level's :class:`~labkit.hexpuzzle.solving.contacts.ContactTable` (the
   exact, memoised form of ``trace``); the tests replay recorded games through
   :class:`~labkit.hexpuzzle.game.PuzzleState` and get the same outcomes and counts.
 * An attempt that reaches ``6·N + 30`` actions without ending is abandoned (not won); rotation
@@ -57,8 +57,8 @@ from labkit.hexpuzzle.difficulty.observed import TIME_REF
 from labkit.hexpuzzle.difficulty.telemetry import make_table
 from labkit.hexpuzzle.geometry import tile_path
 from labkit.hexpuzzle.level import Level
-from labkit.hexpuzzle.solve.contacts import ContactTable, contact_table
-from labkit.hexpuzzle.solve.solver import search
+from labkit.hexpuzzle.solving.contacts import ContactTable, contact_table
+from labkit.hexpuzzle.solving.solver import search
 from labkit.rng import RngLike, make_rng, stream
 
 __all__ = [
@@ -369,7 +369,7 @@ def simulate_telemetry(
 
 
 def _shipped(name: str):
-    from labkit.hexpuzzle.solve.solver import _shipped as path
+    from labkit.hexpuzzle.solving.solver import _shipped as path
 
     return path(name)
 

@@ -43,7 +43,7 @@ from numpy.typing import NDArray
 
 from labkit.hexpuzzle.geometry import tile_path
 from labkit.hexpuzzle.level import Level
-from labkit.hexpuzzle.solve import _kernels as _solver_kernels
+from labkit.hexpuzzle.solving import _kernels as _solver_kernels
 from labkit.hexpuzzle.sweep import MINKOWSKI_RADIUS
 
 __all__ = ["ContactTable", "contact_table", "mask_of"]

@@ -46,7 +46,7 @@ from typing import Any, NamedTuple
 from labkit._data import data_path
 from labkit.hexpuzzle.game import PuzzleState
 from labkit.hexpuzzle.level import Level
-from labkit.hexpuzzle.solve.contacts import ContactTable, contact_table
+from labkit.hexpuzzle.solving.contacts import ContactTable, contact_table
 from labkit.hexpuzzle.status import SolutionStatus
 
 __all__ = ["Action", "Solution", "STATUSES", "solve", "search", "replay", "MAX_STATES"]
