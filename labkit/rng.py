@@ -24,6 +24,8 @@ import hashlib
 
 import numpy as np
 
+from labkit import ArgumentError
+
 RngLike = int | np.integer | np.random.SeedSequence | np.random.Generator | None
 
 __all__ = ["RngLike", "seed_sequence", "make_rng", "stream", "streams", "entropy", "child_seeds"]
@@ -51,7 +53,7 @@ def seed_sequence(seed: RngLike) -> np.random.SeedSequence:
     if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)):
         raise TypeError(f"rng: expected an int seed, SeedSequence, Generator or None, got {seed!r}")
     if seed < 0:
-        raise ValueError(f"rng: a seed must be non-negative, got {seed!r}")
+        raise ArgumentError("a seed must be non-negative", argument="rng", value=seed)
     return np.random.SeedSequence(int(seed))
 
 
@@ -81,7 +83,7 @@ def stream(seed: RngLike, name: str) -> np.random.Generator:
     Names may be paths such as ``"policy/3"``; each part is hashed into the spawn key.
     """
     if not isinstance(name, str) or not name:
-        raise ValueError(f"rng: a stream name must be a non-empty string, got {name!r}")
+        raise ArgumentError("must be a non-empty string", argument="name", value=name)
     root = seed_sequence(seed)
     key = tuple(root.spawn_key) + tuple(_name_key(part) for part in name.split("/"))
     child = np.random.SeedSequence(root.entropy, spawn_key=key, pool_size=root.pool_size)

@@ -33,7 +33,7 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import NDArray
 
-from labkit import LabkitError
+from labkit import ArgumentError, LabkitError
 from labkit.hexpuzzle.level import Level
 from labkit.hexpuzzle.status import GameStatus
 from labkit.hexpuzzle.trace import Trace, trace
@@ -159,7 +159,7 @@ class PuzzleState:
     def rotate(self, step: int = 1) -> None:
         """Turn the board one step: ``+1`` clockwise, ``-1`` counter-clockwise (costs no step)."""
         if step not in (1, -1):
-            raise PuzzleError("rotate one step at a time: +1 or -1", value=step)
+            raise ArgumentError("rotate one step at a time: +1 or -1", argument="step", value=step)
         if not self.original.can_rotate:
             why = "disabled by the level" if self.original.board.symmetric else "not symmetric"
             raise PuzzleError(f"this board cannot rotate ({why})")

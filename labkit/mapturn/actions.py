@@ -34,6 +34,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from labkit import ArgumentError
+
 from .scheduler import MapTurn, MapTurnError
 from .world import DIRECTIONS
 
@@ -51,7 +53,7 @@ class ActionResult:
 
 def _check_direction(direction: str) -> None:
     if direction not in DIRECTIONS:
-        raise MapTurnError("a direction is one of U, D, L, R", value=direction)
+        raise ArgumentError("is one of U, D, L, R", argument="direction", value=direction)
 
 
 class Actions:

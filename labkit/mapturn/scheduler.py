@@ -27,7 +27,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from labkit import __version__
+from labkit import ArgumentError, __version__
 from labkit.io import check, load_json, save_json
 from labkit.io import field as get
 
@@ -99,11 +99,11 @@ class MapTurn:
         ``n <= 0`` or a disabled engine does nothing. Returns the number of ticks run.
         """
         if isinstance(n, bool) or not isinstance(n, numbers.Real):
-            raise MapTurnError("time is a whole number of units", value=n)
+            raise ArgumentError("time is a whole number of units", argument="n", value=n)
         if n <= 0:
             return 0  # M2: any n <= 0 (a negative fraction too) is a no-op
         if not math.isfinite(n) or n != int(n):
-            raise MapTurnError("time is a whole number of units", value=n)
+            raise ArgumentError("time is a whole number of units", argument="n", value=n)
         n = int(n)  # numpy integers and whole floats count as n
         if not self.enabled:
             return 0

@@ -7,6 +7,7 @@ import dataclasses
 import numpy as np
 import pytest
 
+from labkit import ArgumentError
 from labkit.hexpuzzle.difficulty.fit import (
     CalibrationError,
     band_edges,
@@ -156,7 +157,7 @@ def test_errors_name_what_is_wrong():
     with pytest.raises(CalibrationError, match="at least 8"):
         calibrate(tele, levels)
     more = example_difficulties(9, rng=1)
-    with pytest.raises(CalibrationError, match="index_weights/hints"):
+    with pytest.raises(ArgumentError, match=r"index_weights\['hints'\]: must be a number >= 0"):
         calibrate(tele, more, index_weights={**INDEX_WEIGHTS, "hints": -1})
     with pytest.raises(ValueError, match="band_targets"):
         calibrate(tele, more, band_targets=(0.5, 0.6, 0.7))

@@ -44,7 +44,7 @@ from dataclasses import asdict, dataclass, field
 import numpy as np
 from numpy.typing import ArrayLike
 
-from labkit import LabkitError
+from labkit import ArgumentError, LabkitError
 from labkit.encounter import _kernels
 from labkit.encounter.rules.balance import Balance, default_balance
 from labkit.rng import RngLike, make_rng
@@ -115,26 +115,28 @@ def compose(loadout: Loadout, balance: Balance | None = None) -> Fighter:
 
     Raises
     ------
-    CombatError
-        Unknown character, weapon or armour, or a negative ammo/life.
+    ArgumentError
+        Unknown character, weapon or armour, or a negative ammo/life (naming the field).
     """
     b = default_balance() if balance is None else balance
     if loadout.character not in b.characters:
-        raise CombatError("unknown character", pointer="/character", value=loadout.character)
+        raise ArgumentError(
+            "unknown character", argument="loadout.character", value=loadout.character
+        )
     base = b.characters[loadout.character]
     wname = base.weapon if loadout.weapon is None else loadout.weapon
     if wname not in b.weapons:
-        raise CombatError("unknown weapon", pointer="/weapon", value=wname)
+        raise ArgumentError("unknown weapon", argument="loadout.weapon", value=wname)
     w = b.weapons[wname]
     if loadout.armour is not None and loadout.armour not in b.armour:
-        raise CombatError("unknown armour", pointer="/armour", value=loadout.armour)
+        raise ArgumentError("unknown armour", argument="loadout.armour", value=loadout.armour)
     arm = b.armour.get(loadout.armour) if loadout.armour else None
     ammo = w.magazine if loadout.ammo is None else loadout.ammo
     if ammo < 0 or ammo > max(w.magazine, 0) and w.ammo is not None:
-        raise CombatError(f"ammo must be 0-{w.magazine}", pointer="/ammo", value=ammo)
+        raise ArgumentError(f"must be 0-{w.magazine}", argument="loadout.ammo", value=ammo)
     life = base.life if loadout.life is None else loadout.life
     if life < 1:
-        raise CombatError("life must be at least 1", pointer="/life", value=life)
+        raise ArgumentError("must be at least 1", argument="loadout.life", value=life)
     return Fighter(
         hit=base.hit + w.hit_score,
         pursuit=base.pursuit + w.pursuit,
@@ -339,7 +341,7 @@ def simulate_fights(
     """
     bal = default_balance() if balance is None else balance
     if int(n) < 1:
-        raise CombatError("n must be at least 1", pointer="/n", value=n)
+        raise ArgumentError("must be at least 1", argument="n", value=n)
     fa, fb = _fighter(a, bal), _fighter(b, bal)
     stats = np.stack([fa.row(), fb.row()])
     outcome, rounds, first, counters = _kernels.fight_monte_carlo(
@@ -388,10 +390,10 @@ def sample_hits(
 
     t = HIT if table is None else np.asarray(table, dtype=np.float64)
     if t.shape != (9,) or not np.all((t >= 0) & (t <= 1)):
-        raise CombatError("table must hold 9 probabilities", pointer="/table", value=t.tolist())
+        raise ArgumentError("must hold 9 probabilities", argument="table", value=t.tolist())
     idx = np.asarray(index)
     if idx.dtype.kind not in "iu":
-        raise CombatError("index must be integers", pointer="/index", value=str(idx.dtype))
+        raise ArgumentError("must be integers", argument="index", value=str(idx.dtype))
     flat = np.ascontiguousarray(idx.reshape(-1), dtype=np.int64)
     out = np.empty(flat.size, dtype=np.bool_)
     _kernels.sample_hits(flat, np.ascontiguousarray(t), make_rng(rng), out)

@@ -32,14 +32,14 @@ from enum import IntEnum
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from labkit import LabkitError
+from labkit import ArgumentError
 from labkit.encounter import _kernels
 
 __all__ = ["Direction", "SoundError", "propagate_sound", "heard_at", "DIRECTION_VECTORS"]
 
 
-class SoundError(LabkitError):
-    """Bad grid shape or sources."""
+class SoundError(ArgumentError):
+    """Bad grid shape or sources (an :class:`~labkit.ArgumentError` naming the argument)."""
 
 
 class Direction(IntEnum):
@@ -67,19 +67,17 @@ DIRECTION_VECTORS /= np.linalg.norm(DIRECTION_VECTORS, axis=1)[:, None]
 def _sources(sources: ArrayLike, height: int, width: int) -> NDArray[np.int64]:
     arr = np.asarray(sources if len(sources) else np.empty((0, 3)))
     if arr.ndim != 2 or arr.shape[1] != 3:
-        raise SoundError(
-            "sources must be rows of (x, y, level)", pointer="/sources", value=arr.shape
-        )
+        raise SoundError("must be rows of (x, y, level)", argument="sources", value=arr.shape)
     if arr.size and arr.dtype.kind not in "iu":
         if not np.all(np.mod(arr, 1) == 0):
-            raise SoundError("sources must be integers", pointer="/sources", value=arr.tolist())
+            raise SoundError("must be integers", argument="sources", value=arr.tolist())
     arr = arr.astype(np.int64)
     off = (arr[:, 0] < 0) | (arr[:, 0] >= width) | (arr[:, 1] < 0) | (arr[:, 1] >= height)
     if off.any():
         k = int(np.argmax(off))
         raise SoundError(
-            f"source lies outside the {height}x{width} grid",
-            pointer=f"/sources/{k}",
+            f"lies outside the {height}x{width} grid",
+            argument=f"sources[{k}]",
             value=tuple(int(v) for v in arr[k]),
         )
     return arr
@@ -115,9 +113,9 @@ def propagate_sound(
     try:
         height, width = (int(v) for v in shape)
     except (TypeError, ValueError):
-        raise SoundError("shape must be (height, width)", pointer="/shape", value=shape) from None
+        raise SoundError("must be (height, width)", argument="shape", value=shape) from None
     if height <= 0 or width <= 0:
-        raise SoundError("shape must be positive", pointer="/shape", value=shape)
+        raise SoundError("must be positive", argument="shape", value=shape)
     src = _sources(sources, height, width)
     strength, direction, winner = _kernels.propagate_sound(
         height,

@@ -65,6 +65,7 @@ from typing import Any
 
 import numpy as np
 
+from labkit import ArgumentError
 from labkit.encounter.rules.combat import wilson_interval
 from labkit.encounter.sim.runner import outcome_row
 from labkit.encounter.sim.settings import SimulationError, SimulationSettings
@@ -189,7 +190,7 @@ def run_batch(
     """
     sweep = [settings] if isinstance(settings, SimulationSettings) else list(settings)
     if not sweep:
-        raise SimulationError("no settings to play", pointer="/settings", value=[])
+        raise ArgumentError("no settings to play", argument="settings", value=[])
     seed_list = None if seeds is None else [int(s) for s in seeds]
     for seed in seed_list or []:
         sweep[0].replace(seed=seed, map_seed=seed)  # a bad seed fails here, naming the field

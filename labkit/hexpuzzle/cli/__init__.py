@@ -126,12 +126,15 @@ def _validate(args: argparse.Namespace) -> int:
 
 
 def _load(path: str, orientation: int) -> Any:
-    from labkit.hexpuzzle.level import Level, LevelError
+    from labkit import ArgumentError
+    from labkit.hexpuzzle.level import Level
 
     level = Level.load(path)
     if orientation % 6 and not level.board.symmetric:
-        raise LevelError(
-            "this board cannot rotate (not six-fold symmetric)", file=path, value=orientation
+        raise ArgumentError(
+            f"{path}: this board cannot rotate (not six-fold symmetric)",
+            argument="--orientation",
+            value=orientation,
         )
     return level.rotated(orientation)
 

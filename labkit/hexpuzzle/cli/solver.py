@@ -72,9 +72,9 @@ def _solve(args: argparse.Namespace) -> int:
     from labkit.hexpuzzle.solving.solver import solve
 
     if args.max_states < 1:
-        from labkit.hexpuzzle.level import LevelError
+        from labkit import ArgumentError
 
-        raise LevelError("--max-states must be at least 1", value=args.max_states)
+        raise ArgumentError("must be at least 1", argument="--max-states", value=args.max_states)
     results = []
     for level in read_levels(args.file):
         sol = solve(level, max_states=args.max_states)

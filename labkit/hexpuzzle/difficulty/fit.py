@@ -55,6 +55,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
+from labkit import ArgumentError
 from labkit.hexpuzzle.difficulty.calibration import (
     BAND_NAMES,
     DEFAULT_EDGES,
@@ -133,12 +134,16 @@ def band_edges(
 
 def _check_options(bootstrap: str, band_targets: Sequence[float], level: float) -> None:
     if bootstrap not in ("both", "players", "levels"):
-        raise ValueError(f"bootstrap must be 'both', 'players' or 'levels', got {bootstrap!r}")
+        raise ArgumentError(
+            "must be 'both', 'players' or 'levels'", argument="bootstrap", value=bootstrap
+        )
     t = list(band_targets)
     if len(t) != 3 or not (1 > t[0] > t[1] > t[2] > 0):
-        raise ValueError(f"band_targets must be three decreasing rates in (0, 1), got {t!r}")
+        raise ArgumentError(
+            "must be three decreasing rates in (0, 1)", argument="band_targets", value=t
+        )
     if not 0 < level < 1:
-        raise ValueError(f"level must be in (0, 1), got {level!r}")
+        raise ArgumentError("must be in (0, 1)", argument="level", value=level)
 
 
 def calibrate(

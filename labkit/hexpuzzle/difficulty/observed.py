@@ -48,7 +48,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from labkit import LabkitError
+from labkit import ArgumentError, LabkitError
 from labkit.hexpuzzle.difficulty.telemetry import as_table
 
 __all__ = [
@@ -151,11 +151,13 @@ def check_index_weights(index_weights: Mapping[str, float]) -> None:
     for c in COMPONENTS:
         value = index_weights.get(c)
         if not isinstance(value, (int, float)) or not np.isfinite(value) or value < 0:
-            raise CalibrationError(
-                "index weight must be a number >= 0", pointer=f"index_weights/{c}", value=value
+            raise ArgumentError(
+                "must be a number >= 0", argument=f"index_weights[{c!r}]", value=value
             )
     if sum(index_weights[c] for c in COMPONENTS) <= 0:
-        raise CalibrationError("index weights must not all be 0", value=dict(index_weights))
+        raise ArgumentError(
+            "must not all be 0", argument="index_weights", value=dict(index_weights)
+        )
 
 
 def level_sizes(levels: Sequence[Any] | Mapping[str, int]) -> dict[str, int]:

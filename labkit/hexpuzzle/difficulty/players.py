@@ -53,6 +53,7 @@ from dataclasses import dataclass, field
 import numpy as np
 from numpy.typing import NDArray
 
+from labkit import ArgumentError
 from labkit.hexpuzzle.difficulty.observed import TIME_REF
 from labkit.hexpuzzle.difficulty.telemetry import make_table
 from labkit.hexpuzzle.geometry import tile_path
@@ -84,7 +85,9 @@ class Player:
 
     def __post_init__(self) -> None:
         if not 0.0 <= float(self.skill) <= 1.0:
-            raise ValueError(f"skill must be in [0, 1], got {self.skill!r} (player {self.id!r})")
+            raise ArgumentError(
+                f"must be in [0, 1] (player {self.id!r})", argument="skill", value=self.skill
+            )
 
     @property
     def lookahead(self) -> int:
@@ -270,7 +273,7 @@ def play(
         One per attempt, in order; only the last can be won.
     """
     if not level.tiles:
-        raise ValueError(f"level {level.id!r} has no tiles: nothing to play")
+        raise ArgumentError("has no tiles: nothing to play", argument="level", value=level.id)
     gen = make_rng(rng)
     board = _Board(level)
     games = []
@@ -359,7 +362,9 @@ def simulate_telemetry(
         players = make_players(int(players), stream(root, "players"))
     ids = [lv.id for lv in levels]
     if len(set(ids)) != len(ids):
-        raise ValueError(f"level ids must be unique to join telemetry to levels, got {ids}")
+        raise ArgumentError(
+            "ids must be unique to join telemetry to levels", argument="levels", value=ids
+        )
     rows = []
     for level in tqdm(levels, desc="simulating players", unit="level", disable=not progress):
         for player in players:
@@ -400,12 +405,14 @@ def telemetry_from_weights(
     players : int
         Players per level (ids ``s000…``).
     """
-    from labkit.hexpuzzle.difficulty.fit import strengths
+    from labkit.hexpuzzle.difficulty.calibration import strengths
     from labkit.hexpuzzle.difficulty.scoring import PARTS, Difficulty, score
 
     unknown = set(weights) - set(PARTS)
     if unknown:
-        raise ValueError(f"unknown parts {sorted(unknown)}; the parts are {PARTS}")
+        raise ArgumentError(
+            f"unknown parts; the parts are {PARTS}", argument="weights", value=sorted(unknown)
+        )
     w = np.array([float(weights.get(p, 0.0)) for p in PARTS])
     gen = make_rng(rng)
     rows = []

@@ -43,6 +43,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, NamedTuple
 
+from labkit import ArgumentError
 from labkit._data import data_path
 from labkit.hexpuzzle.game import PuzzleState
 from labkit.hexpuzzle.level import Level
@@ -147,7 +148,7 @@ def search(
     Returns a :class:`Solution` whose actions start at ``orientation``.
     """
     if isinstance(max_states, bool) or not isinstance(max_states, int) or max_states < 1:
-        raise ValueError(f"max_states must be a positive integer, got {max_states!r}")
+        raise ArgumentError("must be a positive integer", argument="max_states", value=max_states)
     o0 = orientation % 6
     left, layers = table.layers(o0, remaining)
     start = (o0, left)
@@ -238,7 +239,7 @@ def replay(level_or_state: Level | PuzzleState, actions) -> PuzzleState:
         elif kind == "rotate":
             state.rotate(arg)
         else:
-            raise ValueError(f"unknown action kind {kind!r} (expected 'tap' or 'rotate')")
+            raise ArgumentError("kind must be 'tap' or 'rotate'", argument="actions", value=kind)
     return state
 
 
