@@ -123,7 +123,7 @@ class BoardPlot:
     def show_level(self, level: Level, active: np.ndarray | None = None, title: str = "") -> None:
         """Draw ``level``'s board and its tiles (only those with ``active`` true)."""
         self.level = level
-        active = level._all if active is None else active
+        active = level.active if active is None else active
         self.cells.set_verts(_cell_polys(level))
         self.tracks.set_segments(_track_lines(level))
         tiles = [t for t, on in zip(level.tiles, active) if on]
@@ -215,7 +215,7 @@ def _fill(plot: BoardPlot, obj: Any) -> None:
             f"{_title(obj.original)} · {obj.status} · steps left {obj.steps_left} · "
             f"orientation {obj.orientation}"
         )
-        plot.show_level(obj.level, obj._active, title=title)
+        plot.show_level(obj.level, obj.active, title=title)
     else:
         raise TypeError(f"cannot draw a {type(obj).__name__}")
 

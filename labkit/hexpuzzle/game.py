@@ -74,6 +74,12 @@ class PuzzleState:
         self._active: NDArray[np.bool_] = np.array(
             [t.id in left for t in self.original.tiles], dtype=np.bool_
         )
+        self._active.flags.writeable = False
+
+    @property
+    def active(self) -> NDArray[np.bool_]:
+        """Which of the level's tiles are still on the board, in level order (read-only)."""
+        return self._active
 
     def snapshot(self) -> Snapshot:
         """The current state as an immutable value (equal states give equal snapshots)."""
@@ -117,6 +123,7 @@ class PuzzleState:
         if judged.outcome == "exit":
             active = self._active.copy()  # traces keep the mask they were judged on
             active[self.original.tile_index(tile_id)] = False
+            active.flags.writeable = False
             self._active = active
         return judged
 
@@ -141,11 +148,10 @@ class PuzzleState:
             self.original.tile_index(tile_id)
         before = self.snapshot()
         done: list[Trace] = []
-        index = self.original._index
         for tile_id in queue:
             if self.status != "playing":
                 break
-            if not strict and tile_id in index and not self._active[index[tile_id]]:
+            if not strict and not self._active[self.original.tile_index(tile_id)]:
                 continue
             judged = self._execute(tile_id)
             done.append(judged)

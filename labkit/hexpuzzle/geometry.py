@@ -152,8 +152,4 @@ def tile_path(board: Board, q: int, r: int, direction: int) -> TilePath:
 
     Other tiles play no part: occupancy is the collision sweep's business.
     """
-    key = (q, r, direction)
-    found = board._paths.get(key)
-    if found is None:
-        found = board._paths[key] = _build(board, q, r, direction)
-    return found
+    return board.memo((q, r, direction), lambda: _build(board, q, r, direction))

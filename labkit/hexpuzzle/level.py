@@ -127,6 +127,17 @@ class Board:
         self._turns: dict[int, Board] = {0: self}
         self._paths: dict[tuple[int, int, int], Any] = {}
 
+    def memo(self, key: tuple[int, int, int], make: Any) -> Any:
+        """The tile path cached under ``key`` ``(q, r, dir)``, made by ``make()`` on first use.
+
+        Boards are immutable, so a path computed once on a board holds for every level that
+        shares it (:func:`labkit.hexpuzzle.geometry.tile_path` is the caller).
+        """
+        found = self._paths.get(key)
+        if found is None:
+            found = self._paths[key] = make()
+        return found
+
     def __len__(self) -> int:
         return len(self.tracks)
 
@@ -188,8 +199,9 @@ class Level:
         _check_tiles_on_board(self.board, self.tiles)
         object.__setattr__(self, "_index", {t.id: i for i, t in enumerate(self.tiles)})
         cells = np.array([[t.q, t.r] for t in self.tiles], dtype=np.float64).reshape(-1, 2)
-        object.__setattr__(self, "_centres", coords.centres(cells))
-        object.__setattr__(self, "_all", np.ones(len(self.tiles), dtype=np.bool_))
+        # cached arrays are handed out, so they are read-only: a caller cannot corrupt the level
+        object.__setattr__(self, "_centres", _read_only(coords.centres(cells)))
+        object.__setattr__(self, "_all", _read_only(np.ones(len(self.tiles), dtype=np.bool_)))
         if not self.name:
             object.__setattr__(self, "name", self.id)
 
@@ -218,6 +230,12 @@ class Level:
             return self._index[tile_id]
         except KeyError:
             raise LevelError("no tile with this id", pointer="/tiles", value=tile_id) from None
+
+    @property
+    def active(self) -> np.ndarray:
+        """Which tiles are on the board: all of them, for a level (read-only; compare
+        :attr:`labkit.hexpuzzle.PuzzleState.active`)."""
+        return self._all
 
     @property
     def tile_centres(self) -> np.ndarray:
@@ -364,6 +382,11 @@ class Level:
             f"Level(id={self.id!r}, cells={len(self.board)}, tiles={len(self.tiles)}, "
             f"moveLimit={self.move_limit}, can_rotate={self.can_rotate})"
         )
+
+
+def _read_only(arr: np.ndarray) -> np.ndarray:
+    arr.flags.writeable = False
+    return arr
 
 
 def _check_tiles_on_board(board: Board, tiles: tuple[Tile, ...]) -> None:

@@ -118,9 +118,9 @@ class Trace:
 
 def _view(level_or_state: Any) -> tuple[Level, NDArray[np.bool_]]:
     if isinstance(level_or_state, Level):
-        return level_or_state, level_or_state._all
+        return level_or_state, level_or_state.active
     try:  # a PuzzleState (duck-typed so that this module does not import game)
-        return level_or_state.level, level_or_state._active
+        return level_or_state.level, level_or_state.active
     except AttributeError:
         raise TypeError(
             f"trace() needs a Level or a PuzzleState, got {type(level_or_state).__name__}"
@@ -162,7 +162,7 @@ def trace(level_or_state: Level | Any, tile_id: str) -> Trace:
         raise LevelError("this tile has already left the board", pointer="/tiles", value=tile_id)
     tile = level.tiles[i]
     planned = tile_path(level.board, tile.q, tile.r, tile.dir)
-    s, j = _kernels.sweep(planned.points, level._centres, active, i, MINKOWSKI_RADIUS)
+    s, j = _kernels.sweep(planned.points, level.tile_centres, active, i, MINKOWSKI_RADIUS)
     if j >= 0:
         x, y = planned.at(s)
         return Trace(

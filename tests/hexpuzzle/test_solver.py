@@ -22,7 +22,7 @@ from tests.hexpuzzle.helpers import random_level, ring_loop_level
 def _view(level: Level, mask: int):
     """A duck-typed game view: ``level`` with only the tiles of ``mask`` on the board."""
     active = np.array([bool(mask >> i & 1) for i in range(len(level.tiles))], dtype=np.bool_)
-    return SimpleNamespace(level=level, _active=active)
+    return SimpleNamespace(level=level, active=active)
 
 
 def _exits_by_trace(level: Level, orientation: int, mask: int) -> int:

@@ -1,7 +1,8 @@
 """``labkit puzzle``: validate, show and trace hex-track levels from the shell.
 
-* ``labkit puzzle validate FILE…`` checks every file (a level, or a JSON list of levels) and
-  prints one line per level; exit status 1 when any file is invalid.
+* ``labkit puzzle validate FILE…`` checks every file (a level, a JSON list of levels or a
+  campaign file) and prints one line per level, with the solver's verdict; exit status 1 when
+  any level is invalid.
 * ``labkit puzzle show FILE [--svg OUT] [--orientation K] [--tap TILE]`` prints a summary and
   writes the board (or the sweep of one tap) as SVG.
 * ``labkit puzzle trace FILE TILE [--orientation K] [--json]`` judges one tap.
@@ -56,26 +57,6 @@ def register(subparsers: Any) -> None:
     register_calibration_commands(sub)
 
 
-def _levels_in(path: str) -> list[tuple[str, Any]]:
-    """``(label, level)`` for every level in a file; the level is a LevelError when invalid."""
-    from labkit import io as lio
-    from labkit.hexpuzzle.level import Level, LevelError
-
-    try:
-        doc = lio.load_json(path, error=LevelError)
-    except LevelError as exc:
-        return [(path, exc)]
-    docs = doc if isinstance(doc, list) else [doc]
-    out: list[tuple[str, Any]] = []
-    for i, item in enumerate(docs):
-        label = f"{path}[{i}]" if isinstance(doc, list) else path
-        try:
-            out.append((label, Level.from_json(item)))
-        except LevelError as exc:
-            out.append((label, exc))
-    return out
-
-
 def _describe(level: Any) -> str:
     if level.can_rotate:
         rotation = "rotation on"
@@ -89,20 +70,14 @@ def _describe(level: Any) -> str:
     )
 
 
-def _solvability(level: Any) -> str | None:
-    """The solver's verdict when a solver exists in this install (a later issue adds it)."""
-    from labkit import hexpuzzle
-
-    solve = getattr(hexpuzzle, "solve", None)
-    if solve is None:
-        return None
-    return str(solve(level).status)
-
-
 def _validate(args: argparse.Namespace) -> int:
-    bad = 0
+    from labkit.hexpuzzle.cli.solver import level_entries
+    from labkit.hexpuzzle.solving.solver import solve
+
+    bad = total = 0
     for path in args.files:
-        for label, level in _levels_in(path):
+        for label, level in level_entries(path):
+            total += 1
             if isinstance(level, Exception):
                 bad += 1
                 message = str(level)
@@ -113,12 +88,10 @@ def _validate(args: argparse.Namespace) -> int:
             notes = []
             if not level.tiles:
                 notes.append("no tiles: not a playable level")
-            verdict = _solvability(level) if level.tiles else None
-            if verdict is not None:
-                notes.append(f"solver: {verdict}")
+            else:
+                notes.append(f"solver: {solve(level).status}")
             tail = f" — {'; '.join(notes)}" if notes else ""
             print(f"ok       {label}: {_describe(level)}{tail}")
-    total = sum(len(_levels_in(p)) for p in args.files) if bad else None
     if bad:
         print(f"{bad} of {total} level(s) invalid", file=sys.stderr)
         return 1
@@ -127,9 +100,13 @@ def _validate(args: argparse.Namespace) -> int:
 
 def _load(path: str, orientation: int) -> Any:
     from labkit import ArgumentError
-    from labkit.hexpuzzle.level import Level
+    from labkit.hexpuzzle.cli.solver import read_levels
+    from labkit.hexpuzzle.level import LevelError
 
-    level = Level.load(path)
+    levels = read_levels(path)
+    if len(levels) != 1:
+        raise LevelError(f"holds {len(levels)} levels; this command takes one", file=path)
+    level = levels[0]
     if orientation % 6 and not level.board.symmetric:
         raise ArgumentError(
             f"{path}: this board cannot rotate (not six-fold symmetric)",

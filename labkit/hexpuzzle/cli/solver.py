@@ -45,27 +45,43 @@ def register_solver_commands(sub: Any) -> None:
     camp.set_defaults(func=_campaign)
 
 
-def read_levels(path: str) -> list[Any]:
-    """Every level in a file: one level, a JSON list of levels, or a campaign file."""
+def level_entries(path: str) -> list[tuple[str, Any]]:
+    """``(label, level)`` for every level in a file: one level, a JSON list of levels, or a
+    campaign file. An invalid level is its ``LevelError`` (naming the file and the pointer), so
+    ``validate`` reports every one; the one reader of level files for every ``puzzle`` command.
+    """
     from labkit import io as lio
     from labkit.hexpuzzle.level import Level, LevelError
     from labkit.hexpuzzle.mainline import FORMAT as CAMPAIGN_FORMAT
     from labkit.hexpuzzle.mainline import load as load_campaign
 
-    doc = lio.load_json(path, error=LevelError)
-    if isinstance(doc, dict) and doc.get("format") == CAMPAIGN_FORMAT:
-        return load_campaign(path)
-    if isinstance(doc, list):
-        out = []
-        for i, item in enumerate(doc):
-            try:
-                out.append(Level.from_json(item))
-            except LevelError as exc:
-                kw = {"value": exc.value} if exc.has_value else {}
-                where = f"/{i}{exc.pointer or ''}"
-                raise LevelError(exc.message, file=path, pointer=where, **kw) from None
-        return out
-    return [Level.from_json(doc, file=path)]
+    try:
+        doc = lio.load_json(path, error=LevelError)
+        if isinstance(doc, dict) and doc.get("format") == CAMPAIGN_FORMAT:
+            return [(f"{path}[{i}]", level) for i, level in enumerate(load_campaign(path))]
+        if not isinstance(doc, list):
+            return [(path, Level.from_json(doc, file=path))]
+    except LevelError as exc:
+        return [(path, exc)]
+    out: list[tuple[str, Any]] = []
+    for i, item in enumerate(doc):
+        try:
+            out.append((f"{path}[{i}]", Level.from_json(item)))
+        except LevelError as exc:
+            kw = {"value": exc.value} if exc.has_value else {}
+            where = f"/{i}{exc.pointer or ''}"
+            out.append((f"{path}[{i}]", LevelError(exc.message, file=path, pointer=where, **kw)))
+    return out
+
+
+def read_levels(path: str) -> list[Any]:
+    """Every level in a file (see :func:`level_entries`); the first invalid one is raised."""
+    levels = []
+    for _, level in level_entries(path):
+        if isinstance(level, Exception):
+            raise level
+        levels.append(level)
+    return levels
 
 
 def _solve(args: argparse.Namespace) -> int:
