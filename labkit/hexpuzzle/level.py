@@ -326,6 +326,23 @@ class Level:
         return cls.from_json(doc)
 
     @classmethod
+    def from_dict(cls, doc: Any, *, file: str | None = None) -> Level:
+        """Validate a level document and build the level (H2); the inverse of :meth:`to_dict`.
+
+        Raises
+        ------
+        LevelError
+            Naming the JSON pointer and the bad value; nothing is half-built.
+
+        Examples
+        --------
+        >>> lvl = Level.hexagon(1, tiles=[("a", 0, 0, 0)])
+        >>> Level.from_dict(lvl.to_dict()) == lvl
+        True
+        """
+        return cls.from_json(doc, file=file)
+
+    @classmethod
     def from_json(cls, doc: Any, *, file: str | None = None) -> Level:
         """Validate a level document (dict or JSON text) and build the level (H2).
 
@@ -351,6 +368,10 @@ class Level:
         return cls.from_json(doc, file=str(path))
 
     def to_json(self) -> dict[str, Any]:
+        """The same document as :meth:`to_dict` (the older name; it returns a dict, not text)."""
+        return self.to_dict()
+
+    def to_dict(self) -> dict[str, Any]:
         """The level as a version-2 document (cells sorted by ``(q, r)``, tiles in order)."""
         return {
             "version": 2,
@@ -369,7 +390,7 @@ class Level:
 
     def save(self, path: str | os.PathLike) -> None:
         """Write the level atomically as version-2 JSON."""
-        lio.save_json(path, self.to_json())
+        lio.save_json(path, self.to_dict())
 
     # --- notebook -------------------------------------------------------------------------
     def _repr_svg_(self) -> str:

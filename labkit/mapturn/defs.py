@@ -119,6 +119,22 @@ class Tower:
     hero: dict[str, Any]
     source: str | None = None
 
+    @classmethod
+    def from_dict(cls, doc: dict, base: str | Path | None = None) -> Tower:
+        """Validate a tower document (tables named relative to ``base``); see ``parse_tower``."""
+        return parse_tower(doc, base=base)
+
+    @classmethod
+    def load(cls, path: str | Path) -> Tower:
+        """Read and validate a tower file and the tables it names (see :func:`load_tower`).
+
+        Examples
+        --------
+        >>> sorted(Tower.load(example_tower_path()).floors)
+        ['F1', 'F2']
+        """
+        return load_tower(path)
+
     def kind(self, number: int) -> tuple[str, str] | None:
         """``("enemy", id)``, ``("item", id)``, ``("terrain", id)`` or None for an empty cell."""
         return self.legend.get(int(number))

@@ -257,6 +257,10 @@ class MapTurn:
         }
 
     def load(self, doc: Any) -> None:
+        """The same as :meth:`restore` (the older name)."""
+        self.restore(doc)
+
+    def restore(self, doc: Any) -> None:
         """Replace this engine's runtime state with a save document (validated first).
 
         Loading resets nothing; the cache is rebuilt from the loaded map. Raises
@@ -283,7 +287,18 @@ class MapTurn:
     def from_dict(cls, doc: Any, tower: Tower, **options: Any) -> MapTurn:
         """A fresh world and engine for ``tower`` with the state of a save document."""
         engine = cls(World(tower), **options)
-        engine.load(doc)
+        engine.restore(doc)
+        return engine
+
+    @classmethod
+    def open(cls, path: str | Path, tower: Tower, **options: Any) -> MapTurn:
+        """A fresh world and engine for ``tower`` with the state of a save file.
+
+        (A save belongs to its tower, so this file's classmethod loader needs the tower too:
+        ``MapTurn.open(path, tower)`` is ``load(path)`` of the other document types.)
+        """
+        engine = cls(World(tower), **options)
+        engine.restore_file(path)
         return engine
 
     def save(self, path: str | Path) -> None:
@@ -292,9 +307,13 @@ class MapTurn:
         save_json(path, doc, format=doc["format"], version=doc["version"])
 
     def load_file(self, path: str | Path) -> None:
+        """The same as :meth:`restore_file` (the older name)."""
+        self.restore_file(path)
+
+    def restore_file(self, path: str | Path) -> None:
         """Load a save file; a corrupt or wrong-version file raises SaveError, changing nothing."""
         doc = load_json(path, format=SAVE_FORMAT, versions=(SAVE_VERSION,), error=SaveError)
         try:
-            self.load(doc)
+            self.restore(doc)
         except SaveError as exc:
             raise exc.with_file(str(path)) from None

@@ -152,6 +152,22 @@ class Balance:
     quota_item: str | None
     source: str | None = field(default=None, compare=False)
 
+    @classmethod
+    def from_dict(cls, doc: Any, *, file: str | None = None) -> Balance:
+        """Validate a balance document and build it (see :func:`balance_from_dict`)."""
+        return balance_from_dict(doc, file=file)
+
+    @classmethod
+    def load(cls, path: str | os.PathLike | None = None) -> Balance:
+        """Read and validate a balance file (default: the shipped A edition).
+
+        Examples
+        --------
+        >>> Balance.load().edition == default_balance().edition
+        True
+        """
+        return load_balance(path)
+
     @property
     def items(self) -> tuple[str, ...]:
         """Every item name that can be a card or sit in a bag (natural weapons excluded)."""

@@ -88,6 +88,10 @@ class ItemCounts:
         return sum(self._counts.values())
 
     def as_dict(self) -> dict[str, int]:
+        """The same as :meth:`to_dict` (the older name)."""
+        return self.to_dict()
+
+    def to_dict(self) -> dict[str, int]:
         return dict(sorted(self._counts.items()))
 
     def __eq__(self, other: object) -> bool:
@@ -162,6 +166,10 @@ class CardPool:
         return True
 
     def as_dict(self) -> dict:
+        """The same as :meth:`to_dict` (the older name)."""
+        return self.to_dict()
+
+    def to_dict(self) -> dict:
         return {
             "stock": dict(self._stock),
             "quotas": dict(self._quotas),

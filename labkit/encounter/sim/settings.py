@@ -33,17 +33,22 @@ import copy
 import dataclasses
 import functools
 import json
+import os
 from dataclasses import dataclass, field
 from typing import Any
 
 from labkit import LabkitError
 from labkit.encounter.rules.balance import DEFAULT_PATH, Balance, balance_from_dict, default_balance
-from labkit.io import as_int, check, pointer
+from labkit.io import as_int, check, load_json, pointer, save_json
 from labkit.io import field as get
 
 __all__ = ["SimulationError", "SimulationSettings", "MAX_LEVEL"]
 
 MAX_LEVEL = 3
+
+
+#: The file format of :meth:`SimulationSettings.save` (the settings alone, no game).
+SETTINGS_FORMAT = "labkit.encounter.settings"
 
 
 class SimulationError(LabkitError):
@@ -98,6 +103,29 @@ class SimulationSettings:
         """Build from a JSON object, raising ``error`` with the pointer of a bad field."""
         _validate(doc, error, at)
         return cls(**{k: doc[k] for k in _KEYS if k in doc})
+
+    def save(self, path: str | os.PathLike) -> None:
+        """Write the settings atomically as a ``labkit.encounter.settings`` file.
+
+        Examples
+        --------
+        >>> import tempfile, pathlib
+        >>> path = pathlib.Path(tempfile.mkdtemp()) / "settings.json"
+        >>> SimulationSettings(seed=3).save(path)
+        >>> SimulationSettings.load(path) == SimulationSettings(seed=3)
+        True
+        """
+        save_json(path, self.to_dict(), format=SETTINGS_FORMAT, version=1)
+
+    @classmethod
+    def load(cls, path: str | os.PathLike) -> SimulationSettings:
+        """Read and validate a settings file written by :meth:`save`."""
+        doc = load_json(path, format=SETTINGS_FORMAT, versions=(1,), error=SimulationError)
+        doc = {k: v for k, v in doc.items() if k not in ("format", "version")}
+        try:
+            return cls.from_dict(doc)
+        except SimulationError as exc:
+            raise exc.with_file(str(path)) from None
 
     def resolved_balance(self) -> Balance:
         """The balance these settings play with (the shipped edition plus ``balance``)."""

@@ -206,6 +206,10 @@ class Calibration:
         ]
 
     def as_dict(self) -> dict[str, Any]:
+        """The same as :meth:`to_dict` (the older name)."""
+        return self.to_dict()
+
+    def to_dict(self) -> dict[str, Any]:
         """JSON-ready summary (weights, intervals, edges, fit statistics, per-level rows)."""
         return {
             "weights": dict(self.weights),
