@@ -44,7 +44,8 @@ def seed_sequence(seed: RngLike) -> np.random.SeedSequence:
     if isinstance(seed, np.random.SeedSequence):
         return seed
     if isinstance(seed, np.random.Generator):
-        seq = getattr(seed.bit_generator, "seed_seq", None) or seed.bit_generator._seed_seq
+        bits = seed.bit_generator
+        seq = getattr(bits, "seed_seq", None) or getattr(bits, "_seed_seq", None)
         if not isinstance(seq, np.random.SeedSequence):
             raise TypeError("rng: this Generator was not seeded from a SeedSequence")
         return seq
@@ -106,4 +107,4 @@ def entropy(seed: RngLike) -> int | list[int]:
     ent = seed_sequence(seed).entropy
     if isinstance(ent, (list, tuple, np.ndarray)):
         return [int(v) for v in ent]
-    return int(ent)
+    return int(ent)  # type: ignore[arg-type]  # a SeedSequence always has its entropy

@@ -182,7 +182,7 @@ class PuzzleState:
 
     def restart(self) -> None:
         """Back to the original level as freshly loaded (history cleared)."""
-        self.__init__(self.original)
+        PuzzleState.__init__(self, self.original)
 
     # --- display --------------------------------------------------------------------------
     def __repr__(self) -> str:

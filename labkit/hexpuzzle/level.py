@@ -268,7 +268,7 @@ class Level:
 
     def replace(self, **changes: Any) -> Level:
         """A copy with some fields changed (validated again)."""
-        fields = {
+        fields: dict[str, Any] = {
             "id": self.id,
             "board": self.board,
             "tiles": self.tiles,

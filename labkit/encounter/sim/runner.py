@@ -27,7 +27,7 @@ from labkit.encounter.sim.settings import SimulationSettings
 __all__ = ["simulate", "outcome", "outcome_row"]
 
 # outcome_row: (winner, end_reason, steps, turns, encounters, alive, survival)
-Row = tuple[str, str, int, int, int, tuple[bool, ...], tuple[int, ...]]
+Row = tuple[str, str, int, int, int, tuple[bool, ...], tuple[int, ...]]  # end_reason: EndReason
 
 
 def simulate(
@@ -92,7 +92,7 @@ def outcome_row(settings: SimulationSettings) -> Row:
         game.step()
     return (
         game.winner or "",
-        game.end_reason,
+        str(game.end_reason),
         game.steps,
         game.turn,
         len(game.journal.select("encounter")),

@@ -294,7 +294,7 @@ class GameSession:
         if self.encounter is not None:
             raise SimulationError("an encounter is already open", value=cause)
         loadouts = [x.bag.loadout(x.character, stealth=x.stealth, life=x.life) for x in (a, b)]
-        fight = Fight(*loadouts, balance=self.balance)
+        fight = Fight(loadouts[0], loadouts[1], balance=self.balance)
         for x in (a, b):
             x.phase = Phase.ENCOUNTER
         self.encounter = Encounter(a, b, cause, fight)
@@ -394,7 +394,7 @@ class GameSession:
         elif self.steps >= self.settings.max_steps:
             self._finish(None, EndReason.STEP_LIMIT)
 
-    def _finish(self, winner: str | None, reason: str) -> None:
+    def _finish(self, winner: str | None, reason: EndReason) -> None:
         self.winner, self.end_reason = winner, reason
         self.encounter = None
         survivors = [a.id for a in self.living()]

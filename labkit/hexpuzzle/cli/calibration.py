@@ -14,6 +14,7 @@ The lead wires these into the ``puzzle`` group with :func:`register_calibration_
 from __future__ import annotations
 
 import argparse
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -59,7 +60,7 @@ def load_levels(paths: list[str] | None) -> list:
 
 
 def write_simulated_telemetry(
-    out: str | Path, levels: list, players_per_group: int, seed: int, notes: list[str] = ()
+    out: str | Path, levels: list, players_per_group: int, seed: int, notes: Sequence[str] = ()
 ) -> tuple[int, int]:
     """Simulate three skill groups on ``levels`` and save the CSV; (attempts, players)."""
     import labkit

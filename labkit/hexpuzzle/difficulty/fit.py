@@ -80,6 +80,7 @@ from labkit.hexpuzzle.difficulty.scoring import (
 )
 from labkit.hexpuzzle.difficulty.telemetry import as_table
 from labkit.hexpuzzle.level import Level
+from labkit.hexpuzzle.status import DifficultyStatus
 from labkit.rng import RngLike, make_rng
 
 __all__ = [
@@ -286,6 +287,6 @@ def example_difficulties(n: int, rng: RngLike = 0) -> list[Difficulty]:
         F, R = int(gen.integers(0, N + 1)), int(gen.integers(0, 5))
         M = N + int(gen.integers(0, int(0.4 * N) + 2))
         parts = parts_from(N, T, W, F, R, N, M)
-        total = js_round(sum(parts.values()))
-        out.append(Difficulty("ok", total, parts, N, T, W, F, R, N, M, f"x{i:02d}"))
+        total = js_round(sum(v for v in parts.values() if v is not None))
+        out.append(Difficulty(DifficultyStatus.OK, total, parts, N, T, W, F, R, N, M, f"x{i:02d}"))
     return out

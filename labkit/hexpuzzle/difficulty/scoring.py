@@ -228,6 +228,8 @@ def score(level: Level, max_states: int = MAX_STATES) -> Difficulty:
     T = sum(t.planned.turns for t in traces) / N
     F = sum(t.outcome == "exit" for t in traces)
     solution = solve(level, max_states=max_states)
+    W: int | None
+    R: int | None
     if solution.solved:
         W, R = len(solution.layers), solution.rotations
         status = DifficultyStatus.TOO_FEW_STEPS if M < N else DifficultyStatus.OK
@@ -239,5 +241,5 @@ def score(level: Level, max_states: int = MAX_STATES) -> Difficulty:
             else DifficultyStatus.UNDETERMINED
         )
     parts = parts_from(N, T, W, F, R, N, M)
-    total = None if W is None else js_round(sum(parts.values()))
+    total = None if W is None else js_round(sum(v for v in parts.values() if v is not None))
     return Difficulty(status, total, parts, N, T, W, F, R, N, M, level.id, solution)
