@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from labkit._svg import document
 from labkit.encounter.sim.world import ROOM_KINDS
 
 if TYPE_CHECKING:
@@ -59,8 +60,7 @@ def frame_svg(frame: Frame, the_map: dict, cell: int = 44) -> str:
     """One frame on the room map as SVG: rooms by kind, loot, corpses, sound reach, actors."""
     w, h = the_map["width"], the_map["height"]
     W, H = w * cell, h * cell
-    out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{W}" height="{H}" '
-           f'viewBox="0 0 {W} {H}" font-family="sans-serif" font-size="9">']  # fmt: skip
+    out: list[str] = []
     for y, row in enumerate(the_map["kinds"]):
         for x, kind in enumerate(row):
             out.append(f'<rect x="{x * cell}" y="{y * cell}" width="{cell}" height="{cell}" '
@@ -88,8 +88,7 @@ def frame_svg(frame: Frame, the_map: dict, cell: int = 44) -> str:
         out.append(f'<circle cx="{cx}" cy="{cy}" r="{cell * 0.16}" fill="{colour}"'
                    f' stroke="#000"{dash}><title>{html.escape(aid)} life {st["life"]}</title>'
                    f'</circle>')  # fmt: skip
-    out.append("</svg>")
-    return "".join(out)
+    return document(W, H, out, font_family="sans-serif", font_size=9)
 
 
 def draw_board(ax: Any, the_map: dict, max_sounds: int = 8) -> dict[str, Any]:

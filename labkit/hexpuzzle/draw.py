@@ -21,7 +21,6 @@ True
 
 from __future__ import annotations
 
-import io
 from typing import Any
 
 import numpy as np
@@ -222,17 +221,14 @@ def _fill(plot: BoardPlot, obj: Any) -> None:
 
 def svg(obj: Any, size: float = 5.0) -> str:
     """SVG text of a Level, PuzzleState or Trace (no pyplot state is touched)."""
-    import matplotlib
     from matplotlib.figure import Figure
+
+    from labkit._svg import figure_svg
 
     fig = Figure(figsize=(size, size))
     _fill(BoardPlot(fig.add_subplot()), obj)
     fig.tight_layout()
-    buf = io.StringIO()
-    # A fixed hash salt and no date make the text identical run to run (reproducible notebooks).
-    with matplotlib.rc_context({"svg.hashsalt": "labkit", "svg.fonttype": "none"}):
-        fig.savefig(buf, format="svg", metadata={"Date": None})
-    return buf.getvalue()
+    return figure_svg(fig)
 
 
 def png(obj: Any, path: str, size: float = 5.0, dpi: int = 110) -> None:
