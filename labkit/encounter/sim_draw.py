@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from labkit._draw import drawing
 from labkit._svg import document
 from labkit.encounter.sim.world import ROOM_KINDS
 
@@ -91,6 +92,7 @@ def frame_svg(frame: Frame, the_map: dict, cell: int = 44) -> str:
     return document(W, H, out, font_family="sans-serif", font_size=9)
 
 
+@drawing
 def draw_board(ax: Any, the_map: dict, max_sounds: int = 8) -> dict[str, Any]:
     """Draw the rooms of a trace map and create the artists a frame updates."""
     from matplotlib.colors import ListedColormap
@@ -162,6 +164,7 @@ def update_board(art: dict[str, Any], frame: Frame) -> None:
     art["ax"].set_title(f"step {frame.step} · turn {frame.turn} · {alive} alive", fontsize=9)
 
 
+@drawing
 def plot_win_rates(ax: Any, values: Any, summary: np.ndarray, xlabel: str) -> None:
     """Win rate of each side per swept value, with 95 % Wilson error bars and sample sizes."""
     x = np.asarray(values, float)
@@ -176,6 +179,7 @@ def plot_win_rates(ax: Any, values: Any, summary: np.ndarray, xlabel: str) -> No
     ax.legend()
 
 
+@drawing
 def plot_survival(ax: Any, curves: dict[str, tuple[np.ndarray, ...]]) -> None:
     """Step plots of survival curves ``{label: (t, s, lo, hi)}`` with shaded 95 % bands."""
     for label, (t, s, lo, hi) in curves.items():
