@@ -29,6 +29,7 @@ STATUSES = {
         {"ok", "invalid_empty", "unsolvable", "undetermined", "too_few_steps"},
     ),
     "EndReason": (encounter.EndReason, {"victory", "step_limit", "mutual_death"}),
+    "StepResult": (pathfinding.StepResult, {"cannot_move", "hit", "step", "stop"}),
     "PathfindingStatus": (
         pathfinding.PathfindingStatus,
         {"success", "invalid_input", "no_path", "target_under"},

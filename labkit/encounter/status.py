@@ -18,7 +18,13 @@ __all__ = ["EndReason", "END_REASONS"]
 
 
 class EndReason(Status):
-    """Why a game ended."""
+    """Why a game ended.
+
+    Examples
+    --------
+    >>> EndReason.STEP_LIMIT, EndReason("victory") is EndReason.VICTORY
+    ('step_limit', True)
+    """
 
     VICTORY = "victory"
     STEP_LIMIT = "step_limit"

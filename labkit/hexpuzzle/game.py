@@ -56,7 +56,17 @@ class Snapshot:
 
 
 class PuzzleState:
-    """A game in progress on ``level`` (the original level; never a rotated intermediate)."""
+    """A game in progress on ``level`` (the original level; never a rotated intermediate).
+
+    Examples
+    --------
+    >>> from labkit.hexpuzzle import Level
+    >>> game = PuzzleState(Level.hexagon(2, tiles=[("a", 0, 0, 0)], move_limit=3))
+    >>> game.tap("a").outcome, game.status, game.steps_left
+    ('exit', 'won', 2)
+    >>> game.undo(); game.status, game.remaining
+    ('playing', ('a',))
+    """
 
     def __init__(self, level: Level) -> None:
         self.original = level

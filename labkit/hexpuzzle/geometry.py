@@ -151,5 +151,13 @@ def tile_path(board: Board, q: int, r: int, direction: int) -> TilePath:
     """The path of a tile at ``(q, r)`` heading ``direction`` on ``board`` (cached per board).
 
     Other tiles play no part: occupancy is the collision sweep's business.
+
+    Examples
+    --------
+    >>> from labkit.hexpuzzle import Level
+    >>> lvl = Level.hexagon(1)
+    >>> p = tile_path(lvl.board, 0, 0, 0)
+    >>> p.outcome, p.points.shape[1], tile_path(lvl.board, 0, 0, 0) is p  # cached per board
+    ('exit', 2, True)
     """
     return board.memo((q, r, direction), lambda: _build(board, q, r, direction))

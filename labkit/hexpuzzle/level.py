@@ -96,7 +96,14 @@ def _rotate_tracks(tracks: tuple[int, ...], k: int) -> tuple[int, ...]:
 
 @dataclass(frozen=True)
 class Tile:
-    """A tile: its id, cell, heading ``dir`` (0–5) and cosmetic ``color`` (0–3)."""
+    """A tile: its id, cell, heading ``dir`` (0–5) and cosmetic ``color`` (0–3).
+
+    Examples
+    --------
+    >>> t = Tile("a", 1, -1, 3)
+    >>> t.cell, t.dir, t.color
+    ((1, -1), 3, 0)
+    """
 
     id: str
     q: int
@@ -178,6 +185,14 @@ class Level:
 
     Build one with :meth:`from_json` / :meth:`load`, or :meth:`hexagon` for the common
     radius-2 and radius-3 boards. Equality compares content (board, tiles, metadata).
+
+    Examples
+    --------
+    >>> lvl = Level.hexagon(2, tiles=[("a", 1, 1, 0), ("b", 0, 0, 5)], move_limit=4)
+    >>> len(lvl.board), [t.id for t in lvl.tiles], lvl.move_limit, lvl.can_rotate
+    (19, ['a', 'b'], 4, True)
+    >>> Level.from_dict(lvl.to_dict()) == lvl
+    True
     """
 
     id: str

@@ -121,5 +121,12 @@ def load(path: str | os.PathLike) -> list[Level]:
 
 
 def campaign() -> list[Level]:
-    """The shipped 24-level main line, ordered by non-decreasing difficulty."""
+    """The shipped 24-level main line, ordered by non-decreasing difficulty.
+
+    Examples
+    --------
+    >>> levels = campaign()
+    >>> len(levels), levels[0].id
+    (24, 'main-01')
+    """
     return load(campaign_path())

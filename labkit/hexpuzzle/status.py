@@ -21,7 +21,13 @@ __all__ = ["Outcome", "SolutionStatus", "GameStatus", "AdviceStatus", "Difficult
 
 
 class Outcome(Status):
-    """What tapping a tile does: leaves the board, hits another tile, or loops forever."""
+    """What tapping a tile does: leaves the board, hits another tile, or loops forever.
+
+    Examples
+    --------
+    >>> Outcome("blocked") is Outcome.BLOCKED, Outcome.EXIT == "exit"
+    (True, True)
+    """
 
     EXIT = "exit"
     BLOCKED = "blocked"
@@ -29,7 +35,13 @@ class Outcome(Status):
 
 
 class SolutionStatus(Status):
-    """The solver's answer; ``exhausted`` (``max_states`` reached) is undetermined."""
+    """The solver's answer; ``exhausted`` (``max_states`` reached) is undetermined.
+
+    Examples
+    --------
+    >>> SolutionStatus.EXHAUSTED, SolutionStatus("solved") == "solved"
+    ('exhausted', True)
+    """
 
     SOLVED = "solved"
     UNSOLVABLE = "unsolvable"
@@ -37,7 +49,13 @@ class SolutionStatus(Status):
 
 
 class GameStatus(Status):
-    """A game in play, won (board empty) or lost (a tap that did not exit, or no steps left)."""
+    """A game in play, won (board empty) or lost (a tap that did not exit, or no steps left).
+
+    Examples
+    --------
+    >>> [s.value for s in GameStatus]
+    ['playing', 'won', 'lost']
+    """
 
     PLAYING = "playing"
     WON = "won"
@@ -45,7 +63,13 @@ class GameStatus(Status):
 
 
 class AdviceStatus(Status):
-    """What :func:`~labkit.hexpuzzle.advise` can say about a position."""
+    """What :func:`~labkit.hexpuzzle.advise` can say about a position.
+
+    Examples
+    --------
+    >>> AdviceStatus.OUT_OF_STEPS, AdviceStatus("won") is AdviceStatus.WON
+    ('out_of_steps', True)
+    """
 
     OK = "ok"
     WON = "won"
@@ -56,7 +80,13 @@ class AdviceStatus(Status):
 
 
 class DifficultyStatus(Status):
-    """What a :class:`~labkit.hexpuzzle.Difficulty` score carries (see ``scoring``)."""
+    """What a :class:`~labkit.hexpuzzle.Difficulty` score carries (see ``scoring``).
+
+    Examples
+    --------
+    >>> DifficultyStatus.TOO_FEW_STEPS == "too_few_steps"
+    True
+    """
 
     OK = "ok"
     INVALID_EMPTY = "invalid_empty"

@@ -67,6 +67,13 @@ class Trace:
         The board (at its orientation) and tiles the tap was judged on.
     active : ndarray of bool
         Which of ``level.tiles`` were still on the board.
+
+    Examples
+    --------
+    >>> from labkit.hexpuzzle import Level
+    >>> t = trace(Level.hexagon(2, tiles=[("a", 1, 1, 0), ("b", 0, 0, 5)]), "a")
+    >>> t.outcome, t.blocker, t.path.shape[1], t.length < t.planned.length
+    ('blocked', 'b', 2, True)
     """
 
     tile: str

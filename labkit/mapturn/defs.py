@@ -108,7 +108,14 @@ class TerrainDef:
 
 @dataclass
 class Tower:
-    """All static definitions of one game: tables, legend, floors (grids) and the hero's start."""
+    """All static definitions of one game: tables, legend, floors (grids) and the hero's start.
+
+    Examples
+    --------
+    >>> tower = Tower.load(example_tower_path())
+    >>> tower.name, sorted(tower.floors), tower.floors["F1"].ndim
+    ('example', ['F1', 'F2'], 2)
+    """
 
     name: str
     enemies: dict[str, EnemyDef]
@@ -260,6 +267,14 @@ def parse_tower(doc: dict, base: str | Path | None = None, source: str | None = 
     """Validate a tower document (already parsed JSON) and build a :class:`Tower`.
 
     ``base`` is the folder that file names of separate tables are relative to.
+
+    Examples
+    --------
+    >>> import json
+    >>> path = example_tower_path()
+    >>> tower = parse_tower(json.loads(path.read_text()), base=path.parent)
+    >>> sorted(tower.floors) == sorted(load_tower(path).floors)
+    True
     """
     base = None if base is None else Path(base)
     enemies: dict[str, EnemyDef] = {}
@@ -358,7 +373,13 @@ def load_tower(path: str | Path) -> Tower:
 
 
 def example_tower_path() -> Path:
-    """The small example tower shipped in ``data/mapturn/tower.json``."""
+    """The small example tower shipped in ``data/mapturn/tower.json``.
+
+    Examples
+    --------
+    >>> example_tower_path().name
+    'tower.json'
+    """
     from labkit._data import data_path
 
     return data_path("mapturn", "tower.json")

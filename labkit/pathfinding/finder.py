@@ -26,7 +26,13 @@ __all__ = ["PathfindingStatus", "PathResult", "PathFinder"]
 
 
 class PathfindingStatus(Status):
-    """The four outcomes of ``find`` (P6)."""
+    """The four outcomes of ``find`` (P6).
+
+    Examples
+    --------
+    >>> PathfindingStatus.NO_PATH == "no_path", PathfindingStatus("success")
+    (True, 'success')
+    """
 
     SUCCESS = "success"
     INVALID_INPUT = "invalid_input"

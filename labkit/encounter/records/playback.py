@@ -89,6 +89,13 @@ def playback(trace: SimulationTrace) -> Iterator[Frame]:
     TraceError
         For a format-2 trace (it has neither the map nor the step of each event), or an event
         whose contents do not fit its category (a hand-edited trace); the error names it.
+
+    Examples
+    --------
+    >>> from labkit.encounter import simulate, SimulationSettings
+    >>> frames = list(playback(simulate(SimulationSettings(seed=1, max_steps=40))))
+    >>> frames[0].step, sorted(frames[0].actors)[:2]
+    (0, ['monster-0', 'npc-0'])
     """
     if trace.version < 3 or trace.map is None:
         raise TraceError("playback needs a format-3 trace (map and step per event); "

@@ -32,7 +32,16 @@ __all__ = ["Divergence", "replay"]
 
 @dataclass(frozen=True)
 class Divergence:
-    """Where a re-run first differs from a trace: event ``index``, stored vs re-run event."""
+    """Where a re-run first differs from a trace: event ``index``, stored vs re-run event.
+
+    Examples
+    --------
+    >>> d = Divergence(3, {"category": "move"}, None)
+    >>> print(d)
+    first divergence at event 3:
+      expected: {'category': 'move'}
+      actual:   None
+    """
 
     index: int
     expected: dict | None
@@ -70,6 +79,13 @@ def replay(
     -------
     Divergence or None
         ``None`` when every event agrees.
+
+    Examples
+    --------
+    >>> from labkit.encounter import simulate, SimulationSettings
+    >>> trace = simulate(SimulationSettings(seed=1, max_steps=40))
+    >>> replay(trace) is None
+    True
     """
     from labkit.encounter.sim.session import GameSession
 

@@ -56,7 +56,16 @@ class TraceError(LabkitError):
 
 @dataclass
 class SimulationTrace:
-    """One game: settings, events, outcome, and (format 3) the initial map."""
+    """One game: settings, events, outcome, and (format 3) the initial map.
+
+    Examples
+    --------
+    >>> from labkit.encounter import simulate
+    >>> t = simulate(SimulationSettings(seed=2, max_steps=30))
+    >>> back = SimulationTrace.from_dict(t.to_dict())
+    >>> back.events == t.events, back.end_reason == t.end_reason
+    (True, True)
+    """
 
     settings: SimulationSettings
     events: list[dict]

@@ -134,7 +134,16 @@ class PriorityRule:
 
 @dataclass(frozen=True)
 class Balance:
-    """One validated balance edition. Tables are read-only float64 arrays of 9."""
+    """One validated balance edition. Tables are read-only float64 arrays of 9.
+
+    Examples
+    --------
+    >>> b = default_balance()
+    >>> b.hit_table.shape, b.hit_table.flags.writeable, "fists" in b.weapons
+    ((9,), False, True)
+    >>> b.replace(max_rounds=5).max_rounds
+    5
+    """
 
     edition: str
     hit_table: np.ndarray
@@ -440,6 +449,11 @@ def load_balance(path: str | os.PathLike | None = None) -> Balance:
     ------
     BalanceError
         Unreadable file, wrong format/version, or any broken rule (pointer and value named).
+
+    Examples
+    --------
+    >>> load_balance().edition == default_balance().edition
+    True
     """
     path = DEFAULT_PATH if path is None else Path(path)
     doc = load_json(path, format=FORMAT, versions=VERSIONS, error=BalanceError)
@@ -448,5 +462,11 @@ def load_balance(path: str | os.PathLike | None = None) -> Balance:
 
 @functools.lru_cache(maxsize=1)
 def default_balance() -> Balance:
-    """The shipped A edition, loaded once."""
+    """The shipped A edition, loaded once.
+
+    Examples
+    --------
+    >>> default_balance() is default_balance()  # loaded once
+    True
+    """
     return load_balance(DEFAULT_PATH)

@@ -77,6 +77,11 @@ class Loadout:
 
     ``ammo`` is the loaded rounds (None = a full magazine); ``life`` overrides the base life (a
     wounded actor); ``retreat_at`` is the Monte-Carlo policy threshold.
+
+    Examples
+    --------
+    >>> Loadout().character, Loadout().weapon, Loadout("monster", life=3).life
+    ('npc', None, 3)
     """
 
     character: str = "npc"
@@ -117,6 +122,12 @@ def compose(loadout: Loadout, balance: Balance | None = None) -> Fighter:
     ------
     ArgumentError
         Unknown character, weapon or armour, or a negative ammo/life (naming the field).
+
+    Examples
+    --------
+    >>> f = compose(Loadout())
+    >>> f.damage == default_balance().weapons["fists"].damage, f.uses_ammo
+    (True, 0)
     """
     b = default_balance() if balance is None else balance
     if loadout.character not in b.characters:
@@ -338,6 +349,14 @@ def simulate_fights(
     FightStats
         Outcome counts (``a_wins``, ``b_wins``, ``a_escaped``, ``b_escaped``, ``parted``,
         ``stalemate``), the rounds histogram, first-strike counts and strike/pursuit tallies.
+
+    Examples
+    --------
+    >>> stats = simulate_fights(Loadout(), Loadout("monster"), 500, rng=1)
+    >>> stats.n, stats.mean_rounds >= 1, 0 <= stats.win_a <= 1
+    (500, True, True)
+    >>> simulate_fights(Loadout(), Loadout("monster"), 500, rng=1).win_a == stats.win_a  # seeded
+    True
     """
     bal = default_balance() if balance is None else balance
     if int(n) < 1:

@@ -43,7 +43,13 @@ class SoundError(ArgumentError):
 
 
 class Direction(IntEnum):
-    """Signal direction (seed: SignalDirection), compass order, y down = south."""
+    """Signal direction (seed: SignalDirection), compass order, y down = south.
+
+    Examples
+    --------
+    >>> Direction.N, Direction(2).name, Direction.HERE > Direction.NW
+    (<Direction.N: 0>, 'E', True)
+    """
 
     NONE = -1
     N = 0
@@ -109,6 +115,14 @@ def propagate_sound(
     ------
     SoundError
         Non-positive shape, malformed or off-grid sources.
+
+    Examples
+    --------
+    >>> strength, direction = propagate_sound((3, 4), [(0, 0, 3)])
+    >>> strength.tolist()
+    [[3, 2, 1, 0], [2, 2, 1, 0], [1, 1, 1, 0]]
+    >>> Direction(int(direction[1, 1])).name  # toward the source, up and left
+    'NW'
     """
     try:
         height, width = (int(v) for v in shape)

@@ -187,6 +187,13 @@ def run_batch(
     -------
     BatchResult
         Rows in (settings, seed) order, identical whatever the executor.
+
+    Examples
+    --------
+    >>> from labkit.encounter import SimulationSettings
+    >>> result = run_batch(SimulationSettings(max_steps=30), seeds=[1, 2, 3], progress=False)
+    >>> len(result.rows), sorted(set(result.rows["seed"].tolist()))
+    (3, [1, 2, 3])
     """
     sweep = [settings] if isinstance(settings, SimulationSettings) else list(settings)
     if not sweep:

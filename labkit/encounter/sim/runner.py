@@ -46,6 +46,12 @@ def simulate(
         Policy overrides by actor id or side (see :class:`GameSession`).
     version : {2, 3}
         Trace format.
+
+    Examples
+    --------
+    >>> t = simulate(SimulationSettings(seed=5, max_steps=60))
+    >>> t.version, t.steps <= 60, t.end_reason in ("victory", "step_limit", "mutual_death")
+    (3, True, True)
     """
     return GameSession(settings, policies=policies).run(version=version)
 
@@ -55,6 +61,12 @@ def outcome(settings: SimulationSettings) -> dict[str, Any]:
 
     ``survival`` maps each actor to the turn it died in, or the last turn if it survived
     (censored); ``alive`` says which.
+
+    Examples
+    --------
+    >>> row = outcome(SimulationSettings(seed=5, max_steps=60))
+    >>> sorted(row)[:4], row["steps"] <= 60
+    (['alive', 'encounters', 'end_reason', 'map_seed'], True)
     """
     winner, end_reason, steps, turns, encounters, alive, survival = outcome_row(settings)
     ids = settings.actor_ids

@@ -57,7 +57,14 @@ class SimulationError(LabkitError):
 
 @dataclass(frozen=True)
 class SimulationSettings:
-    """Everything that decides one game; ``to_dict``/``from_dict`` round-trip through JSON."""
+    """Everything that decides one game; ``to_dict``/``from_dict`` round-trip through JSON.
+
+    Examples
+    --------
+    >>> s = SimulationSettings(seed=4, npcs=3)
+    >>> s.actor_ids[:3], SimulationSettings.from_dict(s.to_dict()) == s
+    (('npc-0', 'npc-1', 'npc-2'), True)
+    """
 
     map_seed: int = 0
     seed: int = 0

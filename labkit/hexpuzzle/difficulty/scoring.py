@@ -118,6 +118,13 @@ class Difficulty:
         The measured quantities of SPEC H9.
     solution : Solution or None
         The solver's result W and R were read from.
+
+    Examples
+    --------
+    >>> from labkit.hexpuzzle import Level, score
+    >>> d = score(Level.hexagon(2, tiles=[("a", 1, 1, 0), ("b", 0, 0, 5)]))
+    >>> d.status, d.total, d.band, sorted(d.parts) == sorted(PARTS)
+    ('ok', 21, 'easy', True)
     """
 
     status: DifficultyStatus

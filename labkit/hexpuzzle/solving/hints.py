@@ -61,6 +61,13 @@ class Advice:
         The full plan from here, when the solver ran.
     message : str
         A sentence for the player.
+
+    Examples
+    --------
+    >>> from labkit.hexpuzzle import Level, PuzzleState
+    >>> advice = advise(PuzzleState(Level.hexagon(2, tiles=[("a", 0, 0, 0)])))
+    >>> advice.status, advice.action, advice.message
+    ('ok', Action(kind='tap', arg='a'), 'tap a')
     """
 
     status: AdviceStatus
@@ -82,6 +89,16 @@ def advise(state: PuzzleState, max_states: int = MAX_STATES) -> Advice:
         ``status == "ok"`` with the next action of a minimum-rotation solution, or a status
         saying there is none: the board is clear (``"won"``), the game is lost, too few steps
         are left, no solution exists from here, or the search was undetermined.
+
+    Examples
+    --------
+    >>> from labkit.hexpuzzle import Level, PuzzleState
+    >>> state = PuzzleState(Level.hexagon(2, tiles=[("a", 0, 0, 0)]))
+    >>> advise(state).status, state.hints_used
+    ('ok', 1)
+    >>> _ = state.tap("a")
+    >>> advise(state).message
+    'nothing left to do: the board is clear'
     """
     state.hints_used = getattr(state, "hints_used", 0) + 1
     left, steps = len(state.remaining), state.steps_left

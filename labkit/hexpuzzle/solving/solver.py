@@ -57,7 +57,14 @@ MAX_STATES = 20_000
 
 
 class Action(NamedTuple):
-    """One player action: ``("tap", tile_id)`` or ``("rotate", +1 | -1)`` (+1 = clockwise)."""
+    """One player action: ``("tap", tile_id)`` or ``("rotate", +1 | -1)`` (+1 = clockwise).
+
+    Examples
+    --------
+    >>> a = Action("tap", "t1")
+    >>> a.kind, a.arg, Action("rotate", 1) == ("rotate", 1)
+    ('tap', 't1', True)
+    """
 
     kind: str
     arg: Any
@@ -90,6 +97,13 @@ class Solution:
         States taken off the BFS queue.
     stages : tuple of Stage
         The orientations visited by the solution and the removal layers made at each.
+
+    Examples
+    --------
+    >>> from labkit.hexpuzzle import Level, solve
+    >>> sol = solve(Level.hexagon(2, tiles=[("a", 0, 0, 0)]))
+    >>> sol.status, sol.rotations, list(sol.actions), sol.solved
+    ('solved', 0, [Action(kind='tap', arg='a')], True)
     """
 
     status: SolutionStatus
@@ -231,6 +245,13 @@ def replay(level_or_state: Level | PuzzleState, actions) -> PuzzleState:
     """Play ``actions`` on a fresh game of a level (or on a copy-free game state) and return it.
 
     Taps go through :meth:`PuzzleState.tap`, so every tap is judged by ``trace`` again.
+
+    Examples
+    --------
+    >>> from labkit.hexpuzzle import Level, solve
+    >>> lvl = Level.hexagon(2, tiles=[("a", 1, 1, 0), ("b", 0, 0, 5)])
+    >>> replay(lvl, solve(lvl).actions).status
+    'won'
     """
     state = PuzzleState(level_or_state) if isinstance(level_or_state, Level) else level_or_state
     for kind, arg in actions:
