@@ -25,21 +25,6 @@ PACKAGES = (
 
 # Still to write (issue 13): remove a name here when its docstring gains an Examples section.
 PENDING = {
-    "labkit.hexpuzzle": {
-        "Board",
-        "Player",
-        "Snapshot",
-        "TilePath",
-        "load_telemetry",
-        "parse_telemetry",
-        "save_telemetry",
-        "simulate_telemetry",
-        "telemetry_from_weights",
-        "observed_index",
-        "ObservedIndex",
-        "Calibration",
-        "calibrate",
-    },
     "labkit.encounter": {
         "Bag",
         "CardPool",

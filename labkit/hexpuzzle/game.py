@@ -47,7 +47,16 @@ class PuzzleError(LabkitError):
 
 @dataclass(frozen=True)
 class Snapshot:
-    """Everything undo restores: orientation, rotations made, steps used, tiles left."""
+    """Everything undo restores: orientation, rotations made, steps used, tiles left.
+
+    Examples
+    --------
+    >>> from labkit.hexpuzzle import Level
+    >>> game = PuzzleState(Level.hexagon(2, tiles=[("a", 0, 0, 0)]))
+    >>> snap = game.snapshot()
+    >>> snap.remaining, snap == PuzzleState(game.original).snapshot()
+    (('a',), True)
+    """
 
     orientation: int
     rotations: int

@@ -84,6 +84,13 @@ class TilePath:
         ``"exit"`` (leaves the board) or ``"loop"`` (a ``(cell, entry)`` state repeats).
     turns : int
         Cells passed through by non-opposite ports (the start leg is never a turn).
+
+    Examples
+    --------
+    >>> from labkit.hexpuzzle import Level
+    >>> p = tile_path(Level.hexagon(1).board, 0, 0, 0)
+    >>> p.start, p.outcome, round(p.length, 3) == round(float(p.cumulative[-1]), 3)
+    ((0, 0), 'exit', True)
     """
 
     start: tuple[int, int]

@@ -121,6 +121,12 @@ class Board:
 
     Boards are shared between levels that differ only in tiles, and cache their rotations and
     the tile paths computed on them (see :func:`labkit.hexpuzzle.geometry.tile_path`).
+
+    Examples
+    --------
+    >>> b = Board({(0, 0): STRAIGHT})
+    >>> len(b), (0, 0) in b, b.symmetric, b.rotated(1).tracks[(0, 0)]
+    (1, True, True, (3, 4, 5, 0, 1, 2))
     """
 
     __slots__ = ("tracks", "cells", "symmetric", "_turns", "_paths")

@@ -90,6 +90,16 @@ class Calibration:
         Telemetry rows (attempts) and distinct players that entered.
     skipped : dict
         Level id → why it was left out of the fit.
+
+    Examples
+    --------
+    >>> from labkit.hexpuzzle.difficulty.fit import calibrate, example_difficulties
+    >>> from labkit.hexpuzzle.difficulty.players import telemetry_from_weights
+    >>> levels = example_difficulties(12, rng=3)
+    >>> cal = calibrate(telemetry_from_weights(levels, {"rotation": 60}, 50, rng=4), levels,
+    ...                 n_boot=20)
+    >>> isinstance(cal, Calibration), cal.n_levels, sorted(cal.to_dict())[:2]
+    (True, 12, ['bootstrap', 'ci'])
     """
 
     weights: dict[str, float]

@@ -194,6 +194,15 @@ def calibrate(
     ------
     CalibrationError
         Fewer than eight scored levels with telemetry, or bad index weights.
+
+    Examples
+    --------
+    >>> from labkit.hexpuzzle.difficulty.players import telemetry_from_weights
+    >>> levels = example_difficulties(12, rng=3)
+    >>> cal = calibrate(telemetry_from_weights(levels, {"rotation": 60}, 50, rng=4), levels,
+    ...                 n_boot=20)
+    >>> max(cal.weights, key=cal.weights.get)  # the part the players were made to feel
+    'rotation'
     """
     _check_options(bootstrap, band_targets, level)
     check_index_weights(index_weights)

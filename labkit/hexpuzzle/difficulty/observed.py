@@ -89,6 +89,15 @@ class ObservedIndex:
         Mean rotations made per attempt.
     unmatched_rows : int
         Telemetry rows whose level is not among the levels given.
+
+    Examples
+    --------
+    >>> from labkit.hexpuzzle.difficulty.fit import example_difficulties
+    >>> from labkit.hexpuzzle.difficulty.players import telemetry_from_weights
+    >>> levels = example_difficulties(2, rng=3)
+    >>> idx = observed_index(telemetry_from_weights(levels, {"rotation": 60}, 20, rng=4), levels)
+    >>> isinstance(idx, ObservedIndex), idx.components.shape[0], idx.players.tolist()
+    (True, 2, [20, 20])
     """
 
     level_ids: tuple[str, ...]
@@ -193,6 +202,15 @@ def observed_index(
     -------
     ObservedIndex
         NaN for levels without telemetry.
+
+    Examples
+    --------
+    >>> from labkit.hexpuzzle.difficulty.fit import example_difficulties
+    >>> from labkit.hexpuzzle.difficulty.players import telemetry_from_weights
+    >>> levels = example_difficulties(4, rng=3)
+    >>> idx = observed_index(telemetry_from_weights(levels, {"rotation": 60}, 20, rng=4), levels)
+    >>> idx.level_ids, bool(((idx.index >= 0) & (idx.index <= 100)).all())
+    (('x00', 'x01', 'x02', 'x03'), True)
     """
     check_index_weights(index_weights)
     sizes = level_sizes(levels)

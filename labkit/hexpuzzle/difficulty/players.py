@@ -78,7 +78,14 @@ MAX_ATTEMPTS = 3
 
 @dataclass(frozen=True)
 class Player:
-    """A simulated player; all behaviour derives from ``skill`` (0 = novice, 1 = expert)."""
+    """A simulated player; all behaviour derives from ``skill`` (0 = novice, 1 = expert).
+
+    Examples
+    --------
+    >>> p = Player("p1", 0.8)
+    >>> p.id, p.skill, Player("p2", 0.2).lookahead <= p.lookahead
+    ('p1', 0.8, True)
+    """
 
     id: str
     skill: float
@@ -354,6 +361,14 @@ def simulate_telemetry(
     -------
     numpy structured array
         Columns of :data:`labkit.hexpuzzle.difficulty.telemetry.COLUMNS`, one row per attempt.
+
+    Examples
+    --------
+    >>> from labkit.hexpuzzle import Level
+    >>> levels = [Level.hexagon(2, tiles=[("a", 1, 1, 0), ("b", 0, 0, 5)])]
+    >>> rows = simulate_telemetry(levels, 4, rng=1)
+    >>> sorted(set(rows["player"].tolist())), bool((rows["attempt"] >= 1).all())
+    (['p000', 'p001', 'p002', 'p003'], True)
     """
     from tqdm.auto import tqdm
 
@@ -404,6 +419,14 @@ def telemetry_from_weights(
         Points per part at full strength; parts not named weigh 0.
     players : int
         Players per level (ids ``s000…``).
+
+    Examples
+    --------
+    >>> from labkit.hexpuzzle.difficulty.fit import example_difficulties
+    >>> levels = example_difficulties(3, rng=1)
+    >>> rows = telemetry_from_weights(levels, {"rotation": 60}, players=10, rng=2)
+    >>> len(rows), sorted(set(rows["level"].tolist()))
+    (30, ['x00', 'x01', 'x02'])
     """
     from labkit.hexpuzzle.difficulty.calibration import strengths
     from labkit.hexpuzzle.difficulty.scoring import PARTS, Difficulty, score

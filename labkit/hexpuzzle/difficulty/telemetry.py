@@ -207,6 +207,13 @@ def parse_telemetry(text: str, *, file: str | None = None) -> NDArray:
     ------
     TelemetryError
         Naming the file, line, column and bad value.
+
+    Examples
+    --------
+    >>> head = "level,player,attempt,first_try,collisions,hints,rotations,undos,seconds,won"
+    >>> rows = parse_telemetry(head + "\\nL1,p1,1,1,0,0,2,0,31.5,1\\n")
+    >>> rows["level"].tolist(), rows["seconds"].tolist(), rows["won"].tolist()
+    (['L1'], [31.5], [True])
     """
     try:
         header: list[str] | None = None
@@ -249,6 +256,13 @@ def load_telemetry(path: str | os.PathLike, *, frame: bool | None = None) -> Any
     frame : bool or None
         ``None``: a pandas ``DataFrame`` when pandas is importable, else the numpy structured
         array; ``True``: pandas (``ImportError`` without it); ``False``: numpy.
+
+    Examples
+    --------
+    >>> from labkit._data import data_path
+    >>> rows = load_telemetry(data_path("telemetry", "sample.csv"), frame=False)
+    >>> rows.dtype.names[:3], len(rows) > 0
+    (('level', 'player', 'attempt'), True)
     """
     try:
         with open(path, encoding="utf-8") as fh:
@@ -318,7 +332,18 @@ def to_csv(table: Any, *, comments: Sequence[str] = ()) -> str:
 
 
 def save_telemetry(path: str | os.PathLike, table: Any, *, comments: Sequence[str] = ()) -> None:
-    """Write telemetry atomically as CSV (seconds to 0.01 s)."""
+    """Write telemetry atomically as CSV (seconds to 0.01 s).
+
+    Examples
+    --------
+    >>> import tempfile, pathlib
+    >>> head = "level,player,attempt,first_try,collisions,hints,rotations,undos,seconds,won"
+    >>> rows = parse_telemetry(head + "\\nL1,p1,1,1,0,0,2,0,31.5,1\\n")
+    >>> path = pathlib.Path(tempfile.mkdtemp()) / "t.csv"
+    >>> save_telemetry(path, rows, comments=["made by a doctest"])
+    >>> load_telemetry(path, frame=False)["player"].tolist()
+    ['p1']
+    """
     text = to_csv(table, comments=comments)
     with lio.atomic_write(path) as fh:
         fh.write(text)
