@@ -30,7 +30,7 @@ from typing import Any
 __all__ = ["figure_svg", "document"]
 
 #: matplotlib settings that make its SVG output identical run to run
-RC = {"svg.hashsalt": "labkit", "svg.fonttype": "none"}
+RC: dict[str, Any] = {"svg.hashsalt": "labkit", "svg.fonttype": "none"}
 
 
 def figure_svg(fig: Any) -> str:
@@ -38,7 +38,7 @@ def figure_svg(fig: Any) -> str:
     import matplotlib
 
     buf = io.StringIO()
-    with matplotlib.rc_context(RC):
+    with matplotlib.rc_context(RC):  # type: ignore[arg-type]
         fig.savefig(buf, format="svg", metadata={"Date": None})
     return buf.getvalue()
 
