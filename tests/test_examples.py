@@ -26,26 +26,9 @@ PACKAGES = (
 # Still to write (issue 13): remove a name here when its docstring gains an Examples section.
 PENDING = {
     "labkit.encounter": {
-        "Bag",
-        "CardPool",
-        "ItemCounts",
-        "Room",
-        "census",
-        "FightStats",
         "NoteBook",
-        "NoteKind",
         "Observation",
         "Actor",
-        "Phase",
-        "BatchResult",
-        "ActionJournal",
-        "HunterPolicy",
-        "Policy",
-        "RandomPolicy",
-        "ScavengerPolicy",
-        "ScriptedPolicy",
-        "Frame",
-        "World",
     },
     "labkit.mapturn": {
         "ActionResult",

@@ -40,7 +40,15 @@ CATEGORIES = frozenset(
 
 
 class ActionJournal:
-    """Ordered structured events plus player-facing messages."""
+    """Ordered structured events plus player-facing messages.
+
+    Examples
+    --------
+    >>> j = ActionJournal()
+    >>> event = j.record(1, 1, "npc-0", "move", to=[1, 0])
+    >>> event["sequence"], event["state"], len(j.events)
+    (0, {'to': [1, 0]}, 1)
+    """
 
     def __init__(self) -> None:
         self.events: list[dict[str, Any]] = []

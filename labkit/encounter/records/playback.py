@@ -30,7 +30,15 @@ __all__ = ["Frame", "playback"]
 
 @dataclass
 class Frame:
-    """The board after one step of a played-back game."""
+    """The board after one step of a played-back game.
+
+    Examples
+    --------
+    >>> from labkit.encounter import simulate, SimulationSettings
+    >>> last = list(playback(simulate(SimulationSettings(seed=1, max_steps=30))))[-1]
+    >>> isinstance(last, Frame), last.step
+    (True, 30)
+    """
 
     step: int
     turn: int

@@ -59,7 +59,14 @@ def _check_n(n: int) -> int:
 
 
 class ItemCounts:
-    """A multiset of item names with non-negative counts (seed: ItemCollection)."""
+    """A multiset of item names with non-negative counts (seed: ItemCollection).
+
+    Examples
+    --------
+    >>> c = ItemCounts({"bullet": 2})
+    >>> c.add("bullet", 3); c.count("bullet"), c.total(), c.to_dict()
+    (5, 5, {'bullet': 5})
+    """
 
     def __init__(self, counts: Mapping[str, int] | None = None) -> None:
         self._counts: dict[str, int] = {}
@@ -102,7 +109,14 @@ class ItemCounts:
 
 
 class CardPool:
-    """Global remaining stock plus per-room quotas of the quota item (seed: CardPool)."""
+    """Global remaining stock plus per-room quotas of the quota item (seed: CardPool).
+
+    Examples
+    --------
+    >>> pool = CardPool.a_edition()
+    >>> pool.remaining("bullet"), pool.quota_item
+    (20, 'bullet')
+    """
 
     def __init__(
         self,
@@ -179,7 +193,14 @@ class CardPool:
 
 @dataclass
 class Room:
-    """A room's items: ``loot`` found by exploring, ``dropped_loot`` left by actors."""
+    """A room's items: ``loot`` found by exploring, ``dropped_loot`` left by actors.
+
+    Examples
+    --------
+    >>> room = Room("2,1")
+    >>> room.id, room.loot.total(), room.dropped_loot.total()
+    ('2,1', 0, 0)
+    """
 
     id: str
     loot: ItemCounts = field(default_factory=ItemCounts)
@@ -194,7 +215,14 @@ class Room:
 
 
 class Bag(ItemCounts):
-    """An actor's bag with equipment slots and the equipped gun's magazine (seed: Bag)."""
+    """An actor's bag with equipment slots and the equipped gun's magazine (seed: Bag).
+
+    Examples
+    --------
+    >>> bag = Bag({"long_knife": 1, "bullet": 2})
+    >>> bag.count("bullet"), bag.total()
+    (2, 3)
+    """
 
     def __init__(self, counts: Mapping[str, int] | None = None, balance: Balance | None = None):
         self.balance = default_balance() if balance is None else balance
@@ -331,7 +359,14 @@ class Bag(ItemCounts):
 
 
 def census(item: str, pool: CardPool, rooms: Iterable[Room], bags: Iterable[Bag]) -> int:
-    """Every copy of ``item`` anywhere: pool + loot + dropped loot + bags + magazines + spent."""
+    """Every copy of ``item`` anywhere: pool + loot + dropped loot + bags + magazines + spent.
+
+    Examples
+    --------
+    >>> pool = CardPool.a_edition()
+    >>> census("bullet", pool, [Room("0,0")], [Bag({"bullet": 2})]) == pool.remaining("bullet") + 2
+    True
+    """
     total = pool.remaining(item)
     total += sum(r.loot.count(item) + r.dropped_loot.count(item) for r in rooms)
     return total + sum(bag.holding(item) + bag.spent.get(item, 0) for bag in bags)

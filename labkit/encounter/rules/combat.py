@@ -268,7 +268,14 @@ def wilson_interval(k: ArrayLike, n: int, z: float = 1.96) -> tuple[np.ndarray, 
 
 @dataclass(frozen=True)
 class FightStats:
-    """Monte-Carlo estimates for a pair of loadouts (n fights)."""
+    """Monte-Carlo estimates for a pair of loadouts (n fights).
+
+    Examples
+    --------
+    >>> stats = simulate_fights(Loadout(), Loadout("monster"), 200, rng=3)
+    >>> isinstance(stats, FightStats), sum(stats.outcomes.values()) == stats.n
+    (True, True)
+    """
 
     n: int
     outcomes: dict[str, int]

@@ -47,7 +47,13 @@ Position = tuple[int, int]
 
 
 class NoteKind(Enum):
-    """What a note records (seed: NoteKind)."""
+    """What a note records (seed: NoteKind).
+
+    Examples
+    --------
+    >>> NoteKind.SIGNAL.value, NoteKind("event") is NoteKind.EVENT
+    ('signal', True)
+    """
 
     EVENT = "event"
     DISCOVERY = "discovery"

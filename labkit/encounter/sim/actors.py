@@ -31,7 +31,13 @@ Position = tuple[int, int]
 
 
 class Phase(Enum):
-    """Per-actor state of the game machine (seed: TurnPhase)."""
+    """Per-actor state of the game machine (seed: TurnPhase).
+
+    Examples
+    --------
+    >>> [p.value for p in Phase]
+    ['action', 'encounter', 'finished']
+    """
 
     ACTION = "action"
     ENCOUNTER = "encounter"

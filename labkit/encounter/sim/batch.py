@@ -332,7 +332,15 @@ def _mean_ci(x: np.ndarray) -> tuple[float, float, float]:
 
 @dataclass
 class BatchResult:
-    """Rows of a batch (``rows``, a structured array) and the settings swept (``settings``)."""
+    """Rows of a batch (``rows``, a structured array) and the settings swept (``settings``).
+
+    Examples
+    --------
+    >>> from labkit.encounter import SimulationSettings
+    >>> result = run_batch(SimulationSettings(max_steps=20), seeds=[1, 2], progress=False)
+    >>> isinstance(result, BatchResult), result.rows.dtype.names[:3]
+    (True, ('settings_index', 'map_seed', 'seed'))
+    """
 
     rows: np.ndarray
     settings: list[SimulationSettings]

@@ -57,7 +57,13 @@ WEAPON_RANK = ("revolver", "long_knife")
 
 
 class Policy:
-    """Base class: a seeded stream, the slip draw and the helpers the AIs share."""
+    """Base class: a seeded stream, the slip draw and the helpers the AIs share.
+
+    Examples
+    --------
+    >>> sorted(POLICIES), issubclass(POLICIES["hunter"], Policy)
+    (['hunter', 'random', 'scavenger'], True)
+    """
 
     name = "policy"
     retreat_life = (0, 0, 0, 0)
@@ -115,7 +121,13 @@ class Policy:
 
 
 class ScavengerPolicy(Policy):
-    """Cautious NPC: loot, arm, hide from noise, avoid known threats, retreat when hurt."""
+    """Cautious NPC: loot, arm, hide from noise, avoid known threats, retreat when hurt.
+
+    Examples
+    --------
+    >>> ScavengerPolicy(rng=1).name
+    'scavenger'
+    """
 
     name = "scavenger"
     retreat_life = (0, 1, 1, 2)
@@ -162,7 +174,13 @@ class ScavengerPolicy(Policy):
 
 
 class HunterPolicy(Policy):
-    """Monster: chase the loudest signal, then fresh notes; ambush; roam unknown rooms."""
+    """Monster: chase the loudest signal, then fresh notes; ambush; roam unknown rooms.
+
+    Examples
+    --------
+    >>> HunterPolicy(rng=1).name
+    'hunter'
+    """
 
     name = "hunter"
     retreat_life = (0, 0, 1, 1)
@@ -196,7 +214,13 @@ class HunterPolicy(Policy):
 
 
 class RandomPolicy(Policy):
-    """Uniform over the legal actions (a baseline)."""
+    """Uniform over the legal actions (a baseline).
+
+    Examples
+    --------
+    >>> RandomPolicy(level=2, rng=1).name
+    'random'
+    """
 
     name = "random"
 
@@ -210,6 +234,12 @@ class ScriptedPolicy:
 
     A scripted action that is not legal is still returned: the session journals it as
     ``illegal`` and the actor waits (or attacks, in a fight).
+
+    Examples
+    --------
+    >>> p = ScriptedPolicy(["explore", "hide"])
+    >>> p.name, list(p.script)
+    ('scripted', ['explore', 'hide'])
     """
 
     name = "scripted"

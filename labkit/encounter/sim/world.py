@@ -65,7 +65,14 @@ def room_id(pos: Position) -> str:
 
 
 class World:
-    """Rooms (``cards.Room`` per cell), their kinds, the card pool and the spawn rooms."""
+    """Rooms (``cards.Room`` per cell), their kinds, the card pool and the spawn rooms.
+
+    Examples
+    --------
+    >>> w = World.generate(4, 3, ["npc-0", "monster-0"], rng=1)
+    >>> w.shape, w.width, sorted(w.spawns)
+    ((3, 4), 4, ['monster-0', 'npc-0'])
+    """
 
     def __init__(
         self,
