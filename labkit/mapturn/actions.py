@@ -44,7 +44,13 @@ __all__ = ["Actions", "ActionResult"]
 
 @dataclass(frozen=True)
 class ActionResult:
-    """What an action did (``kind``) and how many time units it consumed (``time``)."""
+    """What an action did (``kind``) and how many time units it consumed (``time``).
+
+    Examples
+    --------
+    >>> ActionResult("move", 1).kind, ActionResult("move", 1, battles=2).battles
+    ('move', 2)
+    """
 
     kind: str
     time: int

@@ -57,6 +57,12 @@ class EnemyDef:
     """One enemy type (``enemys.js`` entry in the seed).
 
     ``time_cost`` 0 means the enemy is never scheduled (never enters the active cache).
+
+    Examples
+    --------
+    >>> slime = load_tower(example_tower_path()).enemies["slime"]
+    >>> slime.hp, slime.act_type, slime.scheduled
+    (30, 'idle', False)
     """
 
     id: str
@@ -78,7 +84,14 @@ class EnemyDef:
 
 @dataclass(frozen=True)
 class ItemDef:
-    """An item or skill (``items.js`` entry; skills are items whose ``cls`` starts ``skill``)."""
+    """An item or skill (``items.js`` entry; skills are items whose ``cls`` starts ``skill``).
+
+    Examples
+    --------
+    >>> potion = load_tower(example_tower_path()).items["redPotion"]
+    >>> potion.id, isinstance(potion, ItemDef)
+    ('redPotion', True)
+    """
 
     id: str
     name: str

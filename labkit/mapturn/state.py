@@ -43,7 +43,14 @@ class SaveError(LabkitError):
 
 @dataclass
 class MapTurnState:
-    """``flags.mapTurnState``: clock, map turn, gauges and per-instance memory."""
+    """``flags.mapTurnState``: clock, map turn, gauges and per-instance memory.
+
+    Examples
+    --------
+    >>> s = MapTurnState(clock=3, map_turn=3)
+    >>> MapTurnState.parse(s.to_dict(), "", set()) == s
+    True
+    """
 
     clock: int = 0
     map_turn: int = 0

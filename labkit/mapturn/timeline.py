@@ -27,6 +27,12 @@ class GaugeTimeline:
     ``actions[e]`` — how many times enemy ``e`` acted; ``gauges[e]`` — its gauge after the last
     tick; ``tick``, ``enemy``, ``count`` — one row per (enemy, tick) with at least one action,
     ordered by enemy then tick, ticks numbered ``1..ticks`` (``None`` with ``events=False``).
+
+    Examples
+    --------
+    >>> tl = gauge_timeline([1.0, 2.0], 4)
+    >>> tl.actions.tolist(), tl.raster().tolist()
+    ([4, 2], [[1, 1, 1, 1], [0, 1, 0, 1]])
     """
 
     time_costs: NDArray[np.float64]
