@@ -24,6 +24,7 @@ PACKAGES = (
 )
 
 # Still to write (issue 13): remove a name here when its docstring gains an Examples section.
+# (widgets and io are left to the issues that own them this wave.)
 PENDING = {
     "labkit.encounter": {
         "NoteBook",
@@ -38,11 +39,6 @@ PENDING = {
         "WorldEvent",
     },
     "labkit.pathfinding": {
-        "TileDef",
-        "PassCheck",
-        "PassPredicate",
-        "MapGraph",
-        "PathResult",
         "Walk",
     },
     "labkit.widgets": {

@@ -46,7 +46,16 @@ def _no_cells() -> NDArray[np.int64]:
 
 @dataclass
 class PathResult:
-    """What ``find`` returns: status, path (start and target included), total cost, work done."""
+    """What ``find`` returns: status, path (start and target included), total cost, work done.
+
+    Examples
+    --------
+    >>> from labkit.pathfinding import GameMap, DefaultPassPredicate, FOUR_WAY
+    >>> m = GameMap([], event=np.zeros((1, 4), dtype=int))
+    >>> r = PathFinder(m.event_layer, DefaultPassPredicate(), FOUR_WAY).find((0, 0), (3, 0))
+    >>> r.status, r.path.tolist(), r.cost
+    ('success', [[0, 0], [1, 0], [2, 0], [3, 0]], 3.0)
+    """
 
     status: PathfindingStatus
     start: tuple[int, int]

@@ -57,6 +57,14 @@ class MapGraph:
         Cost of entering each node.
     terminal : ndarray (n,) of bool
         Nodes that may end a path but never sit inside one.
+
+    Examples
+    --------
+    >>> from labkit.pathfinding import GameMap, DefaultPassPredicate, FOUR_WAY
+    >>> m = GameMap([], event=np.zeros((2, 3), dtype=int))
+    >>> g = MapGraphBuilder(m.event_layer, DefaultPassPredicate(), FOUR_WAY).build((0, 0))
+    >>> isinstance(g, MapGraph), len(g), g.cells[0].tolist()
+    (True, 6, [0, 0])
     """
 
     index: NDArray[np.int64]
