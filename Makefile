@@ -33,6 +33,7 @@ lab: $(STAMP)
 lint: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
+	$(BIN)/mypy
 
 # The browser suite drives Debian's Chromium (no browser download): install it when missing.
 browser:

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from benchmarks import benchmark, compare
-from labkit.hexpuzzle.mainline import campaign
 from labkit.hexpuzzle.difficulty.players import make_players, simulate_telemetry
+from labkit.hexpuzzle.mainline import campaign
 
 
 @benchmark("hexpuzzle simulated telemetry 24 levels x 100 players")

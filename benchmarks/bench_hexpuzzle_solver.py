@@ -12,8 +12,8 @@ import time
 
 from benchmarks import Row, benchmark, compare, median_time
 from labkit import _jit
-from labkit.hexpuzzle.solving import contacts
 from labkit.hexpuzzle import mainline as campaign
+from labkit.hexpuzzle.solving import contacts
 from labkit.hexpuzzle.solving.solver import solve
 
 

@@ -105,6 +105,13 @@ def warmup(progress: bool = True) -> dict[str, float]:
     """Compile every registered numba kernel and return compile seconds per kernel.
 
     Kernels are cached on disk (see :mod:`labkit._jit`), so a second call is fast.
+
+    Examples
+    --------
+    >>> import labkit
+    >>> timings = labkit.warmup(progress=False)  # doctest: +SKIP
+    >>> all(seconds >= 0 for seconds in timings.values())  # doctest: +SKIP
+    True
     """
     from labkit import _jit
 
@@ -112,7 +119,16 @@ def warmup(progress: bool = True) -> dict[str, float]:
 
 
 def notebook_header(seeds: Any = None, **params: Any) -> dict[str, Any]:
-    """Print the reproducibility stamp atop a notebook; see :mod:`labkit._notebook`."""
+    """Print the reproducibility stamp atop a notebook; see :mod:`labkit._notebook`.
+
+    Examples
+    --------
+    >>> import contextlib, io
+    >>> with contextlib.redirect_stdout(io.StringIO()):
+    ...     stamp = notebook_header(seeds=7, players=3)
+    >>> stamp["seeds"], stamp["params"]["players"]
+    (7, 3)
+    """
     from labkit import _notebook
 
     return _notebook.notebook_header(seeds, **params)

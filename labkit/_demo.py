@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from labkit import ArgumentError
 from labkit._jit import kernel
 
 
@@ -32,6 +33,6 @@ def rings(shape: tuple[int, int], centre: tuple[int, int]) -> np.ndarray:
     """
     height, width = (int(v) for v in shape)
     if height <= 0 or width <= 0:
-        raise ValueError(f"shape must be positive, got {shape!r}")
+        raise ArgumentError("must be positive", argument="shape", value=shape)
     x, y = (int(v) for v in centre)
     return chebyshev_rings(height, width, y, x)

@@ -207,6 +207,7 @@ def warmup(progress: bool = True) -> dict[str, float]:
 
 def info() -> dict[str, str]:
     """Numba facts for ``labkit info``: version, cache directory, threading layer, JIT switch."""
+    layer: str
     try:
         layer = numba.threading_layer()
     except ValueError:

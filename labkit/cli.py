@@ -17,13 +17,16 @@ from collections.abc import Sequence
 
 import labkit
 
-# Domain command groups: each module's register(subparsers) adds one or more sub-commands.
-DOMAIN_CLIS = (
-    "labkit.hexpuzzle.cli",
-    "labkit.pathfinding.cli",
-    "labkit.mapturn.cli",
-    "labkit.encounter.cli",
-)
+# Domain command groups: command -> (module whose register(subparsers) adds it, its help line).
+# Only the domain named on the command line is imported; the others appear in ``labkit --help``
+# from this table, so that the help (and any command outside a domain) never loads numba or a
+# domain package. tests/test_cli.py checks that these lines match what each module registers.
+DOMAIN_CLIS = {
+    "puzzle": ("labkit.hexpuzzle.cli", "hex track puzzle: validate, show, trace levels"),
+    "path": ("labkit.pathfinding.cli", "passability and pathfinding on JSON maps"),
+    "mapturn": ("labkit.mapturn.cli", "map-turn clock, enemy gauges, skill states"),
+    "sim": ("labkit.encounter.cli", "encounter simulation: run, replay, batch"),
+}
 
 
 def _cmd_info(args: argparse.Namespace) -> int:
@@ -86,7 +89,13 @@ def _cmd_verify(args: argparse.Namespace) -> int:
     return 0 if verdict.ok else 1
 
 
-def build_parser() -> argparse.ArgumentParser:
+def _command(argv: Sequence[str]) -> str | None:
+    """The sub-command named in ``argv`` (its first word that is not an option), if any."""
+    return next((a for a in argv if not a.startswith("-")), None)
+
+
+def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
+    """The ``labkit`` parser; with ``argv``, only the domain it names is imported (all if None)."""
     parser = argparse.ArgumentParser(
         prog="labkit",
         description="labkit: research toolkit for turn- and grid-based game mechanics.",
@@ -112,7 +121,11 @@ def build_parser() -> argparse.ArgumentParser:
     ver.add_argument("bundle", help="a zip written by 'labkit bundle'")
     ver.add_argument("--timeout", type=int, default=600, help="seconds per cell (default 600)")
     ver.set_defaults(func=_cmd_verify)
-    for name in DOMAIN_CLIS:
+    wanted = None if argv is None else _command(argv)
+    for command, (name, help_line) in DOMAIN_CLIS.items():
+        if argv is not None and command != wanted:
+            sub.add_parser(command, help=help_line)  # listed only; never parsed
+            continue
         try:
             module = importlib.import_module(name)
         except ModuleNotFoundError as exc:
@@ -126,7 +139,8 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``labkit`` console script; returns the exit status."""
     try:
-        parser = build_parser()  # domain CLIs import their packages, which read shipped data
+        argv = sys.argv[1:] if argv is None else list(argv)
+        parser = build_parser(argv)  # the named domain's CLI imports its package (shipped data)
         args = parser.parse_args(argv)
         if not getattr(args, "func", None):
             parser.print_help()

@@ -1,9 +1,11 @@
 """Regenerate ``data/telemetry/sample.csv``: simulated players on the 24-level campaign.
 
 Usage: ``python scripts/make_telemetry.py [--seed S] [--players N] [--out FILE]``. Three groups
-of ``N`` players (novice, regular, expert; :data:`labkit.hexpuzzle.difficulty.players.SKILL_GROUPS`) play
+of ``N`` players (novice, regular, expert;
+:data:`labkit.hexpuzzle.difficulty.players.SKILL_GROUPS`) play
 every campaign level, up to three attempts each. The output depends only on the seed, the
-campaign file and ``labkit.hexpuzzle.difficulty.players``: running it again reproduces it byte for byte.
+campaign file and ``labkit.hexpuzzle.difficulty.players``: running it again reproduces it byte for
+byte.
 """
 
 from __future__ import annotations

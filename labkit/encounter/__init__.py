@@ -14,12 +14,13 @@ same functions:
 The simulation (SPEC E1, E4, E6, E7) plays whole games on those rules:
 
 * :mod:`~labkit.encounter.sim.settings` / :mod:`~labkit.encounter.sim.world` /
-  :mod:`~labkit.encounter.sim.session` — ``SimulationSettings``, the seeded room map, ``GameSession``
-  (Action / Encounter / Finished);
+  :mod:`~labkit.encounter.sim.session` — ``SimulationSettings``, the seeded room map,
+  ``GameSession`` (Action / Encounter / Finished);
 * :mod:`~labkit.encounter.sim.policy` — AI policies reading only their own observation;
-* :mod:`~labkit.encounter.records.journal`, :mod:`~labkit.encounter.records.trace` — ``ActionJournal``,
-  ``SimulationTrace`` (formats 2 and 3);
+* :mod:`~labkit.encounter.records.journal`, :mod:`~labkit.encounter.records.trace` —
+  ``ActionJournal``, ``SimulationTrace`` (formats 2 and 3);
 * :mod:`~labkit.encounter.sim.runner`, :mod:`~labkit.encounter.records.replay`,
+  :mod:`~labkit.encounter.records.playback`,
   :mod:`~labkit.encounter.sim.batch` — ``simulate``, ``replay``, ``playback``, ``run_batch``.
 
 Examples
@@ -31,11 +32,13 @@ Examples
 
 from __future__ import annotations
 
-from labkit.encounter import tables
-from labkit.encounter.sim.actors import Actor, Phase
 from labkit.encounter.animate import animate
+from labkit.encounter.records.journal import ActionJournal
+from labkit.encounter.records.playback import Frame, playback
+from labkit.encounter.records.replay import Divergence, replay
+from labkit.encounter.records.trace import SimulationTrace, TraceError
+from labkit.encounter.rules import tables
 from labkit.encounter.rules.balance import Balance, BalanceError, default_balance, load_balance
-from labkit.encounter.sim.batch import BatchResult, run_batch, survival_curve
 from labkit.encounter.rules.cards import Bag, CardPool, ItemCounts, ItemError, Room, census
 from labkit.encounter.rules.combat import (
     CombatError,
@@ -46,8 +49,10 @@ from labkit.encounter.rules.combat import (
     sample_hits,
     simulate_fights,
 )
-from labkit.encounter.records.journal import ActionJournal
 from labkit.encounter.rules.notes import NoteBook, NoteKind, Observation
+from labkit.encounter.rules.sound import Direction, SoundError, heard_at, propagate_sound
+from labkit.encounter.sim.actors import Actor, Phase
+from labkit.encounter.sim.batch import BatchResult, run_batch, survival_curve
 from labkit.encounter.sim.policy import (
     POLICIES,
     HunterPolicy,
@@ -56,13 +61,11 @@ from labkit.encounter.sim.policy import (
     ScavengerPolicy,
     ScriptedPolicy,
 )
-from labkit.encounter.records.replay import Divergence, Frame, playback, replay
 from labkit.encounter.sim.runner import outcome, simulate
 from labkit.encounter.sim.session import GameSession
 from labkit.encounter.sim.settings import SimulationError, SimulationSettings
-from labkit.encounter.rules.sound import Direction, SoundError, heard_at, propagate_sound
-from labkit.encounter.records.trace import SimulationTrace, TraceError
 from labkit.encounter.sim.world import World
+from labkit.encounter.status import END_REASONS, EndReason
 
 __all__ = [
     "tables",
@@ -115,4 +118,6 @@ __all__ = [
     "SimulationTrace",
     "TraceError",
     "World",
+    "EndReason",
+    "END_REASONS",
 ]

@@ -1,6 +1,6 @@
 """A played-back game as an animation: one frame per step of a format-3 trace.
 
-The frames are :func:`labkit.encounter.records.replay.playback` of the trace (no rule runs), drawn by
+The frames are :func:`labkit.encounter.playback` of the trace (no rule runs), drawn by
 :func:`labkit.encounter.sim_draw.draw_board` / ``update_board`` as the trace viewer does: actors
 moving, the sound each step makes, corpses and loot. Write it with :func:`save_animation` (GIF
 always, MP4 when ffmpeg is present); ``labkit sim animate TRACE --out game.gif`` does both.
@@ -23,7 +23,7 @@ from typing import Any
 
 from labkit import ArgumentError
 from labkit._animation import figure, save_animation
-from labkit.encounter.records.replay import playback
+from labkit.encounter.records.playback import playback
 from labkit.encounter.records.trace import SimulationTrace
 
 __all__ = ["animate", "save_animation"]
@@ -50,7 +50,7 @@ def animate(
     Returns
     -------
     matplotlib.animation.FuncAnimation
-        With ``frames`` (the played-back :class:`~labkit.encounter.records.replay.Frame` s) and ``fig``.
+        With ``frames`` (the played-back :class:`~labkit.encounter.Frame` s) and ``fig``.
     """
     from matplotlib.animation import FuncAnimation
 

@@ -1,7 +1,9 @@
 """Matplotlib drawings of the encounter rules (imported lazily; the rules never import this).
 
-Each function draws on a given ``Axes`` and returns the artists it made, so that apps update
-them in place (``set_ydata``, ``set_height``, ``set_UVC``) instead of redrawing.
+Each is ``draw_x(obj, ax=None, **options) -> artists`` (:func:`labkit._draw.drawing`; a new
+figure's axes when ``ax`` is omitted, and the older axes-first order still works) and returns
+the artists it made, so that apps update them in place (``update_rounds(bars, rounds)``,
+``set_ydata``, ``set_UVC``) instead of redrawing.
 """
 
 from __future__ import annotations
@@ -10,7 +12,8 @@ from typing import Any
 
 import numpy as np
 
-from labkit.encounter import tables
+from labkit._draw import drawing
+from labkit.encounter.rules import tables
 from labkit.encounter.rules.balance import Balance, PriorityRule
 from labkit.encounter.rules.sound import DIRECTION_VECTORS, Direction
 
@@ -19,6 +22,7 @@ __all__ = ["draw_curves", "draw_priority", "draw_rounds", "update_rounds", "draw
 DIFFS = np.arange(-3, 4)  # agility differences shown for the priority rule
 
 
+@drawing
 def draw_curves(ax: Any, balance: Balance, *, annotate: bool = True) -> dict[str, Any]:
     """Hit and pursuit % by index −4…4 (seed figures 2 and 3) on one axes."""
     x = tables.INDICES
@@ -39,6 +43,7 @@ def draw_curves(ax: Any, balance: Balance, *, annotate: bool = True) -> dict[str
     return {"hit": hit, "pursuit": pur, "labels": labels}
 
 
+@drawing
 def draw_priority(ax: Any, rule: PriorityRule) -> Any:
     """Later-round priority % by agility difference (seed table 3), as bars."""
     p = 100 * np.asarray(tables.priority_chance(DIFFS, rule=rule))
@@ -52,6 +57,7 @@ def draw_priority(ax: Any, rule: PriorityRule) -> Any:
     return bars
 
 
+@drawing
 def draw_rounds(ax: Any, rounds: np.ndarray, max_shown: int = 15) -> Any:
     """Share of fights by the round they ended in (the last bar gathers the rest)."""
     shares = _round_shares(rounds, max_shown)
@@ -80,6 +86,7 @@ def update_rounds(bars: Any, rounds: np.ndarray) -> None:
         bars[0].axes.set_ylim(0, max(0.05, 1.15 * float(shares.max())))
 
 
+@drawing
 def draw_sound(
     ax: Any,
     strength: np.ndarray,

@@ -4,6 +4,8 @@ The rule drawings live in :mod:`labkit.encounter.draw`; these are the simulation
 
 * :func:`draw_board` / :func:`update_board` — the room map with loot, corpses, sound reach and
   actors; ``update_board`` changes the artists in place (the trace viewer scrubs with it);
+* :func:`frame_svg` — the same picture as a small SVG without matplotlib (the notebook display
+  of :class:`~labkit.encounter.SimulationTrace`);
 * :func:`plot_win_rates` — win rate per swept value with 95 % Wilson intervals;
 * :func:`plot_survival` — share of NPCs alive by turn with 95 % bands
   (:func:`labkit.encounter.sim.batch.survival_curve`).
@@ -11,16 +13,86 @@ The rule drawings live in :mod:`labkit.encounter.draw`; these are the simulation
 
 from __future__ import annotations
 
-from typing import Any
+import html
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from labkit.encounter.records.replay import KIND_COLOURS, SIDE_COLOURS, Frame, actor_spots
+from labkit._draw import drawing
+from labkit._svg import document
 from labkit.encounter.sim.world import ROOM_KINDS
 
-__all__ = ["draw_board", "update_board", "plot_win_rates", "plot_survival"]
+if TYPE_CHECKING:
+    from labkit.encounter.records.playback import Frame
+    from labkit.encounter.records.trace import SimulationTrace
+
+__all__ = [
+    "draw_board",
+    "update_board",
+    "plot_win_rates",
+    "plot_survival",
+    "frame_svg",
+    "final_state_svg",
+]
+
+KIND_COLOURS = {"hall": "#e8e4da", "store": "#d9e8d0", "armory": "#f0d9b5",
+                "cellar": "#cfd6e0", "ward": "#eadbe8"}  # fmt: skip
+SIDE_COLOURS = {"npc": "#1f77b4", "monster": "#d62728"}
 
 
+def actor_spots(frame: Frame) -> dict[str, tuple[float, float]]:
+    """Where each living actor is drawn, in room units from the map's top-left corner.
+
+    Up to four actors share a room side by side (two columns, two rows), in actor order.
+    """
+    placed: dict[tuple[int, int], int] = {}
+    out = {}
+    for aid, st in frame.actors.items():
+        if not st["alive"]:
+            continue
+        x, y = st["position"]
+        k = placed.get((x, y), 0)
+        placed[(x, y)] = k + 1
+        out[aid] = (x + 0.3 + 0.4 * (k % 2), y + 0.35 + 0.3 * (k // 2 % 2))
+    return out
+
+
+def frame_svg(frame: Frame, the_map: dict, cell: int = 44) -> str:
+    """One frame on the room map as SVG: rooms by kind, loot, corpses, sound reach, actors."""
+    w, h = the_map["width"], the_map["height"]
+    W, H = w * cell, h * cell
+    out: list[str] = []
+    for y, row in enumerate(the_map["kinds"]):
+        for x, kind in enumerate(row):
+            out.append(f'<rect x="{x * cell}" y="{y * cell}" width="{cell}" height="{cell}" '
+                       f'fill="{KIND_COLOURS[kind]}" stroke="#888"><title>{x},{y} {kind}'
+                       f'</title></rect>')  # fmt: skip
+            n = sum(frame.loot.get(f"{x},{y}", {}).values())
+            if n:
+                out.append(f'<text x="{x * cell + 3}" y="{y * cell + 10}" fill="#7a5">'
+                           f'loot {n}</text>')  # fmt: skip
+    for sx, sy, level in frame.sounds:
+        r = level - 1  # Chebyshev reach: a square of rooms
+        side = (2 * r + 1) * cell
+        out.append(f'<rect x="{(sx - r) * cell}" y="{(sy - r) * cell}" width="{side}" '
+                   f'height="{side}" fill="#fc0" fill-opacity="0.15" stroke="#e90"/>')  # fmt: skip
+    for _, (cx, cy) in frame.corpses:
+        x0, y0 = cx * cell + cell * 0.2, cy * cell + cell * 0.2
+        x1, y1 = x0 + cell * 0.6, y0 + cell * 0.6
+        out.append(f'<path d="M{x0},{y0}L{x1},{y1}M{x1},{y0}L{x0},{y1}" stroke="#555" '
+                   f'stroke-width="3"/>')  # fmt: skip
+    for aid, (sx, sy) in actor_spots(frame).items():
+        st = frame.actors[aid]
+        cx, cy = sx * cell, sy * cell
+        dash = ' stroke-dasharray="2,2"' if st["stealth"] else ""
+        colour = SIDE_COLOURS[st["side"]]
+        out.append(f'<circle cx="{cx}" cy="{cy}" r="{cell * 0.16}" fill="{colour}"'
+                   f' stroke="#000"{dash}><title>{html.escape(aid)} life {st["life"]}</title>'
+                   f'</circle>')  # fmt: skip
+    return document(W, H, out, font_family="sans-serif", font_size=9)
+
+
+@drawing
 def draw_board(ax: Any, the_map: dict, max_sounds: int = 8) -> dict[str, Any]:
     """Draw the rooms of a trace map and create the artists a frame updates."""
     from matplotlib.colors import ListedColormap
@@ -92,6 +164,7 @@ def update_board(art: dict[str, Any], frame: Frame) -> None:
     art["ax"].set_title(f"step {frame.step} · turn {frame.turn} · {alive} alive", fontsize=9)
 
 
+@drawing
 def plot_win_rates(ax: Any, values: Any, summary: np.ndarray, xlabel: str) -> None:
     """Win rate of each side per swept value, with 95 % Wilson error bars and sample sizes."""
     x = np.asarray(values, float)
@@ -106,6 +179,7 @@ def plot_win_rates(ax: Any, values: Any, summary: np.ndarray, xlabel: str) -> No
     ax.legend()
 
 
+@drawing
 def plot_survival(ax: Any, curves: dict[str, tuple[np.ndarray, ...]]) -> None:
     """Step plots of survival curves ``{label: (t, s, lo, hi)}`` with shaded 95 % bands."""
     for label, (t, s, lo, hi) in curves.items():
@@ -115,3 +189,19 @@ def plot_survival(ax: Any, curves: dict[str, tuple[np.ndarray, ...]]) -> None:
     ax.set_ylabel("share of NPCs still alive (95% CI)")
     ax.set_ylim(0, 1.02)
     ax.legend(fontsize=8)
+
+
+def final_state_svg(trace: SimulationTrace, cell: int = 44) -> str:
+    """The last frame of a format-3 trace as SVG (the trace's notebook display).
+
+    Examples
+    --------
+    >>> from labkit.encounter import GameSession, SimulationSettings
+    >>> t = GameSession(SimulationSettings(seed=2, max_steps=30)).run()
+    >>> final_state_svg(t).startswith("<svg")
+    True
+    """
+    from labkit.encounter.records.playback import playback
+
+    *_, last = playback(trace)
+    return frame_svg(last, trace.map, cell)

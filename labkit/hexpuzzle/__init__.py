@@ -4,9 +4,13 @@ Tiles sit on a hexagonal board of track cells. Tapping a tile sends it along the
 leaves the board unless its swept hexagon touches another tile first. Rotating the board turns
 the tracks beneath the tiles.
 
-Modules: :mod:`.coords` (axial coordinates), :mod:`.level` (the JSON format and rotation),
-:mod:`.geometry` (a tile's path), :mod:`.sweep` / :mod:`._kernels` (continuous collision),
-:mod:`.trace` (tap outcome), :mod:`.game` (play, undo, restart), :mod:`.draw` (figures, SVG).
+The board core: :mod:`.coords` (axial coordinates), :mod:`.level` (levels and rotation; the
+JSON format in :mod:`._levelfile`), :mod:`.geometry` (a tile's path), :mod:`.sweep` /
+:mod:`._kernels` (continuous collision), :mod:`.trace` (tap outcome), :mod:`.game` (play, undo,
+restart), :mod:`.draw` (figures, SVG). On top of it, one way: :mod:`.solving` (contacts, solver,
+hints, generator), then :mod:`.difficulty` (scoring, telemetry, simulated players, calibration),
+then :mod:`.mainline` (the campaign), :mod:`.draw_solver` and :mod:`.cli`. Import public names
+from here, not from the subpackages.
 
 Examples
 --------
@@ -19,21 +23,9 @@ Examples
 from __future__ import annotations
 
 from labkit.hexpuzzle.animate import animate, save_animation, sweep_animation
-from labkit.hexpuzzle.difficulty.fit import calibrate
-from labkit.hexpuzzle.difficulty.calibration import Calibration
 from labkit.hexpuzzle.curve import Campaign, campaign_from_curve, parse_curve
-from labkit.hexpuzzle.difficulty.scoring import Difficulty, score
-from labkit.hexpuzzle.game import PuzzleError, PuzzleState, Snapshot
-from labkit.hexpuzzle.solving.generator import (
-    GeneratorError,
-    GeneratorOptionError,
-    generate,
-    generate_many,
-)
-from labkit.hexpuzzle.geometry import TilePath, tile_path
-from labkit.hexpuzzle.solving.hints import Advice, advise, hint
-from labkit.hexpuzzle.level import STRAIGHT, Board, Level, LevelError, Tile, all_matchings
-from labkit.hexpuzzle.mainline import campaign
+from labkit.hexpuzzle.difficulty.calibration import Calibration
+from labkit.hexpuzzle.difficulty.fit import calibrate
 from labkit.hexpuzzle.difficulty.observed import CalibrationError, ObservedIndex, observed_index
 from labkit.hexpuzzle.difficulty.players import (
     Player,
@@ -42,6 +34,17 @@ from labkit.hexpuzzle.difficulty.players import (
     skill_groups,
     telemetry_from_weights,
 )
+from labkit.hexpuzzle.difficulty.scoring import Difficulty, score
+from labkit.hexpuzzle.difficulty.telemetry import (
+    TelemetryError,
+    load_telemetry,
+    parse_telemetry,
+    save_telemetry,
+)
+from labkit.hexpuzzle.game import PuzzleError, PuzzleState, Snapshot
+from labkit.hexpuzzle.geometry import TilePath, tile_path
+from labkit.hexpuzzle.level import STRAIGHT, Board, Level, LevelError, Tile, all_matchings
+from labkit.hexpuzzle.mainline import campaign
 from labkit.hexpuzzle.ratings import LevelRatings, glicko2
 from labkit.hexpuzzle.skill import (
     SkillModel,
@@ -51,32 +54,44 @@ from labkit.hexpuzzle.skill import (
 )
 from labkit.hexpuzzle.skill_report import SkillReport
 from labkit.hexpuzzle.skill_sim import telemetry_from_skill
+from labkit.hexpuzzle.solving.generator import (
+    GeneratorError,
+    GeneratorOptionError,
+    generate,
+    generate_many,
+)
+from labkit.hexpuzzle.solving.hints import Advice, advise, hint
 from labkit.hexpuzzle.solving.solver import Action, Solution, replay, solve
+from labkit.hexpuzzle.status import (
+    AdviceStatus,
+    DifficultyStatus,
+    GameStatus,
+    Outcome,
+    SolutionStatus,
+)
 from labkit.hexpuzzle.sweep import MINKOWSKI_RADIUS, TILE_RADIUS, first_contact, first_contacts
 from labkit.hexpuzzle.targets import generate_to_target
-from labkit.hexpuzzle.difficulty.telemetry import (
-    TelemetryError,
-    load_telemetry,
-    parse_telemetry,
-    save_telemetry,
-)
 from labkit.hexpuzzle.trace import Trace, trace
 
 __all__ = [
     "Action",
     "Advice",
+    "AdviceStatus",
     "Board",
     "Calibration",
     "Campaign",
     "CalibrationError",
     "Difficulty",
+    "DifficultyStatus",
     "GeneratorError",
     "GeneratorOptionError",
+    "GameStatus",
     "Level",
     "LevelError",
     "LevelRatings",
     "MINKOWSKI_RADIUS",
     "ObservedIndex",
+    "Outcome",
     "Player",
     "PuzzleError",
     "PuzzleState",
@@ -86,6 +101,7 @@ __all__ = [
     "SkillReport",
     "Snapshot",
     "Solution",
+    "SolutionStatus",
     "TILE_RADIUS",
     "TelemetryError",
     "Tile",

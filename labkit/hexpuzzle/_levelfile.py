@@ -1,25 +1,42 @@
-"""Validation of level documents (SPEC H2): every import limit, each error naming its pointer.
+"""The level file format (SPEC H2): its limits, its error, and validation of a document.
 
 Checks run on the raw document before any object is built, in document order, so the first
-problem found is the one reported and nothing is half-loaded.
+problem found is the one reported and nothing is half-loaded. The reader returns plain validated
+fields; :meth:`labkit.hexpuzzle.Level.from_json` builds the level from them, so this module never
+imports the model (the model depends on its reader, not the other way round).
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
+from labkit import LabkitError
 from labkit import io as lio
 from labkit.hexpuzzle import coords
-from labkit.hexpuzzle.level import (
-    MAX_CELLS,
-    MAX_RADIUS,
-    VERSIONS,
-    Board,
-    Level,
-    LevelError,
-    Tile,
-    is_matching,
-)
+
+MAX_CELLS = 61
+MAX_RADIUS = 4
+VERSIONS = (1, 2)
+
+
+class LevelError(LabkitError):
+    """A level file or level object that breaks the format or its import limits (SPEC H2)."""
+
+
+def is_matching(tracks: Sequence[int]) -> bool:
+    """True when ``tracks`` pairs the six ports perfectly: ``t[t[i]] == i`` and ``t[i] != i``.
+
+    Examples
+    --------
+    >>> is_matching([3, 4, 5, 0, 1, 2]), is_matching([1, 0, 3, 2, 5, 5])
+    (True, False)
+    """
+    return (
+        len(tracks) == 6
+        and all(isinstance(t, int) and 0 <= t < 6 for t in tracks)
+        and all(tracks[i] != i and tracks[tracks[i]] == i for i in range(6))
+    )
 
 
 def _int(obj: dict, key: str, at: str, lo: int | None = None, hi: int | None = None) -> int:
@@ -45,8 +62,12 @@ def _tracks(cell: dict, at: str) -> tuple[int, ...]:
     return tuple(tracks)
 
 
-def parse_level(doc: Any) -> Level:
-    """Validate ``doc`` completely, then build a :class:`Level`."""
+def parse_level(doc: Any) -> dict[str, Any]:
+    """Validate ``doc`` completely; the fields of a :class:`~labkit.hexpuzzle.Level`.
+
+    ``board`` is the ``{(q, r): tracks}`` table and ``tiles`` a list of ``(id, q, r, dir,
+    color)`` tuples, both ready for ``Board(...)`` and ``Tile(*t)``.
+    """
     lio.check(
         isinstance(doc, dict), "a level must be a JSON object", "", type(doc).__name__, LevelError
     )
@@ -91,7 +112,7 @@ def parse_level(doc: Any) -> Level:
         table[(q, r)] = _tracks(cell, at)
 
     raw_tiles = lio.field(doc, "tiles", list, "", LevelError)
-    tiles: list[Tile] = []
+    tiles: list[tuple[str, int, int, int, int]] = []
     for i, tile in enumerate(raw_tiles):
         at = lio.pointer("tiles", i)
         lio.check(isinstance(tile, dict), "a tile must be an object", at, tile, LevelError)
@@ -107,15 +128,15 @@ def parse_level(doc: Any) -> Level:
             3,
             LevelError,
         )
-        tiles.append(Tile(tile_id, q, r, direction, color))
+        tiles.append((tile_id, q, r, direction, color))
     metadata = lio.field(doc, "metadata", dict, "", LevelError, default={})
-    return Level(
-        id=level_id,
-        board=Board(table),
-        tiles=tuple(tiles),
-        move_limit=move_limit,
-        name=name,
-        rotation_enabled=rotation,
-        source_version=version,
-        metadata=metadata,
-    )
+    return {
+        "id": level_id,
+        "board": table,
+        "tiles": tiles,
+        "move_limit": move_limit,
+        "name": name,
+        "rotation_enabled": rotation,
+        "source_version": version,
+        "metadata": metadata,
+    }

@@ -41,8 +41,8 @@ import numpy as np
 from labkit import ArgumentError
 from labkit.hexpuzzle.coords import rotate_cell
 from labkit.hexpuzzle.difficulty.scoring import score
-from labkit.hexpuzzle.solving.generator import GeneratorError, GeneratorOptionError
 from labkit.hexpuzzle.level import Level
+from labkit.hexpuzzle.solving.generator import GeneratorError, GeneratorOptionError
 from labkit.hexpuzzle.targets import generate_to_target
 from labkit.rng import RngLike, entropy, stream
 

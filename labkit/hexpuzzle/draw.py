@@ -21,7 +21,6 @@ True
 
 from __future__ import annotations
 
-import io
 from typing import Any
 
 import numpy as np
@@ -123,7 +122,7 @@ class BoardPlot:
     def show_level(self, level: Level, active: np.ndarray | None = None, title: str = "") -> None:
         """Draw ``level``'s board and its tiles (only those with ``active`` true)."""
         self.level = level
-        active = level._all if active is None else active
+        active = level.active if active is None else active
         self.cells.set_verts(_cell_polys(level))
         self.tracks.set_segments(_track_lines(level))
         tiles = [t for t, on in zip(level.tiles, active) if on]
@@ -244,24 +243,21 @@ def _fill(plot: BoardPlot, obj: Any) -> None:
             f"{_title(obj.original)} · {obj.status} · steps left {obj.steps_left} · "
             f"orientation {obj.orientation}"
         )
-        plot.show_level(obj.level, obj._active, title=title)
+        plot.show_level(obj.level, obj.active, title=title)
     else:
         raise TypeError(f"cannot draw a {type(obj).__name__}")
 
 
 def svg(obj: Any, size: float = 5.0) -> str:
     """SVG text of a Level, PuzzleState or Trace (no pyplot state is touched)."""
-    import matplotlib
     from matplotlib.figure import Figure
+
+    from labkit._svg import figure_svg
 
     fig = Figure(figsize=(size, size))
     _fill(BoardPlot(fig.add_subplot()), obj)
     fig.tight_layout()
-    buf = io.StringIO()
-    # A fixed hash salt and no date make the text identical run to run (reproducible notebooks).
-    with matplotlib.rc_context({"svg.hashsalt": "labkit", "svg.fonttype": "none"}):
-        fig.savefig(buf, format="svg", metadata={"Date": None})
-    return buf.getvalue()
+    return figure_svg(fig)
 
 
 def png(obj: Any, path: str, size: float = 5.0, dpi: int = 110) -> None:

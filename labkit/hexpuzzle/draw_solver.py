@@ -23,7 +23,6 @@ True
 
 from __future__ import annotations
 
-import io
 from collections.abc import Sequence
 from typing import Any
 
@@ -117,7 +116,7 @@ def difficulty_bars(difficulties: Sequence[Any], ax: Any = None, labels: bool = 
 
 
 def svg_of(fig: Any) -> str:
-    """SVG text of a figure."""
-    buf = io.StringIO()
-    fig.savefig(buf, format="svg")
-    return buf.getvalue()
+    """SVG text of a figure, identical run to run (see :func:`labkit._svg.figure_svg`)."""
+    from labkit._svg import figure_svg
+
+    return figure_svg(fig)

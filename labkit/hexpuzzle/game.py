@@ -33,8 +33,9 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import NDArray
 
-from labkit import LabkitError
+from labkit import ArgumentError, LabkitError
 from labkit.hexpuzzle.level import Level
+from labkit.hexpuzzle.status import GameStatus
 from labkit.hexpuzzle.trace import Trace, trace
 
 __all__ = ["PuzzleError", "PuzzleState", "Snapshot"]
@@ -46,7 +47,16 @@ class PuzzleError(LabkitError):
 
 @dataclass(frozen=True)
 class Snapshot:
-    """Everything undo restores: orientation, rotations made, steps used, tiles left."""
+    """Everything undo restores: orientation, rotations made, steps used, tiles left.
+
+    Examples
+    --------
+    >>> from labkit.hexpuzzle import Level
+    >>> game = PuzzleState(Level.hexagon(2, tiles=[("a", 0, 0, 0)]))
+    >>> snap = game.snapshot()
+    >>> snap.remaining, snap == PuzzleState(game.original).snapshot()
+    (('a',), True)
+    """
 
     orientation: int
     rotations: int
@@ -55,7 +65,17 @@ class Snapshot:
 
 
 class PuzzleState:
-    """A game in progress on ``level`` (the original level; never a rotated intermediate)."""
+    """A game in progress on ``level`` (the original level; never a rotated intermediate).
+
+    Examples
+    --------
+    >>> from labkit.hexpuzzle import Level
+    >>> game = PuzzleState(Level.hexagon(2, tiles=[("a", 0, 0, 0)], move_limit=3))
+    >>> game.tap("a").outcome, game.status, game.steps_left
+    ('exit', 'won', 2)
+    >>> game.undo(); game.status, game.remaining
+    ('playing', ('a',))
+    """
 
     def __init__(self, level: Level) -> None:
         self.original = level
@@ -73,6 +93,12 @@ class PuzzleState:
         self._active: NDArray[np.bool_] = np.array(
             [t.id in left for t in self.original.tiles], dtype=np.bool_
         )
+        self._active.flags.writeable = False
+
+    @property
+    def active(self) -> NDArray[np.bool_]:
+        """Which of the level's tiles are still on the board, in level order (read-only)."""
+        return self._active
 
     def snapshot(self) -> Snapshot:
         """The current state as an immutable value (equal states give equal snapshots)."""
@@ -93,13 +119,13 @@ class PuzzleState:
         return self.original.move_limit - self.steps_used
 
     @property
-    def status(self) -> str:
+    def status(self) -> GameStatus:
         """``"won"`` (no tile left), ``"lost"`` (no step left, tiles left) or ``"playing"``."""
         if not self._active.any():
-            return "won"
+            return GameStatus.WON
         if self.steps_left <= 0:
-            return "lost"
-        return "playing"
+            return GameStatus.LOST
+        return GameStatus.PLAYING
 
     @property
     def can_undo(self) -> bool:
@@ -116,6 +142,7 @@ class PuzzleState:
         if judged.outcome == "exit":
             active = self._active.copy()  # traces keep the mask they were judged on
             active[self.original.tile_index(tile_id)] = False
+            active.flags.writeable = False
             self._active = active
         return judged
 
@@ -140,11 +167,10 @@ class PuzzleState:
             self.original.tile_index(tile_id)
         before = self.snapshot()
         done: list[Trace] = []
-        index = self.original._index
         for tile_id in queue:
             if self.status != "playing":
                 break
-            if not strict and tile_id in index and not self._active[index[tile_id]]:
+            if not strict and not self._active[self.original.tile_index(tile_id)]:
                 continue
             judged = self._execute(tile_id)
             done.append(judged)
@@ -158,7 +184,7 @@ class PuzzleState:
     def rotate(self, step: int = 1) -> None:
         """Turn the board one step: ``+1`` clockwise, ``-1`` counter-clockwise (costs no step)."""
         if step not in (1, -1):
-            raise PuzzleError("rotate one step at a time: +1 or -1", value=step)
+            raise ArgumentError("rotate one step at a time: +1 or -1", argument="step", value=step)
         if not self.original.can_rotate:
             why = "disabled by the level" if self.original.board.symmetric else "not symmetric"
             raise PuzzleError(f"this board cannot rotate ({why})")
@@ -175,7 +201,7 @@ class PuzzleState:
 
     def restart(self) -> None:
         """Back to the original level as freshly loaded (history cleared)."""
-        self.__init__(self.original)
+        PuzzleState.__init__(self, self.original)
 
     # --- display --------------------------------------------------------------------------
     def __repr__(self) -> str:

@@ -30,6 +30,7 @@ from numpy.typing import NDArray
 
 from labkit.hexpuzzle import coords
 from labkit.hexpuzzle.level import Board
+from labkit.hexpuzzle.status import Outcome
 
 __all__ = ["BEZIER_SEGMENTS", "EXIT_RUN", "TilePath", "tile_path", "track_polyline"]
 
@@ -83,6 +84,13 @@ class TilePath:
         ``"exit"`` (leaves the board) or ``"loop"`` (a ``(cell, entry)`` state repeats).
     turns : int
         Cells passed through by non-opposite ports (the start leg is never a turn).
+
+    Examples
+    --------
+    >>> from labkit.hexpuzzle import Level
+    >>> p = tile_path(Level.hexagon(1).board, 0, 0, 0)
+    >>> p.start, p.outcome, round(p.length, 3) == round(float(p.cumulative[-1]), 3)
+    ((0, 0), 'exit', True)
     """
 
     start: tuple[int, int]
@@ -90,7 +98,7 @@ class TilePath:
     points: NDArray[np.float64]
     cumulative: NDArray[np.float64]
     visits: tuple[tuple[tuple[int, int], int, int], ...]
-    outcome: str
+    outcome: Outcome
     turns: int
 
     @property
@@ -124,10 +132,10 @@ def _build(board: Board, q: int, r: int, direction: int) -> TilePath:
     )
     last_mid = np.array(coords.port_midpoint(q, r, direction))
     pieces.append(last_mid[None, :])
-    outcome = "exit"
+    outcome = Outcome.EXIT
     while cell in board.tracks:
         if (cell, entry) in seen:
-            outcome = "loop"
+            outcome = Outcome.LOOP
             break
         seen.add((cell, entry))
         exit = board.tracks[cell][entry]
@@ -150,9 +158,13 @@ def tile_path(board: Board, q: int, r: int, direction: int) -> TilePath:
     """The path of a tile at ``(q, r)`` heading ``direction`` on ``board`` (cached per board).
 
     Other tiles play no part: occupancy is the collision sweep's business.
+
+    Examples
+    --------
+    >>> from labkit.hexpuzzle import Level
+    >>> lvl = Level.hexagon(1)
+    >>> p = tile_path(lvl.board, 0, 0, 0)
+    >>> p.outcome, p.points.shape[1], tile_path(lvl.board, 0, 0, 0) is p  # cached per board
+    ('exit', 2, True)
     """
-    key = (q, r, direction)
-    found = board._paths.get(key)
-    if found is None:
-        found = board._paths[key] = _build(board, q, r, direction)
-    return found
+    return board.memo((q, r, direction), lambda: _build(board, q, r, direction))

@@ -33,7 +33,7 @@ True
 >>> Level.from_json({"version": 2, "id": "x", "moveLimit": 0, "cells": [], "tiles": []})
 Traceback (most recent call last):
 ...
-labkit.hexpuzzle.level.LevelError: /moveLimit: must be between 1 and 999 (got 0)
+labkit.hexpuzzle._levelfile.LevelError: /moveLimit: must be between 1 and 999 (got 0)
 """
 
 from __future__ import annotations
@@ -45,9 +45,11 @@ from typing import Any
 
 import numpy as np
 
-from labkit import LabkitError
 from labkit import io as lio
 from labkit.hexpuzzle import coords
+from labkit.hexpuzzle._levelfile import MAX_CELLS as MAX_CELLS  # the format's limits, re-exported
+from labkit.hexpuzzle._levelfile import MAX_RADIUS, LevelError, is_matching, parse_level
+from labkit.hexpuzzle._levelfile import VERSIONS as VERSIONS
 
 __all__ = [
     "LevelError",
@@ -61,29 +63,6 @@ __all__ = [
 
 #: The matching in which every port leads straight across (SPEC H5 example).
 STRAIGHT: tuple[int, ...] = (3, 4, 5, 0, 1, 2)
-
-MAX_CELLS = 61
-MAX_RADIUS = 4
-VERSIONS = (1, 2)
-
-
-class LevelError(LabkitError):
-    """A level file or level object that breaks the format or its import limits (SPEC H2)."""
-
-
-def is_matching(tracks: Sequence[int]) -> bool:
-    """True when ``tracks`` pairs the six ports perfectly: ``t[t[i]] == i`` and ``t[i] != i``.
-
-    Examples
-    --------
-    >>> is_matching([3, 4, 5, 0, 1, 2]), is_matching([1, 0, 3, 2, 5, 5])
-    (True, False)
-    """
-    return (
-        len(tracks) == 6
-        and all(isinstance(t, int) and 0 <= t < 6 for t in tracks)
-        and all(tracks[i] != i and tracks[tracks[i]] == i for i in range(6))
-    )
 
 
 def all_matchings() -> list[tuple[int, ...]]:
@@ -121,7 +100,14 @@ def _rotate_tracks(tracks: tuple[int, ...], k: int) -> tuple[int, ...]:
 
 @dataclass(frozen=True)
 class Tile:
-    """A tile: its id, cell, heading ``dir`` (0–5) and cosmetic ``color`` (0–3)."""
+    """A tile: its id, cell, heading ``dir`` (0–5) and cosmetic ``color`` (0–3).
+
+    Examples
+    --------
+    >>> t = Tile("a", 1, -1, 3)
+    >>> t.cell, t.dir, t.color
+    ((1, -1), 3, 0)
+    """
 
     id: str
     q: int
@@ -139,6 +125,12 @@ class Board:
 
     Boards are shared between levels that differ only in tiles, and cache their rotations and
     the tile paths computed on them (see :func:`labkit.hexpuzzle.geometry.tile_path`).
+
+    Examples
+    --------
+    >>> b = Board({(0, 0): STRAIGHT})
+    >>> len(b), (0, 0) in b, b.symmetric, b.rotated(1).tracks[(0, 0)]
+    (1, True, True, (3, 4, 5, 0, 1, 2))
     """
 
     __slots__ = ("tracks", "cells", "symmetric", "_turns", "_paths")
@@ -151,6 +143,17 @@ class Board:
         self.symmetric = {coords.rotate_cell(q, r) for q, r in self.cells} == set(self.cells)
         self._turns: dict[int, Board] = {0: self}
         self._paths: dict[tuple[int, int, int], Any] = {}
+
+    def memo(self, key: tuple[int, int, int], make: Any) -> Any:
+        """The tile path cached under ``key`` ``(q, r, dir)``, made by ``make()`` on first use.
+
+        Boards are immutable, so a path computed once on a board holds for every level that
+        shares it (:func:`labkit.hexpuzzle.geometry.tile_path` is the caller).
+        """
+        found = self._paths.get(key)
+        if found is None:
+            found = self._paths[key] = make()
+        return found
 
     def __len__(self) -> int:
         return len(self.tracks)
@@ -192,6 +195,14 @@ class Level:
 
     Build one with :meth:`from_json` / :meth:`load`, or :meth:`hexagon` for the common
     radius-2 and radius-3 boards. Equality compares content (board, tiles, metadata).
+
+    Examples
+    --------
+    >>> lvl = Level.hexagon(2, tiles=[("a", 1, 1, 0), ("b", 0, 0, 5)], move_limit=4)
+    >>> len(lvl.board), [t.id for t in lvl.tiles], lvl.move_limit, lvl.can_rotate
+    (19, ['a', 'b'], 4, True)
+    >>> Level.from_dict(lvl.to_dict()) == lvl
+    True
     """
 
     id: str
@@ -214,8 +225,9 @@ class Level:
         _check_tiles_on_board(self.board, self.tiles)
         object.__setattr__(self, "_index", {t.id: i for i, t in enumerate(self.tiles)})
         cells = np.array([[t.q, t.r] for t in self.tiles], dtype=np.float64).reshape(-1, 2)
-        object.__setattr__(self, "_centres", coords.centres(cells))
-        object.__setattr__(self, "_all", np.ones(len(self.tiles), dtype=np.bool_))
+        # cached arrays are handed out, so they are read-only: a caller cannot corrupt the level
+        object.__setattr__(self, "_centres", _read_only(coords.centres(cells)))
+        object.__setattr__(self, "_all", _read_only(np.ones(len(self.tiles), dtype=np.bool_)))
         if not self.name:
             object.__setattr__(self, "name", self.id)
 
@@ -244,6 +256,12 @@ class Level:
             return self._index[tile_id]
         except KeyError:
             raise LevelError("no tile with this id", pointer="/tiles", value=tile_id) from None
+
+    @property
+    def active(self) -> np.ndarray:
+        """Which tiles are on the board: all of them, for a level (read-only; compare
+        :attr:`labkit.hexpuzzle.PuzzleState.active`)."""
+        return self._all
 
     @property
     def tile_centres(self) -> np.ndarray:
@@ -276,7 +294,7 @@ class Level:
 
     def replace(self, **changes: Any) -> Level:
         """A copy with some fields changed (validated again)."""
-        fields = {
+        fields: dict[str, Any] = {
             "id": self.id,
             "board": self.board,
             "tiles": self.tiles,
@@ -335,6 +353,23 @@ class Level:
         return cls.from_json(doc)
 
     @classmethod
+    def from_dict(cls, doc: Any, *, file: str | None = None) -> Level:
+        """Validate a level document and build the level (H2); the inverse of :meth:`to_dict`.
+
+        Raises
+        ------
+        LevelError
+            Naming the JSON pointer and the bad value; nothing is half-built.
+
+        Examples
+        --------
+        >>> lvl = Level.hexagon(1, tiles=[("a", 0, 0, 0)])
+        >>> Level.from_dict(lvl.to_dict()) == lvl
+        True
+        """
+        return cls.from_json(doc, file=file)
+
+    @classmethod
     def from_json(cls, doc: Any, *, file: str | None = None) -> Level:
         """Validate a level document (dict or JSON text) and build the level (H2).
 
@@ -343,12 +378,13 @@ class Level:
         LevelError
             Naming the JSON pointer and the bad value; nothing is half-built.
         """
-        from labkit.hexpuzzle._levelfile import parse_level
-
         try:
             if isinstance(doc, str):
                 doc = lio.parse_json(doc, file=file, error=LevelError)
-            return parse_level(doc)
+            fields = parse_level(doc)
+            fields["board"] = Board(fields["board"])
+            fields["tiles"] = tuple(Tile(*t) for t in fields["tiles"])
+            return cls(**fields)
         except LevelError as exc:
             raise exc.with_file(file) if file else exc from None
 
@@ -359,6 +395,10 @@ class Level:
         return cls.from_json(doc, file=str(path))
 
     def to_json(self) -> dict[str, Any]:
+        """The same document as :meth:`to_dict` (the older name; it returns a dict, not text)."""
+        return self.to_dict()
+
+    def to_dict(self) -> dict[str, Any]:
         """The level as a version-2 document (cells sorted by ``(q, r)``, tiles in order)."""
         doc = {
             "version": 2,
@@ -381,7 +421,7 @@ class Level:
 
     def save(self, path: str | os.PathLike) -> None:
         """Write the level atomically as version-2 JSON."""
-        lio.save_json(path, self.to_json())
+        lio.save_json(path, self.to_dict())
 
     # --- notebook -------------------------------------------------------------------------
     def _repr_svg_(self) -> str:
@@ -394,6 +434,11 @@ class Level:
             f"Level(id={self.id!r}, cells={len(self.board)}, tiles={len(self.tiles)}, "
             f"moveLimit={self.move_limit}, can_rotate={self.can_rotate})"
         )
+
+
+def _read_only(arr: np.ndarray) -> np.ndarray:
+    arr.flags.writeable = False
+    return arr
 
 
 def _check_tiles_on_board(board: Board, tiles: tuple[Tile, ...]) -> None:

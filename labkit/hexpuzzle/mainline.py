@@ -32,8 +32,8 @@ from labkit import LabkitError
 from labkit import io as lio
 from labkit._data import data_path
 from labkit.hexpuzzle.difficulty.scoring import score
-from labkit.hexpuzzle.solving.generator import generate
 from labkit.hexpuzzle.level import Level, LevelError
+from labkit.hexpuzzle.solving.generator import generate
 from labkit.rng import stream
 
 __all__ = ["FORMAT", "RECIPES", "SEED", "build", "campaign", "campaign_path", "load", "slot_level"]
@@ -121,5 +121,12 @@ def load(path: str | os.PathLike) -> list[Level]:
 
 
 def campaign() -> list[Level]:
-    """The shipped 24-level main line, ordered by non-decreasing difficulty."""
+    """The shipped 24-level main line, ordered by non-decreasing difficulty.
+
+    Examples
+    --------
+    >>> levels = campaign()
+    >>> len(levels), levels[0].id
+    (24, 'main-01')
+    """
     return load(campaign_path())

@@ -61,11 +61,11 @@ from numpy.typing import NDArray
 
 from labkit import ArgumentError, LabkitError
 from labkit import io as lio
-from labkit.hexpuzzle.difficulty.fit import BAND_TARGETS, strengths
 from labkit.hexpuzzle.difficulty.calibration import band_of
+from labkit.hexpuzzle.difficulty.fit import BAND_TARGETS, strengths
 from labkit.hexpuzzle.difficulty.scoring import PARTS, Difficulty, score
-from labkit.hexpuzzle.level import Level
 from labkit.hexpuzzle.difficulty.telemetry import as_table
+from labkit.hexpuzzle.level import Level
 
 __all__ = [
     "FORMAT",

@@ -20,6 +20,7 @@ from __future__ import annotations
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
+from labkit import ArgumentError
 from labkit.hexpuzzle import _kernels
 
 __all__ = ["MINKOWSKI_RADIUS", "TILE_RADIUS", "first_contact", "first_contacts"]
@@ -34,16 +35,16 @@ def _points(a: ArrayLike, name: str, ndim: int) -> NDArray[np.float64]:
     arr = np.asarray(a, dtype=np.float64)
     if arr.ndim != ndim or arr.shape[-1] != 2:
         shape = "(n, 2)" if ndim == 2 else "(m, n, 2)"
-        raise ValueError(f"{name} must have shape {shape}, got {arr.shape}")
+        raise ArgumentError(f"must have shape {shape}", argument=name, value=arr.shape)
     if not np.isfinite(arr).all():
-        raise ValueError(f"{name} must hold finite numbers only")
+        raise ArgumentError("must hold finite numbers only", argument=name)
     return np.ascontiguousarray(arr)
 
 
 def _radius(radius: float) -> float:
     r = float(radius)
     if not np.isfinite(r) or r <= 0:
-        raise ValueError(f"radius must be a positive finite number, got {radius!r}")
+        raise ArgumentError("must be a positive finite number", argument="radius", value=radius)
     return r
 
 
@@ -78,7 +79,7 @@ def first_contact(
     p = _points(path, "path", 2)
     c = _points(np.asarray(centres, dtype=np.float64).reshape(-1, 2), "centres", 2)
     if p.shape[0] < 1:
-        raise ValueError("path must have at least one point")
+        raise ArgumentError("must have at least one point", argument="path", value=p.shape)
     if p.shape[0] == 1:
         p = np.repeat(p, 2, axis=0)
     active = np.ones(c.shape[0], dtype=np.bool_)
@@ -117,5 +118,5 @@ def first_contacts(
     p = _points(paths, "paths", 3)
     c = _points(np.asarray(centres, dtype=np.float64).reshape(-1, 2), "centres", 2)
     if p.shape[1] < 2:
-        raise ValueError(f"each path needs at least 2 points, got {p.shape[1]}")
+        raise ArgumentError("each path needs at least 2 points", argument="paths", value=p.shape)
     return _kernels.sweep_many(p, c, _radius(radius))

@@ -37,11 +37,12 @@ from numpy.typing import NDArray
 from labkit.hexpuzzle import _kernels
 from labkit.hexpuzzle.geometry import TilePath, tile_path
 from labkit.hexpuzzle.level import Level, LevelError
+from labkit.hexpuzzle.status import Outcome
 from labkit.hexpuzzle.sweep import MINKOWSKI_RADIUS
 
 __all__ = ["Trace", "trace", "OUTCOMES"]
 
-OUTCOMES = ("exit", "blocked", "loop")
+OUTCOMES = tuple(Outcome)
 
 
 @dataclass(frozen=True, eq=False)
@@ -52,7 +53,8 @@ class Trace:
     ----------
     tile : str
         The tapped tile's id.
-    outcome : {"exit", "blocked", "loop"}
+    outcome : Outcome
+        ``"exit"``, ``"blocked"`` or ``"loop"``.
     path : ndarray, shape (n, 2)
         The full planned path (even when blocked; see :meth:`travelled`).
     contact : float or None
@@ -65,16 +67,27 @@ class Trace:
         The board (at its orientation) and tiles the tap was judged on.
     active : ndarray of bool
         Which of ``level.tiles`` were still on the board.
+
+    Examples
+    --------
+    >>> from labkit.hexpuzzle import Level
+    >>> t = trace(Level.hexagon(2, tiles=[("a", 1, 1, 0), ("b", 0, 0, 5)]), "a")
+    >>> t.outcome, t.blocker, t.path.shape[1], t.length < t.planned.length
+    ('blocked', 'b', 2, True)
     """
 
     tile: str
-    outcome: str
+    outcome: Outcome
     contact: float | None
     blocker: str | None
     point: tuple[float, float] | None
     level: Level
     active: NDArray[np.bool_]
     planned: TilePath
+
+    def __post_init__(self) -> None:
+        # a plain string is accepted and checked (the outcome has one definition: status.py)
+        object.__setattr__(self, "outcome", Outcome(self.outcome))
 
     @property
     def path(self) -> NDArray[np.float64]:
@@ -112,9 +125,9 @@ class Trace:
 
 def _view(level_or_state: Any) -> tuple[Level, NDArray[np.bool_]]:
     if isinstance(level_or_state, Level):
-        return level_or_state, level_or_state._all
+        return level_or_state, level_or_state.active
     try:  # a PuzzleState (duck-typed so that this module does not import game)
-        return level_or_state.level, level_or_state._active
+        return level_or_state.level, level_or_state.active
     except AttributeError:
         raise TypeError(
             f"trace() needs a Level or a PuzzleState, got {type(level_or_state).__name__}"
@@ -156,12 +169,12 @@ def trace(level_or_state: Level | Any, tile_id: str) -> Trace:
         raise LevelError("this tile has already left the board", pointer="/tiles", value=tile_id)
     tile = level.tiles[i]
     planned = tile_path(level.board, tile.q, tile.r, tile.dir)
-    s, j = _kernels.sweep(planned.points, level._centres, active, i, MINKOWSKI_RADIUS)
+    s, j = _kernels.sweep(planned.points, level.tile_centres, active, i, MINKOWSKI_RADIUS)
     if j >= 0:
         x, y = planned.at(s)
         return Trace(
             tile_id,
-            "blocked",
+            Outcome.BLOCKED,
             float(s),
             level.tiles[j].id,
             (float(x), float(y)),

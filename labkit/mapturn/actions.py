@@ -34,6 +34,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from labkit import ArgumentError
+
 from .scheduler import MapTurn, MapTurnError
 from .world import DIRECTIONS
 
@@ -42,7 +44,13 @@ __all__ = ["Actions", "ActionResult"]
 
 @dataclass(frozen=True)
 class ActionResult:
-    """What an action did (``kind``) and how many time units it consumed (``time``)."""
+    """What an action did (``kind``) and how many time units it consumed (``time``).
+
+    Examples
+    --------
+    >>> ActionResult("move", 1).kind, ActionResult("move", 1, battles=2).battles
+    ('move', 2)
+    """
 
     kind: str
     time: int
@@ -51,7 +59,7 @@ class ActionResult:
 
 def _check_direction(direction: str) -> None:
     if direction not in DIRECTIONS:
-        raise MapTurnError("a direction is one of U, D, L, R", value=direction)
+        raise ArgumentError("is one of U, D, L, R", argument="direction", value=direction)
 
 
 class Actions:

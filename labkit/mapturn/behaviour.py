@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from .cache import ActiveEnemy
+from .state import MapTurnError
 
 if TYPE_CHECKING:  # pragma: no cover
     from .scheduler import MapTurn
@@ -38,8 +39,6 @@ def perform(engine: MapTurn, entry: ActiveEnemy) -> None:
         name = entry.definition.act_args["handler"]
         handler = engine.handlers.get(name)
         if handler is None:
-            from .scheduler import MapTurnError
-
             raise MapTurnError(f"no skill handler registered as {name!r}", value=entry.runtime_id)
         handler(engine, entry)
         return

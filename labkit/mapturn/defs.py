@@ -57,6 +57,12 @@ class EnemyDef:
     """One enemy type (``enemys.js`` entry in the seed).
 
     ``time_cost`` 0 means the enemy is never scheduled (never enters the active cache).
+
+    Examples
+    --------
+    >>> slime = load_tower(example_tower_path()).enemies["slime"]
+    >>> slime.hp, slime.act_type, slime.scheduled
+    (30, 'idle', False)
     """
 
     id: str
@@ -78,7 +84,14 @@ class EnemyDef:
 
 @dataclass(frozen=True)
 class ItemDef:
-    """An item or skill (``items.js`` entry; skills are items whose ``cls`` starts ``skill``)."""
+    """An item or skill (``items.js`` entry; skills are items whose ``cls`` starts ``skill``).
+
+    Examples
+    --------
+    >>> potion = load_tower(example_tower_path()).items["redPotion"]
+    >>> potion.id, isinstance(potion, ItemDef)
+    ('redPotion', True)
+    """
 
     id: str
     name: str
@@ -108,7 +121,14 @@ class TerrainDef:
 
 @dataclass
 class Tower:
-    """All static definitions of one game: tables, legend, floors (grids) and the hero's start."""
+    """All static definitions of one game: tables, legend, floors (grids) and the hero's start.
+
+    Examples
+    --------
+    >>> tower = Tower.load(example_tower_path())
+    >>> tower.name, sorted(tower.floors), tower.floors["F1"].ndim
+    ('example', ['F1', 'F2'], 2)
+    """
 
     name: str
     enemies: dict[str, EnemyDef]
@@ -118,6 +138,22 @@ class Tower:
     floors: dict[str, np.ndarray]  # floor id -> int64 grid indexed [y, x]
     hero: dict[str, Any]
     source: str | None = None
+
+    @classmethod
+    def from_dict(cls, doc: dict, base: str | Path | None = None) -> Tower:
+        """Validate a tower document (tables named relative to ``base``); see ``parse_tower``."""
+        return parse_tower(doc, base=base)
+
+    @classmethod
+    def load(cls, path: str | Path) -> Tower:
+        """Read and validate a tower file and the tables it names (see :func:`load_tower`).
+
+        Examples
+        --------
+        >>> sorted(Tower.load(example_tower_path()).floors)
+        ['F1', 'F2']
+        """
+        return load_tower(path)
 
     def kind(self, number: int) -> tuple[str, str] | None:
         """``("enemy", id)``, ``("item", id)``, ``("terrain", id)`` or None for an empty cell."""
@@ -244,6 +280,14 @@ def parse_tower(doc: dict, base: str | Path | None = None, source: str | None = 
     """Validate a tower document (already parsed JSON) and build a :class:`Tower`.
 
     ``base`` is the folder that file names of separate tables are relative to.
+
+    Examples
+    --------
+    >>> import json
+    >>> path = example_tower_path()
+    >>> tower = parse_tower(json.loads(path.read_text()), base=path.parent)
+    >>> sorted(tower.floors) == sorted(load_tower(path).floors)
+    True
     """
     base = None if base is None else Path(base)
     enemies: dict[str, EnemyDef] = {}
@@ -342,7 +386,13 @@ def load_tower(path: str | Path) -> Tower:
 
 
 def example_tower_path() -> Path:
-    """The small example tower shipped in ``data/mapturn/tower.json``."""
+    """The small example tower shipped in ``data/mapturn/tower.json``.
+
+    Examples
+    --------
+    >>> example_tower_path().name
+    'tower.json'
+    """
     from labkit._data import data_path
 
     return data_path("mapturn", "tower.json")

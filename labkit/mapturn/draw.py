@@ -1,8 +1,9 @@
 """Drawing for the map-turn package (matplotlib, imported only here).
 
 ``draw_floor`` shows a floor's walls, enemies (scheduled ones ringed), items and the hero;
-``draw_raster`` shows which enemy acts on which tick. Both return their artists so that apps can
-update them in place.
+``draw_raster`` shows which enemy acts on which tick. Both are ``draw_x(obj, ax=None, ...)``
+(:func:`labkit._draw.drawing`; the older axes-first order still works) and return their artists
+so that apps can update them in place.
 """
 
 from __future__ import annotations
@@ -10,6 +11,8 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
+
+from labkit._draw import drawing
 
 from .timeline import GaugeTimeline
 from .world import World
@@ -39,6 +42,7 @@ def floor_image(world: World, floor: str | None = None) -> np.ndarray:
     return img
 
 
+@drawing
 def draw_floor(ax: Any, world: World, floor: str | None = None) -> dict[str, Any]:
     """Draw a floor on ``ax``; returns ``{"image", "labels", "hero"}`` artists."""
     floor = floor or world.floor
@@ -62,6 +66,7 @@ def draw_floor(ax: Any, world: World, floor: str | None = None) -> dict[str, Any
     return {"image": image, "labels": labels, "hero": marker}
 
 
+@drawing
 def draw_raster(
     ax: Any, timeline: GaugeTimeline, labels: list[str] | None = None, stop: int | None = None
 ) -> Any:

@@ -27,23 +27,19 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from labkit import LabkitError, __version__
+from labkit import ArgumentError, __version__
 from labkit.io import check, load_json, save_json
 from labkit.io import field as get
 
 from . import behaviour, skills
 from .cache import ActiveCache, ActiveEnemy, runtime_id
 from .defs import Tower
-from .state import SAVE_FORMAT, SAVE_VERSION, MapTurnState, SaveError, SkillState
+from .state import SAVE_FORMAT, SAVE_VERSION, MapTurnError, MapTurnState, SaveError, SkillState
 from .world import World, WorldEvent
 
 __all__ = ["MapTurn", "MapTurnError"]
 
 SkillHandler = Callable[["MapTurn", ActiveEnemy], None]
-
-
-class MapTurnError(LabkitError):
-    """Misuse of the map-turn engine (e.g. a bad time amount)."""
 
 
 class MapTurn:
@@ -103,11 +99,11 @@ class MapTurn:
         ``n <= 0`` or a disabled engine does nothing. Returns the number of ticks run.
         """
         if isinstance(n, bool) or not isinstance(n, numbers.Real):
-            raise MapTurnError("time is a whole number of units", value=n)
+            raise ArgumentError("time is a whole number of units", argument="n", value=n)
         if n <= 0:
             return 0  # M2: any n <= 0 (a negative fraction too) is a no-op
         if not math.isfinite(n) or n != int(n):
-            raise MapTurnError("time is a whole number of units", value=n)
+            raise ArgumentError("time is a whole number of units", argument="n", value=n)
         n = int(n)  # numpy integers and whole floats count as n
         if not self.enabled:
             return 0
@@ -261,6 +257,10 @@ class MapTurn:
         }
 
     def load(self, doc: Any) -> None:
+        """The same as :meth:`restore` (the older name)."""
+        self.restore(doc)
+
+    def restore(self, doc: Any) -> None:
         """Replace this engine's runtime state with a save document (validated first).
 
         Loading resets nothing; the cache is rebuilt from the loaded map. Raises
@@ -287,7 +287,18 @@ class MapTurn:
     def from_dict(cls, doc: Any, tower: Tower, **options: Any) -> MapTurn:
         """A fresh world and engine for ``tower`` with the state of a save document."""
         engine = cls(World(tower), **options)
-        engine.load(doc)
+        engine.restore(doc)
+        return engine
+
+    @classmethod
+    def open(cls, path: str | Path, tower: Tower, **options: Any) -> MapTurn:
+        """A fresh world and engine for ``tower`` with the state of a save file.
+
+        (A save belongs to its tower, so this file's classmethod loader needs the tower too:
+        ``MapTurn.open(path, tower)`` is ``load(path)`` of the other document types.)
+        """
+        engine = cls(World(tower), **options)
+        engine.restore_file(path)
         return engine
 
     def save(self, path: str | Path) -> None:
@@ -296,9 +307,13 @@ class MapTurn:
         save_json(path, doc, format=doc["format"], version=doc["version"])
 
     def load_file(self, path: str | Path) -> None:
+        """The same as :meth:`restore_file` (the older name)."""
+        self.restore_file(path)
+
+    def restore_file(self, path: str | Path) -> None:
         """Load a save file; a corrupt or wrong-version file raises SaveError, changing nothing."""
         doc = load_json(path, format=SAVE_FORMAT, versions=(SAVE_VERSION,), error=SaveError)
         try:
-            self.load(doc)
+            self.restore(doc)
         except SaveError as exc:
             raise exc.with_file(str(path)) from None

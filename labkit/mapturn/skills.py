@@ -45,7 +45,13 @@ BASE_BATTLE_TIME_COST = 1
 
 @dataclass(frozen=True)
 class BattleOutcome:
-    """``won``; ``damage`` the hero takes (``math.inf`` when the enemy cannot be hurt)."""
+    """``won``; ``damage`` the hero takes (``math.inf`` when the enemy cannot be hurt).
+
+    Examples
+    --------
+    >>> BattleOutcome(won=True, damage=12.0)
+    BattleOutcome(won=True, damage=12.0)
+    """
 
     won: bool
     damage: float

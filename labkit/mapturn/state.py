@@ -29,13 +29,28 @@ SAVE_FORMAT = "labkit.mapturn.save"
 SAVE_VERSION = 1
 
 
+class MapTurnError(LabkitError):
+    """Misuse of the map-turn engine (e.g. a bad time amount).
+
+    Defined here, below the scheduler and the enemy behaviours, so both raise it without
+    importing each other.
+    """
+
+
 class SaveError(LabkitError):
     """A save file or save document that is corrupt, of another format, version or tower."""
 
 
 @dataclass
 class MapTurnState:
-    """``flags.mapTurnState``: clock, map turn, gauges and per-instance memory."""
+    """``flags.mapTurnState``: clock, map turn, gauges and per-instance memory.
+
+    Examples
+    --------
+    >>> s = MapTurnState(clock=3, map_turn=3)
+    >>> MapTurnState.parse(s.to_dict(), "", set()) == s
+    True
+    """
 
     clock: int = 0
     map_turn: int = 0

@@ -13,6 +13,8 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
+from labkit import ArgumentError
+
 from .defs import MIN_TIME_COST
 
 __all__ = ["GaugeTimeline", "gauge_timeline"]
@@ -25,6 +27,12 @@ class GaugeTimeline:
     ``actions[e]`` — how many times enemy ``e`` acted; ``gauges[e]`` — its gauge after the last
     tick; ``tick``, ``enemy``, ``count`` — one row per (enemy, tick) with at least one action,
     ordered by enemy then tick, ticks numbered ``1..ticks`` (``None`` with ``events=False``).
+
+    Examples
+    --------
+    >>> tl = gauge_timeline([1.0, 2.0], 4)
+    >>> tl.actions.tolist(), tl.raster().tolist()
+    ([4, 2], [[1, 1, 1, 1], [0, 1, 0, 1]])
     """
 
     time_costs: NDArray[np.float64]
@@ -87,21 +95,24 @@ def gauge_timeline(
     """
     costs = np.ascontiguousarray(time_costs, dtype=np.float64)
     if costs.ndim != 1:
-        raise ValueError(f"time_costs must be 1-D, got shape {costs.shape}")
+        raise ArgumentError("must be 1-D", argument="time_costs", value=costs.shape)
     bad = ~np.isfinite(costs) | (costs < 0) | ((costs > 0) & (costs < MIN_TIME_COST))
     if bad.any():
-        raise ValueError(
-            f"time_costs must be 0 or >= {MIN_TIME_COST}; time_costs[{int(np.argmax(bad))}] "
-            f"= {costs[bad][0]!r}"
+        raise ArgumentError(
+            f"must be 0 or >= {MIN_TIME_COST}",
+            argument=f"time_costs[{int(np.argmax(bad))}]",
+            value=float(costs[bad][0]),
         )
     if isinstance(ticks, bool) or not isinstance(ticks, (int, np.integer)) or ticks < 0:
-        raise ValueError(f"ticks must be an integer >= 0, got {ticks!r}")
+        raise ArgumentError("must be an integer >= 0", argument="ticks", value=ticks)
     if gauges is None:
         start = np.zeros_like(costs)
     else:
         start = np.ascontiguousarray(gauges, dtype=np.float64)
         if start.shape != costs.shape or not np.isfinite(start).all():
-            raise ValueError(f"gauges must be {costs.shape[0]} finite numbers")
+            raise ArgumentError(
+                f"must be {costs.shape[0]} finite numbers", argument="gauges", value=gauges
+            )
     capacity = 0
     if events:
         scheduled = costs > 0

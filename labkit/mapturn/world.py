@@ -39,7 +39,15 @@ DIRECTIONS = {"U": (0, -1), "D": (0, 1), "L": (-1, 0), "R": (1, 0)}
 
 @dataclass
 class Hero:
-    """The hero: floor, position, stats, owned items (id -> count) and whether it is dead."""
+    """The hero: floor, position, stats, owned items (id -> count) and whether it is dead.
+
+    Examples
+    --------
+    >>> from labkit.mapturn import World, load_tower, example_tower_path
+    >>> hero = World(load_tower(example_tower_path())).hero
+    >>> hero.floor, (hero.x, hero.y), hero.dead
+    ('F1', (1, 1), False)
+    """
 
     floor: str
     x: int

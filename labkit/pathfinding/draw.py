@@ -14,6 +14,8 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from labkit._svg import document
+
 if TYPE_CHECKING:
     from labkit.pathfinding.finder import PathResult
     from labkit.pathfinding.tiles import MapLayer, TileDef
@@ -67,8 +69,7 @@ def layer_svg(
     game_map = layer.game_map
     full = h * CELL + (CAPTION if result is not None else 0)
     out = [
-        f'<svg xmlns="http://www.w3.org/2000/svg" width="{w * CELL}" height="{full}" '
-        f'viewBox="0 0 {w * CELL} {full}">',
+        "",
         '<defs><marker id="arrow" markerWidth="6" markerHeight="6" refX="5" refY="3" '
         'orient="auto"><path d="M0,0 L6,3 L0,6 z" fill="#1c4f8a"/></marker>'
         '<pattern id="hatch" width="6" height="6" patternUnits="userSpaceOnUse">'
@@ -119,8 +120,8 @@ def layer_svg(
         out.append(f'<line x1="0" y1="{j * CELL}" x2="{w * CELL}" y2="{j * CELL}" stroke="#ddd"/>')
     if result is not None:
         out.extend(_result_marks(result, h * CELL + CAPTION - 5))
-    out.append("</svg>")
-    return "\n".join(out)
+    out.append("")
+    return document(w * CELL, full, "\n".join(out))
 
 
 def _result_marks(result: PathResult, caption_y: int) -> list[str]:
@@ -156,8 +157,9 @@ def _result_marks(result: PathResult, caption_y: int) -> list[str]:
 def result_svg(result: PathResult) -> str:
     """SVG text of a :class:`PathResult` on its layer (a bare caption if it has none)."""
     if result.layer is None:
-        return (
-            '<svg xmlns="http://www.w3.org/2000/svg" width="320" height="24"><text x="4" y="16" '
-            f'font-family="sans-serif" font-size="12">{result.status.name}</text></svg>'
+        caption = (
+            '<text x="4" y="16" font-family="sans-serif" font-size="12">'
+            f"{result.status.name}</text>"
         )
+        return document(320, 24, [caption])
     return layer_svg(result.layer, result, cost=None)

@@ -10,13 +10,13 @@ Decisions the SPEC leaves open, recorded here:
 
 from __future__ import annotations
 
-import enum
 from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
 
+from labkit._status import Status
 from labkit.pathfinding import _kernels
 from labkit.pathfinding.graph import CostFunction, MapGraph, MapGraphBuilder
 from labkit.pathfinding.predicate import PassPredicate
@@ -25,8 +25,14 @@ from labkit.pathfinding.tiles import Direction, DirectionHandler, MapLayer
 __all__ = ["PathfindingStatus", "PathResult", "PathFinder"]
 
 
-class PathfindingStatus(enum.Enum):
-    """The four outcomes of ``find`` (P6)."""
+class PathfindingStatus(Status):
+    """The four outcomes of ``find`` (P6).
+
+    Examples
+    --------
+    >>> PathfindingStatus.NO_PATH == "no_path", PathfindingStatus("success")
+    (True, 'success')
+    """
 
     SUCCESS = "success"
     INVALID_INPUT = "invalid_input"
@@ -40,7 +46,16 @@ def _no_cells() -> NDArray[np.int64]:
 
 @dataclass
 class PathResult:
-    """What ``find`` returns: status, path (start and target included), total cost, work done."""
+    """What ``find`` returns: status, path (start and target included), total cost, work done.
+
+    Examples
+    --------
+    >>> from labkit.pathfinding import GameMap, DefaultPassPredicate, FOUR_WAY
+    >>> m = GameMap([], event=np.zeros((1, 4), dtype=int))
+    >>> r = PathFinder(m.event_layer, DefaultPassPredicate(), FOUR_WAY).find((0, 0), (3, 0))
+    >>> r.status, r.path.tolist(), r.cost
+    ('success', [[0, 0], [1, 0], [2, 0], [3, 0]], 3.0)
+    """
 
     status: PathfindingStatus
     start: tuple[int, int]

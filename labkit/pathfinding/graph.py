@@ -26,6 +26,7 @@ from typing import Any, Union
 import numpy as np
 from numpy.typing import NDArray
 
+from labkit import ArgumentError
 from labkit.pathfinding import _kernels
 from labkit.pathfinding.predicate import PassCheck, PassPredicate
 from labkit.pathfinding.tiles import Direction, DirectionHandler, MapLayer
@@ -56,6 +57,14 @@ class MapGraph:
         Cost of entering each node.
     terminal : ndarray (n,) of bool
         Nodes that may end a path but never sit inside one.
+
+    Examples
+    --------
+    >>> from labkit.pathfinding import GameMap, DefaultPassPredicate, FOUR_WAY
+    >>> m = GameMap([], event=np.zeros((2, 3), dtype=int))
+    >>> g = MapGraphBuilder(m.event_layer, DefaultPassPredicate(), FOUR_WAY).build((0, 0))
+    >>> isinstance(g, MapGraph), len(g), g.cells[0].tolist()
+    (True, 6, [0, 0])
     """
 
     index: NDArray[np.int64]
@@ -192,9 +201,10 @@ class MapGraphBuilder:
         else:
             arr = np.asarray(cost, dtype=np.float64)
             if self.layer is not None and arr.shape != self.layer.tiles.shape:
-                raise ValueError(
-                    f"cost array shape {arr.shape} differs from the layer's "
-                    f"{self.layer.tiles.shape}"
+                raise ArgumentError(
+                    f"shape differs from the layer's {self.layer.tiles.shape}",
+                    argument="cost",
+                    value=arr.shape,
                 )
             values = arr[cells[:, 1], cells[:, 0]].copy()
         bad = np.flatnonzero(np.isnan(values) | (values < 0))

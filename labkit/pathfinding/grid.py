@@ -25,6 +25,7 @@ from collections.abc import Sequence
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
+from labkit import ArgumentError
 from labkit.pathfinding import _kernels
 
 __all__ = ["grid_costs", "grid_path"]
@@ -33,9 +34,11 @@ __all__ = ["grid_costs", "grid_path"]
 def _as_cost(cost: ArrayLike) -> NDArray[np.float64]:
     arr = np.asarray(cost)
     if arr.ndim != 2 or arr.shape[0] == 0 or arr.shape[1] == 0:
-        raise ValueError(f"cost must be a non-empty 2-D array [y, x], got shape {arr.shape}")
+        raise ArgumentError(
+            "must be a non-empty 2-D array [y, x]", argument="cost", value=arr.shape
+        )
     if arr.dtype.kind not in "biuf":
-        raise ValueError(f"cost must hold numbers, got dtype {arr.dtype}")
+        raise ArgumentError("must hold numbers", argument="cost", value=str(arr.dtype))
     return np.ascontiguousarray(arr, dtype=np.float64)
 
 
@@ -43,7 +46,9 @@ def _as_point(point: Sequence[int] | NDArray, name: str) -> tuple[int, int]:
     try:
         x, y = (int(v) for v in point)
     except (TypeError, ValueError):
-        raise ValueError(f"{name} must be an (x, y) pair of integers, got {point!r}") from None
+        raise ArgumentError(
+            "must be an (x, y) pair of integers", argument=name, value=point
+        ) from None
     return x, y
 
 
@@ -51,7 +56,9 @@ def _start(cost: NDArray, start: Sequence[int]) -> tuple[int, int]:
     x, y = _as_point(start, "start")
     h, w = cost.shape
     if not (0 <= x < w and 0 <= y < h):
-        raise ValueError(f"start {(x, y)} is outside the {w}x{h} grid (points are (x, y))")
+        raise ArgumentError(
+            f"is outside the {w}x{h} grid (points are (x, y))", argument="start", value=(x, y)
+        )
     return x, y
 
 

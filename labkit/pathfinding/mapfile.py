@@ -49,6 +49,30 @@ class MapFile:
     cost: NDArray[np.float64] | None
     face: DirectionHandler
 
+    def to_dict(self) -> dict:
+        """The map document (see :func:`map_to_json`)."""
+        return map_to_json(self.game_map, self.cost, self.face)
+
+    @classmethod
+    def from_dict(cls, doc: Any, state: Any = None) -> MapFile:
+        """Validate a map document and build the map (see :func:`map_from_json`)."""
+        return map_from_json(doc, state)
+
+    def save(self, path: str | os.PathLike) -> None:
+        """Write the map file atomically."""
+        save_map(path, self)
+
+    @classmethod
+    def load(cls, path: str | os.PathLike, state: Any = None) -> MapFile:
+        """Read and validate a map file (see :func:`load_map`).
+
+        Examples
+        --------
+        >>> MapFile.load(data_path("corridors.json")).game_map.width
+        12
+        """
+        return load_map(path, state)
+
 
 def _grid(value: Any, at: str, kind: type, shape: tuple[int, int] | None) -> np.ndarray:
     """A list of rows of ints (tile numbers >= 0) or numbers (costs), checked cell by cell."""

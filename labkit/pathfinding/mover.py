@@ -16,10 +16,10 @@ Decisions the SPEC leaves open, recorded here:
 
 from __future__ import annotations
 
-import enum
 from collections.abc import Callable, Iterable
 from typing import Any
 
+from labkit._status import Status
 from labkit.pathfinding.predicate import DefaultPassPredicate, PassCheck, PassPredicate
 from labkit.pathfinding.tiles import Direction, MapLayer
 
@@ -28,8 +28,14 @@ __all__ = ["StepResult", "HeroMover"]
 Listener = Callable[[str, tuple[int, int]], None]
 
 
-class StepResult(enum.Enum):
-    """Result of one step (P4); ``STOP`` is the internal stop for leaving the map."""
+class StepResult(Status):
+    """Result of one step (P4); ``STOP`` is the internal stop for leaving the map.
+
+    Examples
+    --------
+    >>> StepResult.HIT == "hit", sorted(StepResult)
+    (True, ['cannot_move', 'hit', 'step', 'stop'])
+    """
 
     CANNOT_MOVE = "cannot_move"
     HIT = "hit"
@@ -61,7 +67,7 @@ class HeroMover:
     >>> m = GameMap.from_text(["..D"], {".": None, "D": door})
     >>> hero = HeroMover(m.event_layer, (0, 0))
     >>> hero.step(Direction.RIGHT), hero.step(Direction.RIGHT), hero.position
-    (<StepResult.STEP: 'step'>, <StepResult.HIT: 'hit'>, (1, 0))
+    ('step', 'hit', (1, 0))
     >>> hero.events[-3:]
     [('touch', (2, 0)), ('leave', (1, 0)), ('enter', (1, 0))]
     """

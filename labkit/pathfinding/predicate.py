@@ -43,7 +43,15 @@ __all__ = [
 
 @dataclass(frozen=True)
 class PassCheck:
-    """One judgement's inputs (the seed's IPassCheckHandler): cells are ``(x, y)``."""
+    """One judgement's inputs (the seed's IPassCheckHandler): cells are ``(x, y)``.
+
+    Examples
+    --------
+    >>> from labkit.pathfinding import Direction
+    >>> check = PassCheck((0, 0), (1, 0), Direction.RIGHT, None)
+    >>> check.next, check.direction.name, check.state
+    ((1, 0), 'RIGHT', None)
+    """
 
     curr: tuple[int, int]
     next: tuple[int, int]
@@ -54,7 +62,17 @@ class PassCheck:
 
 @runtime_checkable
 class PassPredicate(Protocol):
-    """The contract both the mover and the graph builder ask (the seed's IPassPredicate)."""
+    """The contract both the mover and the graph builder ask (the seed's IPassPredicate).
+
+    Examples
+    --------
+    >>> class OnlyRight:
+    ...     def can_pass(self, check): return check.direction.name == "RIGHT"
+    ...     def should_hit(self, check): return False
+    >>> from labkit.pathfinding import Direction
+    >>> OnlyRight().can_pass(PassCheck((0, 0), (1, 0), Direction.RIGHT, None))
+    True
+    """
 
     def can_pass(self, check: PassCheck) -> bool: ...
 

@@ -178,6 +178,12 @@ class TileDef:
         On layers other than the event layer only tiles with this flag take part in passability.
     name : str
         A label for people.
+
+    Examples
+    --------
+    >>> door = TileDef(2, event_pass=False, name="door")
+    >>> door.number, door.name, door.in_pass == PassBit.ALL
+    (2, 'door', True)
     """
 
     number: int

@@ -13,8 +13,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from labkit.hexpuzzle.solving.generator import GeneratorOptionError
 from labkit.hexpuzzle.level import Level
+from labkit.hexpuzzle.solving.generator import GeneratorOptionError
 
 __all__ = ["TargetPanel"]
 

@@ -18,6 +18,7 @@ from typing import Any
 
 import numpy as np
 
+from labkit import ArgumentError
 from labkit._data import data_path
 from labkit.hexpuzzle import Level, trace
 from labkit.hexpuzzle.coords import centre
@@ -58,7 +59,7 @@ class CollisionSweepViewer(CodeMixin):
             lv if isinstance(lv, Level) else Level.load(lv) for lv in (levels or shipped_levels())
         ]
         if not self.levels:
-            raise ValueError("CollisionSweepViewer needs at least one level")
+            raise ArgumentError("CollisionSweepViewer needs at least one level", argument="levels")
         self.fig, ax = new_figure(figsize=(6.4, 7.0), layout="constrained")
         self.plot = BoardPlot(ax)
         self.plot.legend()

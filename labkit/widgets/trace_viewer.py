@@ -1,6 +1,6 @@
 """``TraceViewer``: scrub through a format-3 encounter trace on its room map.
 
-The viewer plays the trace back (:func:`labkit.encounter.records.replay.playback` — no rule runs), then a
+The viewer plays the trace back (:func:`labkit.encounter.playback` — no rule runs), then a
 slider (and a play button) picks the step: actors (blue NPCs, red monsters, dashed when hiding),
 the sound made during that step (yellow squares: the rooms it reaches, Chebyshev), corpses (×)
 and loot counts move in place on one matplotlib figure, and a table lists that step's events.
@@ -22,7 +22,7 @@ from __future__ import annotations
 import os
 
 from labkit.encounter.records.journal import events_html
-from labkit.encounter.records.replay import playback
+from labkit.encounter.records.playback import playback
 from labkit.encounter.records.trace import SimulationTrace
 from labkit.widgets._code import CodeMixin, literal, path_code, source
 from labkit.widgets._figure import FigurePane, new_figure
@@ -31,7 +31,7 @@ __all__ = ["TraceViewer"]
 
 
 class TraceViewer(CodeMixin):
-    """Step-by-step view of a :class:`~labkit.encounter.records.trace.SimulationTrace` (format 3)."""
+    """Step-by-step view of a :class:`~labkit.encounter.SimulationTrace` (format 3)."""
 
     def __init__(self, trace: SimulationTrace | str, *, size: float = 5.0) -> None:
         import ipywidgets as W
@@ -68,7 +68,7 @@ class TraceViewer(CodeMixin):
         from matplotlib.lines import Line2D
         from matplotlib.patches import Patch
 
-        from labkit.encounter.records.replay import SIDE_COLOURS
+        from labkit.encounter.sim_draw import SIDE_COLOURS
 
         dot = {"marker": "o", "ls": "none", "ms": 9, "mec": "k"}
         handles = [

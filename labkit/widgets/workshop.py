@@ -315,7 +315,7 @@ class LevelWorkshop(CodeMixin):
             head += ", rotation off (board not six-fold symmetric)"
         note = f" · <i>{self.message}</i>" if self.message else ""
         self.message = ""
-        if d.status == "invalid-empty":
+        if d.status == "invalid_empty":
             return f"{head} · <b>no tiles</b>: not a playable level{note}"
         sol = d.solution
         solve = f"solve: <b>{sol.status}</b>"
@@ -327,7 +327,7 @@ class LevelWorkshop(CodeMixin):
             return f"{head} · {solve} · score: {d.status}{note}"
         parts = " ".join(f"{k}={v}" for k, v in d.display.items())
         warn = ""
-        if d.status == "too-few-steps":
+        if d.status == "too_few_steps":
             warn = (f" · <b style='color:#c1121f'>too few steps</b>: move limit {lvl.move_limit}"
                     f" is below the {sol.operations} operations the shortest solution needs "
                     f"({sol.taps} taps + {sol.rotations} rotations)")  # fmt: skip

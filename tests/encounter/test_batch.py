@@ -8,10 +8,11 @@ from concurrent.futures import ThreadPoolExecutor
 import numpy as np
 import pytest
 
-from labkit.encounter.sim.batch import run_batch
+from labkit import ArgumentError
 from labkit.encounter.rules.combat import wilson_interval
+from labkit.encounter.sim.batch import run_batch
 from labkit.encounter.sim.runner import outcome, simulate
-from labkit.encounter.sim.settings import SimulationError, SimulationSettings
+from labkit.encounter.sim.settings import SimulationSettings
 
 BASE = SimulationSettings(max_steps=200)
 
@@ -80,5 +81,5 @@ def test_csv_is_written_atomically_with_a_header(local, tmp_path):
 
 
 def test_a_failing_game_propagates_and_empty_sweep_is_refused():
-    with pytest.raises(SimulationError, match="no settings"):
+    with pytest.raises(ArgumentError, match="settings: no settings"):
         run_batch([], progress=False)

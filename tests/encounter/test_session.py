@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import pytest
 
-from labkit.encounter.sim.actors import Phase
 from labkit.encounter.rules.cards import census
 from labkit.encounter.rules.notes import NoteKind
+from labkit.encounter.rules.sound import Direction
+from labkit.encounter.sim.actors import Phase
 from labkit.encounter.sim.policy import ScriptedPolicy
 from labkit.encounter.sim.session import GameSession
 from labkit.encounter.sim.settings import SimulationError, SimulationSettings
-from labkit.encounter.rules.sound import Direction
 
 
 def staged(npc_script, monster_script, npc_pos, monster_pos, *, width=3, height=1, seed=0,
@@ -51,7 +51,7 @@ def test_movement_encounter_fight_until_one_dies(seed):
         return
     dead, alive = (mon, npc) if fight["state"]["outcome"] == "a_wins" else (npc, mon)
     assert dead.phase is Phase.FINISHED and alive.phase is Phase.ACTION
-    assert game.state == "finished" and game.end_reason == "VICTORY"
+    assert game.state == "finished" and game.end_reason == "victory"
     assert game.winner == alive.side
     death = game.journal.select("death")
     assert [e["actor"] for e in death] == [dead.id] and death[0]["state"]["by"] == alive.id
@@ -160,7 +160,7 @@ def test_turns_steps_and_sequence_are_different_clocks():
 def test_step_limit_is_not_a_victory():
     game, _, _ = staged(["wait"] * 9, ["wait"] * 9, (0, 0), (2, 0), max_steps=3)
     trace = game.run()
-    assert trace.end_reason == "STEP_LIMIT" and trace.winner is None and trace.steps == 3
+    assert trace.end_reason == "step_limit" and trace.winner is None and trace.steps == 3
     assert set(trace.survivors) == {"npc-0", "monster-0"}
     with pytest.raises(SimulationError, match="over"):
         game.step()

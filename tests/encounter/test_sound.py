@@ -7,7 +7,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from labkit import _jit
+from labkit import ArgumentError, _jit
 from labkit.encounter.rules.sound import Direction, SoundError, heard_at, propagate_sound
 
 from . import reference
@@ -83,18 +83,19 @@ def test_stronger_source_beats_a_nearer_weaker_one():
 @pytest.mark.parametrize(
     ("shape", "sources", "pointer"),
     [
-        ((0, 3), [], "/shape"),
-        ("big", [], "/shape"),
-        ((3, 3), [(1, 1)], "/sources"),
-        ((3, 3), [(3, 1, 2)], "/sources/0"),
-        ((3, 3), [(0, 0, 1), (1, -1, 2)], "/sources/1"),
-        ((3, 3), [(0.5, 0, 1)], "/sources"),
+        ((0, 3), [], "shape"),
+        ("big", [], "shape"),
+        ((3, 3), [(1, 1)], "sources"),
+        ((3, 3), [(3, 1, 2)], "sources[0]"),
+        ((3, 3), [(0, 0, 1), (1, -1, 2)], "sources[1]"),
+        ((3, 3), [(0.5, 0, 1)], "sources"),
     ],
 )
 def test_bad_input(shape, sources, pointer):
     with pytest.raises(SoundError) as info:
         propagate_sound(shape, sources)
-    assert info.value.pointer == pointer
+    assert isinstance(info.value, ArgumentError) and info.value.pointer is None
+    assert info.value.argument == pointer and str(info.value).startswith(pointer + ": ")
 
 
 def test_no_sources_is_silence():

@@ -9,10 +9,12 @@ import sys
 
 import pytest
 
-from labkit.encounter.records.replay import Divergence, frame_svg, playback, replay
+from labkit.encounter.records.playback import playback
+from labkit.encounter.records.replay import Divergence, replay
+from labkit.encounter.records.trace import SimulationTrace, TraceError
 from labkit.encounter.sim.runner import simulate
 from labkit.encounter.sim.settings import SimulationSettings
-from labkit.encounter.records.trace import SimulationTrace, TraceError
+from labkit.encounter.sim_draw import frame_svg
 from labkit.rng import entropy
 
 SETTINGS = [
@@ -186,10 +188,10 @@ def test_load_errors_name_the_pointer_and_value(traces, tmp_path, path, value, p
 
 def test_step_limit_trace_has_no_winner_and_validates():
     t = simulate(SimulationSettings(seed=1, max_steps=5))
-    assert t.end_reason == "STEP_LIMIT" and t.winner is None
+    assert t.end_reason == "step_limit" and t.winner is None
     doc = t.to_dict()
     doc["winner"] = "npc"
-    with pytest.raises(TraceError, match="only a VICTORY"):
+    with pytest.raises(TraceError, match="only a victory"):
         SimulationTrace.from_dict(doc)
 
 

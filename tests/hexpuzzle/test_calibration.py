@@ -7,6 +7,7 @@ import dataclasses
 import numpy as np
 import pytest
 
+from labkit import ArgumentError
 from labkit.hexpuzzle.difficulty.fit import (
     CalibrationError,
     band_edges,
@@ -14,9 +15,9 @@ from labkit.hexpuzzle.difficulty.fit import (
     example_difficulties,
     strengths,
 )
-from labkit.hexpuzzle.difficulty.scoring import PARTS, WEIGHTS, score
 from labkit.hexpuzzle.difficulty.observed import COMPONENTS, INDEX_WEIGHTS, Rows, observed_index
 from labkit.hexpuzzle.difficulty.players import simulate_telemetry, telemetry_from_weights
+from labkit.hexpuzzle.difficulty.scoring import PARTS, WEIGHTS, score
 from labkit.hexpuzzle.difficulty.telemetry import make_table
 
 TRUTH = {"size": 12.0, "turns": 8.0, "layers": 22.0, "blocking": 0.0, "rotation": 30.0,
@@ -156,7 +157,7 @@ def test_errors_name_what_is_wrong():
     with pytest.raises(CalibrationError, match="at least 8"):
         calibrate(tele, levels)
     more = example_difficulties(9, rng=1)
-    with pytest.raises(CalibrationError, match="index_weights/hints"):
+    with pytest.raises(ArgumentError, match=r"index_weights\['hints'\]: must be a number >= 0"):
         calibrate(tele, more, index_weights={**INDEX_WEIGHTS, "hints": -1})
     with pytest.raises(ValueError, match="band_targets"):
         calibrate(tele, more, band_targets=(0.5, 0.6, 0.7))

@@ -100,14 +100,14 @@ def test_display_parts_may_not_add_up_to_the_total():
 
 def test_statuses():
     empty = score(Level.hexagon(2))
-    assert (empty.status, empty.total, empty.band, empty.parts) == ("invalid-empty", 0, None, {})
+    assert (empty.status, empty.total, empty.band, empty.parts) == ("invalid_empty", 0, None, {})
     stuck = Level.hexagon(2, tiles=[("a", 0, 0, 3), ("b", 0, 1, 0)], move_limit=2)
     d = score(stuck)
     assert (d.status, d.total, d.band, d.W, d.R) == ("unsolvable", None, None, None, None)
     assert d.parts["layers"] is None and d.parts["blocking"] == pytest.approx(15.0)
     assert score(stuck, max_states=2).status == "undetermined"
     short = score(Level.hexagon(2, tiles=[("a", 1, 1, 0), ("b", 0, 0, 5)], move_limit=1))
-    assert (short.status, short.parts["pressure"]) == ("too-few-steps", 10.0)
+    assert (short.status, short.parts["pressure"]) == ("too_few_steps", 10.0)
     assert short.total == 21
 
 

@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 
 from labkit.hexpuzzle.game import PuzzleState
+from labkit.hexpuzzle.level import Level
 from labkit.hexpuzzle.solving.generator import (
     GeneratorError,
     generate,
@@ -15,7 +16,6 @@ from labkit.hexpuzzle.solving.generator import (
     place_backwards,
     random_board,
 )
-from labkit.hexpuzzle.level import Level
 from labkit.hexpuzzle.solving.solver import solve
 
 

@@ -9,11 +9,11 @@ import numpy as np
 import pytest
 
 from labkit.hexpuzzle import _kernels
+from labkit.hexpuzzle.game import PuzzleState
+from labkit.hexpuzzle.level import Level
 from labkit.hexpuzzle.solving import _kernels as _solver_kernels
 from labkit.hexpuzzle.solving.contacts import contact_table
-from labkit.hexpuzzle.game import PuzzleState
 from labkit.hexpuzzle.solving.hints import advise, hint
-from labkit.hexpuzzle.level import Level
 from labkit.hexpuzzle.solving.solver import Action, replay, solve
 from labkit.hexpuzzle.trace import trace
 from tests.hexpuzzle.helpers import random_level, ring_loop_level
@@ -22,7 +22,7 @@ from tests.hexpuzzle.helpers import random_level, ring_loop_level
 def _view(level: Level, mask: int):
     """A duck-typed game view: ``level`` with only the tiles of ``mask`` on the board."""
     active = np.array([bool(mask >> i & 1) for i in range(len(level.tiles))], dtype=np.bool_)
-    return SimpleNamespace(level=level, _active=active)
+    return SimpleNamespace(level=level, active=active)
 
 
 def _exits_by_trace(level: Level, orientation: int, mask: int) -> int:
@@ -199,5 +199,5 @@ def test_hint_answers_when_there_is_no_solution():
     assert advise(stuck, max_states=2).status == "undetermined"
     short = PuzzleState(Level.hexagon(2, tiles=[("a", 1, 1, 0), ("b", 0, 0, 5)], move_limit=2))
     short.tap("a")  # blocked: one step gone, two tiles left
-    assert advise(short).status == "out-of-steps" and hint(short) is None
+    assert advise(short).status == "out_of_steps" and hint(short) is None
     assert short.hints_used == 2

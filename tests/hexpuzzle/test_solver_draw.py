@@ -7,8 +7,8 @@ import pytest
 
 from labkit.hexpuzzle.difficulty.scoring import PARTS, score
 from labkit.hexpuzzle.draw_solver import difficulty_bars, placement_strip, solution_strip, svg_of
-from labkit.hexpuzzle.solving.generator import place_backwards, random_board
 from labkit.hexpuzzle.level import Level
+from labkit.hexpuzzle.solving.generator import place_backwards, random_board
 from labkit.hexpuzzle.solving.solver import solve
 
 

@@ -171,10 +171,10 @@ def test_start_inside_is_contact_at_zero():
 @pytest.mark.parametrize(
     "path, centres, radius, match",
     [
-        ([[0, 0, 0]], [[0, 0]], 1.0, "path must have shape"),
+        ([[0, 0, 0]], [[0, 0]], 1.0, "path: must have shape"),
         ([[0, 0], [np.nan, 1]], [[0, 0]], 1.0, "finite"),
         ([[0, 0], [1, 1]], [[np.inf, 0]], 1.0, "finite"),
-        ([[0, 0], [1, 1]], [[0, 0]], 0.0, "radius must be a positive"),
+        ([[0, 0], [1, 1]], [[0, 0]], 0.0, "radius: must be a positive"),
         ([[0, 0], [1, 1]], [[0, 0]], -1.0, "radius"),
         ([[0, 0], [1, 1]], [[0, 0]], math.inf, "radius"),
         (np.empty((0, 2)), [[0, 0]], 1.0, "at least one point"),
@@ -186,7 +186,7 @@ def test_bad_arguments_raise_clear_errors(path, centres, radius, match):
 
 
 def test_batch_bad_arguments():
-    with pytest.raises(ValueError, match=r"paths must have shape \(m, n, 2\)"):
+    with pytest.raises(ValueError, match=r"paths: must have shape \(m, n, 2\)"):
         first_contacts(np.zeros((3, 2)), [[0, 0]], 1.0)
     with pytest.raises(ValueError, match="at least 2 points"):
         first_contacts(np.zeros((3, 1, 2)), [[0, 0]], 1.0)

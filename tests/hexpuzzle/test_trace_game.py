@@ -10,6 +10,7 @@ from hypothesis import settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
 
+from labkit import ArgumentError
 from labkit.hexpuzzle import Level, LevelError, PuzzleError, PuzzleState, tile_path, trace
 from labkit.hexpuzzle.coords import centre, port_midpoint
 
@@ -175,7 +176,7 @@ def test_rotation_costs_no_step_and_changes_the_rules():
     assert trace(game, "b").visits != before
     game.rotate(-1)
     assert game.orientation == 0 and game.rotations == 2
-    with pytest.raises(PuzzleError):
+    with pytest.raises(ArgumentError, match="step: rotate one step"):
         game.rotate(2)
 
 

@@ -65,7 +65,7 @@ def test_move_limit_slider_changes_pressure_and_status():
     ws.move_limit.value = 3
     assert ws.difficulty.parts["pressure"] > loose
     ws.move_limit.value = 2
-    assert ws.difficulty.status == "too-few-steps" and "too few steps" in ws.status.value
+    assert ws.difficulty.status == "too_few_steps" and "too few steps" in ws.status.value
 
 
 def test_save_and_load_back(tmp_path):

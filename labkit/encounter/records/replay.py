@@ -1,0 +1,104 @@
+"""Re-running simulation traces (SPEC E6).
+
+* :func:`replay` re-runs a format-2 or format-3 trace from its settings and seeds and compares
+  the new event stream with the stored one (seed: ``AssertSameEvents``). It returns the first
+  :class:`Divergence` — index, expected (stored) event, actual (re-run) event; ``None`` for a
+  missing event when one stream is shorter — or ``None`` when both agree to the last event.
+
+Playing a trace back without running a rule is :mod:`labkit.encounter.records.playback`.
+
+Examples
+--------
+>>> from labkit.encounter.sim.settings import SimulationSettings
+>>> from labkit.encounter.sim.session import GameSession
+>>> t = GameSession(SimulationSettings(seed=2, max_steps=80)).run()
+>>> replay(t) is None
+True
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+# Frame and playback lived here before the records were split; kept importable from here.
+from labkit.encounter.records.playback import Frame as Frame
+from labkit.encounter.records.playback import playback as playback
+from labkit.encounter.records.trace import SimulationTrace
+
+__all__ = ["Divergence", "replay"]
+
+
+@dataclass(frozen=True)
+class Divergence:
+    """Where a re-run first differs from a trace: event ``index``, stored vs re-run event.
+
+    Examples
+    --------
+    >>> d = Divergence(3, {"category": "move"}, None)
+    >>> print(d)
+    first divergence at event 3:
+      expected: {'category': 'move'}
+      actual:   None
+    """
+
+    index: int
+    expected: dict | None
+    actual: dict | None
+
+    def __str__(self) -> str:
+        return (
+            f"first divergence at event {self.index}:\n"
+            f"  expected: {_brief(self.expected)}\n  actual:   {_brief(self.actual)}"
+        )
+
+
+def _brief(event: dict | None) -> str:
+    """An event without the (long) observation of a decision, for messages."""
+    if event is None or "observation" not in event.get("state", {}):
+        return str(event)
+    state = {k: v for k, v in event["state"].items() if k != "observation"}
+    return str({**event, "state": {**state, "observation": "…"}})
+
+
+def replay(
+    trace: SimulationTrace, *, policies: Mapping[str, Any] | None = None
+) -> Divergence | None:
+    """Re-run ``trace`` from its settings and seeds; the first divergence, or ``None``.
+
+    Parameters
+    ----------
+    trace : SimulationTrace
+        Format 2 or 3.
+    policies : mapping, optional
+        Policy overrides as :class:`~labkit.encounter.sim.session.GameSession` takes them (to check
+        what a changed AI would have done differently).
+
+    Returns
+    -------
+    Divergence or None
+        ``None`` when every event agrees.
+
+    Examples
+    --------
+    >>> from labkit.encounter import simulate, SimulationSettings
+    >>> trace = simulate(SimulationSettings(seed=1, max_steps=40))
+    >>> replay(trace) is None
+    True
+    """
+    from labkit.encounter.sim.session import GameSession
+
+    game = GameSession(trace.settings, policies=policies)
+    again = game.run(version=trace.version).events
+    for i, (want, got) in enumerate(zip(trace.events, again)):
+        if want != got:
+            return Divergence(i, want, got)
+    if len(trace.events) != len(again):
+        i = min(len(trace.events), len(again))
+        return Divergence(
+            i,
+            trace.events[i] if i < len(trace.events) else None,
+            again[i] if i < len(again) else None,
+        )
+    return None

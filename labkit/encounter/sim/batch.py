@@ -1,0 +1,410 @@
+"""Batch sweeps (SPEC E7): many games over seeds and settings, on processes or a Dask cluster.
+
+:func:`run_batch` plays one game per (settings, seed) pair and returns a :class:`BatchResult`:
+a numpy structured array with one row per game (settings index, both seeds, winner, end
+reason, steps, turns, encounters, and per actor ``alive_<id>`` and ``survival_<id>`` = the turn
+it died in, or the last turn if it survived) and :meth:`BatchResult.summary` with sample sizes
+and 95 % confidence intervals (Wilson for rates, normal for means).
+
+Where the games run:
+
+* ``executor=None`` — local processes (:class:`concurrent.futures.ProcessPoolExecutor`, one
+  per core);
+* any ``concurrent.futures``-style object with ``submit`` (a thread pool, your own pool);
+* a ``dask.distributed.Client`` (through its ``concurrent.futures`` face,
+  ``client.get_executor()``); the scheduler re-runs the tasks of a worker that dies.
+
+Games are sent in chunks; each result row carries its job index and the rows are placed by
+index, so the table is in (settings, seed) order whatever order the chunks finish in, and a
+chunk that is run twice (a lost worker) can neither duplicate nor drop a row (checked).
+Every game's outcome depends only on its settings, so the table is the same on every engine.
+
+Keeping the overhead per game small (what lets 2 workers approach twice 1 worker):
+
+* a task carries each settings document it needs once plus ``(job, settings index, seed, map
+  seed)`` per game, not one settings document per game; the worker validates each settings
+  once per chunk and only swaps the seeds;
+* a worker sends back compact tuples (:func:`~labkit.encounter.sim.runner.outcome_row`): no actor
+  ids, no seeds — the parent knows them — and the parent fills the table column by column;
+* the default chunk is about :data:`TASKS_PER_WORKER` tasks per worker (at most
+  :data:`MAX_CHUNK` games): enough tasks that the last one to finish leaves the other workers
+  idle only briefly (games differ in length by 10x or more), few enough that the per-task round
+  trip stays small next to the games;
+* local pools (:func:`local_executor`) load the encounter kernels once per worker from numba's
+  on-disk cache (the pool's ``initializer``); with the ``fork`` start method the parent loads
+  them first (once per process, also for a plain ``ProcessPoolExecutor`` passed in), so every
+  pool it forks, now or later, starts with them loaded.
+  Reuse one :func:`local_executor` over many calls to pay process start-up only once.
+
+Decisions recorded here: ``seeds`` set both the process seed and the map seed of each game
+(``fixed_map=True`` keeps each settings' map seed); without ``seeds`` each settings object is
+played once as given.
+
+Examples
+--------
+>>> from concurrent.futures import ThreadPoolExecutor
+>>> from labkit.encounter.sim.settings import SimulationSettings
+>>> with ThreadPoolExecutor(2) as pool:
+...     res = run_batch(SimulationSettings(), range(6), executor=pool, progress=False)
+>>> len(res), res.rows["seed"].tolist()
+(6, [0, 1, 2, 3, 4, 5])
+>>> int(res.summary()["n"][0])
+6
+"""
+
+from __future__ import annotations
+
+import csv
+import math
+import multiprocessing
+import os
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from concurrent.futures import Executor, ProcessPoolExecutor, as_completed
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from labkit import ArgumentError
+from labkit.encounter.rules.combat import wilson_interval
+from labkit.encounter.sim.runner import outcome_row
+from labkit.encounter.sim.settings import SimulationError, SimulationSettings
+from labkit.encounter.status import EndReason
+from labkit.io import atomic_write
+
+__all__ = ["run_batch", "BatchResult", "local_executor", "play_chunk", "survival_curve"]
+
+BASE_FIELDS = [
+    ("settings_index", "i4"),
+    ("map_seed", "i8"),
+    ("seed", "i8"),
+    ("winner", "U8"),
+    ("end_reason", "U12"),
+    ("steps", "i4"),
+    ("turns", "i4"),
+    ("encounters", "i4"),
+]
+TASKS_PER_WORKER = 32
+MAX_CHUNK = 50
+
+# One game to play: (job index, settings index, seed, map seed).
+Job = tuple[int, int, int, int]
+
+
+def play_chunk(docs: Mapping[int, dict], jobs: Sequence[Job]) -> list[tuple]:
+    """Play ``jobs`` of settings ``docs`` (by settings index); the task every worker runs.
+
+    Returns ``(job index, *outcome_row)`` per game (see
+    :func:`~labkit.encounter.sim.runner.outcome_row`).
+    """
+    base = {k: SimulationSettings.from_dict(doc) for k, doc in docs.items()}
+    return [
+        (i, *outcome_row(base[k].replace(seed=seed, map_seed=map_seed)))
+        for i, k, seed, map_seed in jobs
+    ]
+
+
+def _load_kernels() -> None:
+    """Load the encounter kernels (from numba's on-disk cache) into this process."""
+    from labkit import _jit
+    from labkit.encounter import _kernels
+
+    for k in _jit.REGISTRY.values():
+        if k.module == _kernels.__name__ and k.example is not None:
+            k.dispatcher(*k.example())
+
+
+def local_executor(max_workers: int | None = None) -> ProcessPoolExecutor:
+    """A process pool whose workers start with the encounter kernels loaded.
+
+    Pass it to :func:`run_batch` to reuse the same workers over many batches (``run_batch``
+    without an executor starts such a pool and shuts it down again).
+
+    Examples
+    --------
+    >>> from labkit.encounter.sim.settings import SimulationSettings
+    >>> with local_executor(2) as pool:
+    ...     a = run_batch(SimulationSettings(), range(4), executor=pool, progress=False)
+    ...     b = run_batch(SimulationSettings(), range(4), executor=pool, progress=False)
+    >>> bool((a.rows == b.rows).all())
+    True
+    """
+    workers = max_workers or os.cpu_count() or 1
+    pool = ProcessPoolExecutor(
+        workers, mp_context=multiprocessing.get_context(), initializer=_load_kernels
+    )
+    _load_before_fork(pool)
+    return pool
+
+
+def _load_before_fork(pool: ProcessPoolExecutor) -> None:
+    """With the ``fork`` start method, load the kernels in this process before the pool starts
+    its workers (at its first task), so they inherit them; once per process, then free."""
+    context = getattr(pool, "_mp_context", None)  # private, but the only way to ask a pool
+    if context is not None and context.get_start_method() == "fork":
+        _load_kernels()
+
+
+def _is_dask_client(executor: Any) -> bool:
+    return type(executor).__module__.startswith("distributed") and hasattr(executor, "get_executor")
+
+
+def _worker_count(executor: Any) -> int:
+    """How many games the executor runs at once (for the default chunk size)."""
+    if _is_dask_client(executor):
+        return max(1, sum(executor.nthreads().values()))
+    return getattr(executor, "_max_workers", None) or os.cpu_count() or 1
+
+
+def run_batch(
+    settings: SimulationSettings | Sequence[SimulationSettings],
+    seeds: Iterable[int] | None = None,
+    *,
+    executor: Any = None,
+    progress: bool | Callable[[int, int], None] = True,
+    chunksize: int | None = None,
+    fixed_map: bool = False,
+) -> BatchResult:
+    """Play one game per (settings, seed) pair and tabulate the outcomes.
+
+    Parameters
+    ----------
+    settings : SimulationSettings or sequence of them
+        One game setting or a sweep (rows carry ``settings_index``).
+    seeds : iterable of int, optional
+        Seeds to play each settings with (process and map seed); default: each settings once.
+    executor : Executor, dask Client or None
+        Where to run (see the module notes); ``None`` = a new :func:`local_executor` with one
+        process per core (at most one per task), shut down at the end.
+    progress : bool or callable
+        A tqdm bar, or ``progress(done_games, total_games)`` called as chunks finish.
+    chunksize : int, optional
+        Games per task (default: about 32 tasks per worker, at most 50 games).
+    fixed_map : bool
+        Keep each settings' map seed instead of setting it to the seed.
+
+    Returns
+    -------
+    BatchResult
+        Rows in (settings, seed) order, identical whatever the executor.
+
+    Examples
+    --------
+    >>> from labkit.encounter import SimulationSettings
+    >>> result = run_batch(SimulationSettings(max_steps=30), seeds=[1, 2, 3], progress=False)
+    >>> len(result.rows), sorted(set(result.rows["seed"].tolist()))
+    (3, [1, 2, 3])
+    """
+    sweep = [settings] if isinstance(settings, SimulationSettings) else list(settings)
+    if not sweep:
+        raise ArgumentError("no settings to play", argument="settings", value=[])
+    seed_list = None if seeds is None else [int(s) for s in seeds]
+    for seed in seed_list or []:
+        sweep[0].replace(seed=seed, map_seed=seed)  # a bad seed fails here, naming the field
+    jobs: list[Job] = []
+    for k, s in enumerate(sweep):
+        for seed in [s.seed] if seed_list is None else seed_list:
+            map_seed = s.map_seed if (fixed_map or seed_list is None) else seed
+            jobs.append((len(jobs), k, seed, map_seed))
+    docs = [s.to_dict() for s in sweep]
+
+    own = executor is None
+    workers = (os.cpu_count() or 1) if own else _worker_count(executor)
+    size = chunksize or max(1, min(MAX_CHUNK, math.ceil(len(jobs) / (TASKS_PER_WORKER * workers))))
+    chunks = [jobs[i : i + size] for i in range(0, len(jobs), size)]
+    if own:
+        executor = local_executor(min(workers, len(chunks)))
+    pool: Executor = executor.get_executor() if _is_dask_client(executor) else executor
+    if isinstance(pool, ProcessPoolExecutor):
+        _load_before_fork(pool)  # helps a plain pool too, if its workers have not started yet
+    results: list[tuple | None] = [None] * len(jobs)
+    done = 0
+    bar = None
+    if progress is True:
+        from tqdm.auto import tqdm
+
+        bar = tqdm(total=len(jobs), desc="games", unit="game")
+    try:
+        futures = [
+            pool.submit(play_chunk, {k: docs[k] for k in {job[1] for job in chunk}}, chunk)
+            for chunk in chunks
+        ]
+        for fut in as_completed(futures):
+            rows = fut.result()
+            for row in rows:
+                if results[row[0]] is not None:
+                    raise SimulationError("a game came back twice", pointer=f"/jobs/{row[0]}")
+                results[row[0]] = row
+            done += len(rows)
+            if bar is not None:
+                bar.update(len(rows))
+            elif callable(progress):
+                progress(done, len(jobs))
+    finally:
+        if bar is not None:
+            bar.close()
+        if own:
+            executor.shutdown()
+    missing = [i for i, r in enumerate(results) if r is None]
+    if missing:
+        raise SimulationError("games were lost", pointer=f"/jobs/{missing[0]}", value=len(missing))
+    return BatchResult(_table(jobs, results, sweep), sweep)
+
+
+def _table(jobs: list[Job], rows: list[Any], sweep: list[SimulationSettings]) -> np.ndarray:
+    """The structured array, filled column by column (rows are in job order)."""
+    actors: list[str] = []
+    for s in sweep:
+        actors.extend(a for a in s.actor_ids if a not in actors)
+    dtype = BASE_FIELDS + [(f"alive_{a}", "?") for a in actors]
+    dtype += [(f"survival_{a}", "i4") for a in actors]
+    out = np.zeros(len(rows), dtype=dtype)
+    if not rows:
+        return out
+    for name, column in zip(("settings_index", "seed", "map_seed"), list(zip(*jobs))[1:]):
+        out[name] = column
+    for name, column in zip([f[0] for f in BASE_FIELDS[3:]], list(zip(*rows))[1:6]):
+        out[name] = column
+    for a in actors:
+        out[f"survival_{a}"] = -1  # an actor not in a game's settings
+    kinds = np.array([j[1] for j in jobs])
+    for k, s in enumerate(sweep):
+        at = np.flatnonzero(kinds == k)
+        if not at.size:
+            continue
+        alive = np.array([rows[j][6] for j in at], dtype=bool).reshape(at.size, -1)
+        survival = np.array([rows[j][7] for j in at], dtype=np.int32).reshape(at.size, -1)
+        for p, a in enumerate(s.actor_ids):
+            out[f"alive_{a}"][at] = alive[:, p]
+            out[f"survival_{a}"][at] = survival[:, p]
+    return out
+
+
+def survival_curve(
+    result: BatchResult, side: str = "npc", settings_index: int | None = None
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Share of one side's actors still alive after each game turn, with 95 % Wilson bands.
+
+    An actor alive when its game ends counts as alive at every later turn: a finished game can
+    no longer kill it, so treating it as *censored* (Kaplan–Meier) would be wrong — the end of
+    a game is caused by the fighting, not independent of it. Only ``step_limit`` games are
+    truly cut short; :meth:`BatchResult.summary` reports how many there were. The band treats
+    actors as independent; actors of one game are not, so it is somewhat too narrow.
+
+    Returns
+    -------
+    t, s, lo, hi : arrays
+        Turn 0, every turn in which someone died, and the last turn played; the share alive
+        after that turn and its 95 % interval.
+
+    Examples
+    --------
+    >>> rows = np.zeros(4, dtype=[("settings_index", "i4"), ("alive_npc-0", "?"),
+    ...                           ("survival_npc-0", "i4")])
+    >>> rows["alive_npc-0"] = [False, False, True, True]
+    >>> rows["survival_npc-0"] = [2, 4, 5, 5]
+    >>> t, s, lo, hi = survival_curve(BatchResult(rows, []))
+    >>> t.tolist(), s.tolist()
+    ([0, 2, 4, 5], [1.0, 0.75, 0.5, 0.5])
+    """
+    rows = result.rows
+    if settings_index is not None:
+        rows = rows[rows["settings_index"] == settings_index]
+    actors = result.actors(side)
+    time = np.concatenate([rows[f"survival_{a}"] for a in actors]).astype(np.int64)
+    died = ~np.concatenate([rows[f"alive_{a}"] for a in actors])
+    keep = time >= 0
+    time, died = time[keep], died[keep]
+    turns = np.unique(np.concatenate([[0], time[died], [time.max(initial=0)]]))
+    dead = np.array([int((died & (time <= t)).sum()) for t in turns])
+    n = time.size
+    lo, hi = wilson_interval(n - dead, n)
+    return turns, (n - dead) / max(n, 1), lo, hi
+
+
+def _mean_ci(x: np.ndarray) -> tuple[float, float, float]:
+    if x.size == 0:
+        return math.nan, math.nan, math.nan
+    m = float(x.mean())
+    half = 1.96 * float(x.std(ddof=1)) / math.sqrt(x.size) if x.size > 1 else math.inf
+    return m, m - half, m + half
+
+
+@dataclass
+class BatchResult:
+    """Rows of a batch (``rows``, a structured array) and the settings swept (``settings``).
+
+    Examples
+    --------
+    >>> from labkit.encounter import SimulationSettings
+    >>> result = run_batch(SimulationSettings(max_steps=20), seeds=[1, 2], progress=False)
+    >>> isinstance(result, BatchResult), result.rows.dtype.names[:3]
+    (True, ('settings_index', 'map_seed', 'seed'))
+    """
+
+    rows: np.ndarray
+    settings: list[SimulationSettings]
+
+    def __len__(self) -> int:
+        return len(self.rows)
+
+    def actors(self, side: str | None = None) -> list[str]:
+        """Actor ids with columns in the table (optionally of one side)."""
+        names = [n[len("alive_") :] for n in self.rows.dtype.names if n.startswith("alive_")]
+        return [a for a in names if side is None or a.startswith(side + "-")]
+
+    def summary(self) -> np.ndarray:
+        """Per settings index: n, win rates with 95 % Wilson intervals, step-limit and
+        mutual-death counts, mean steps and mean NPC survival (turns) with 95 % intervals."""
+        fields = ["n", "npc_wins", "npc_win", "npc_win_lo", "npc_win_hi", "monster_wins",
+                  "monster_win", "monster_win_lo", "monster_win_hi", "step_limit",
+                  "mutual_death", "mean_steps", "mean_steps_lo", "mean_steps_hi",
+                  "npc_survival", "npc_survival_lo", "npc_survival_hi"]  # fmt: skip
+        dtype = [("settings_index", "i4")] + [
+            (f, "i4" if f in ("n", "npc_wins", "monster_wins", "step_limit", "mutual_death")
+             else "f8") for f in fields
+        ]  # fmt: skip
+        keys = np.unique(self.rows["settings_index"])
+        out = np.zeros(len(keys), dtype=dtype)
+        npcs = self.actors("npc")
+        for j, k in enumerate(keys):
+            g = self.rows[self.rows["settings_index"] == k]
+            n = len(g)
+            rec = out[j]
+            rec["settings_index"], rec["n"] = k, n
+            for side in ("npc", "monster"):
+                wins = int((g["winner"] == side).sum())
+                lo, hi = wilson_interval(wins, n)
+                rec[f"{side}_wins"], rec[f"{side}_win"] = wins, wins / n
+                rec[f"{side}_win_lo"], rec[f"{side}_win_hi"] = lo, hi
+            rec["step_limit"] = int((g["end_reason"] == EndReason.STEP_LIMIT).sum())
+            rec["mutual_death"] = int((g["end_reason"] == EndReason.MUTUAL_DEATH).sum())
+            rec["mean_steps"], rec["mean_steps_lo"], rec["mean_steps_hi"] = _mean_ci(
+                g["steps"].astype(float)
+            )
+            surv = np.concatenate([g[f"survival_{a}"] for a in npcs]) if npcs else np.array([])
+            surv = surv[surv >= 0].astype(float)
+            rec["npc_survival"], rec["npc_survival_lo"], rec["npc_survival_hi"] = _mean_ci(surv)
+        return out
+
+    def to_csv(self, path: str | os.PathLike) -> None:
+        """Write the rows as CSV, atomically (a header line, then one game per line)."""
+        with atomic_write(path) as fh:
+            w = csv.writer(fh, lineterminator="\n")
+            w.writerow(self.rows.dtype.names)
+            for rec in self.rows.tolist():
+                w.writerow([int(v) if isinstance(v, bool) else v for v in rec])
+
+    def _repr_html_(self) -> str:
+        s = self.summary()
+        head = "".join(f"<th>{h}</th>" for h in ("settings", "n", "NPC win (95% CI)",
+                                                  "monster win (95% CI)", "step limit",
+                                                  "mean steps"))  # fmt: skip
+        body = "".join(
+            f"<tr><td>{r['settings_index']}</td><td>{r['n']}</td>"
+            f"<td>{r['npc_win']:.3f} ({r['npc_win_lo']:.3f}–{r['npc_win_hi']:.3f})</td>"
+            f"<td>{r['monster_win']:.3f} ({r['monster_win_lo']:.3f}–{r['monster_win_hi']:.3f})"
+            f"</td><td>{r['step_limit']}</td><td>{r['mean_steps']:.1f}</td></tr>"
+            for r in s
+        )
+        return f"<b>BatchResult</b>: {len(self)} games<table><tr>{head}</tr>{body}</table>"

@@ -1,0 +1,10 @@
+"""Solving and making hex puzzles: exact search, hints and the level generator.
+
+:mod:`.contacts` precomputes which tiles can ever touch (numba kernels in :mod:`._kernels`),
+:mod:`.solver` searches tap orders and rotations, :mod:`.hints` turns a solution into advice for
+a position in play, :mod:`.generator` draws random levels and keeps the solvable ones.
+
+These modules build on the board core (``level``, ``geometry``, ``sweep``, ``trace``, ``game``)
+and never import the ``difficulty`` subpackage. Import public names from
+:mod:`labkit.hexpuzzle`.
+"""

@@ -1,0 +1,95 @@
+"""Statuses and outcomes: one StrEnum each, one spelling (lowercase snake_case), still strings."""
+
+from __future__ import annotations
+
+import enum
+import importlib
+import json
+import re
+
+import pytest
+
+from labkit import encounter, hexpuzzle, pathfinding
+from labkit._status import Status
+from labkit.encounter.records import trace as trace_module
+from labkit.encounter.sim import session as session_module
+from labkit.hexpuzzle.difficulty import scoring
+from labkit.hexpuzzle.solving import solver
+
+STATUSES = {
+    "Outcome": (hexpuzzle.Outcome, {"exit", "blocked", "loop"}),
+    "SolutionStatus": (hexpuzzle.SolutionStatus, {"solved", "unsolvable", "exhausted"}),
+    "GameStatus": (hexpuzzle.GameStatus, {"playing", "won", "lost"}),
+    "AdviceStatus": (
+        hexpuzzle.AdviceStatus,
+        {"ok", "won", "lost", "out_of_steps", "unsolvable", "undetermined"},
+    ),
+    "DifficultyStatus": (
+        hexpuzzle.DifficultyStatus,
+        {"ok", "invalid_empty", "unsolvable", "undetermined", "too_few_steps"},
+    ),
+    "EndReason": (encounter.EndReason, {"victory", "step_limit", "mutual_death"}),
+    "StepResult": (pathfinding.StepResult, {"cannot_move", "hit", "step", "stop"}),
+    "PathfindingStatus": (
+        pathfinding.PathfindingStatus,
+        {"success", "invalid_input", "no_path", "target_under"},
+    ),
+}
+
+
+@pytest.mark.parametrize("name", sorted(STATUSES))
+def test_each_status_is_a_str_enum_with_one_spelling(name: str) -> None:
+    cls, values = STATUSES[name]
+    assert issubclass(cls, enum.StrEnum) and issubclass(cls, Status)
+    assert {m.value for m in cls} == values
+    for member in cls:
+        assert re.fullmatch(r"[a-z]+(_[a-z]+)*", member.value), member.value
+        assert member.name == member.value.upper()
+        assert member == member.value and isinstance(member, str)
+        assert repr(member) == repr(member.value) and f"{member}" == member.value
+        assert json.dumps({"s": member}) == json.dumps({"s": member.value})
+
+
+def test_the_old_constants_are_the_enums_not_second_definitions() -> None:
+    tmod = importlib.import_module("labkit.hexpuzzle.trace")  # the function shadows the module
+    assert tmod.OUTCOMES == tuple(hexpuzzle.Outcome)
+    assert solver.STATUSES == tuple(hexpuzzle.SolutionStatus)
+    assert scoring.STATUSES == tuple(hexpuzzle.DifficultyStatus)
+    assert session_module.END_REASONS is encounter.END_REASONS
+    assert trace_module.END_REASONS is encounter.END_REASONS
+
+
+def test_results_carry_the_enum_and_compare_as_strings() -> None:
+    lvl = hexpuzzle.Level.hexagon(2, tiles=[("a", 1, 1, 0), ("b", 0, 0, 5)])
+    t = hexpuzzle.trace(lvl, "a")
+    assert t.outcome is hexpuzzle.Outcome.BLOCKED and t.outcome == "blocked"
+    sol = hexpuzzle.solve(lvl)
+    assert isinstance(sol.status, hexpuzzle.SolutionStatus)
+    assert hexpuzzle.score(hexpuzzle.Level.hexagon(2)).status == "invalid_empty"
+    state = hexpuzzle.PuzzleState(lvl)
+    assert state.status is hexpuzzle.GameStatus.PLAYING
+    assert isinstance(hexpuzzle.advise(state).status, hexpuzzle.AdviceStatus)
+
+
+def test_a_plain_string_status_is_checked() -> None:
+    assert hexpuzzle.Solution("solved").status is hexpuzzle.SolutionStatus.SOLVED
+    with pytest.raises(ValueError, match="'won'"):
+        hexpuzzle.Solution("won")
+
+
+def test_traces_with_the_old_uppercase_end_reasons_still_load_and_replay(tmp_path) -> None:
+    game = encounter.GameSession(encounter.SimulationSettings(seed=2, max_steps=40))
+    t = game.run()
+    assert t.end_reason in encounter.END_REASONS
+    doc = json.loads(t.to_json())
+    assert doc["end_reason"] == t.end_reason.value
+    old = t.end_reason.value.upper()
+    doc["end_reason"] = old
+    for e in doc["events"]:
+        if e["category"] == "end":
+            e["state"]["reason"] = e["state"]["reason"].upper()
+    path = tmp_path / "old.json"
+    path.write_text(json.dumps(doc))
+    back = encounter.SimulationTrace.load(path)
+    assert back.end_reason is encounter.EndReason(old.lower())
+    assert encounter.replay(back) is None
