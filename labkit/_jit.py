@@ -39,7 +39,7 @@ KERNEL_MODULES = (
     "labkit._demo",
     "labkit.hexpuzzle._kernels",
     "labkit.hexpuzzle.solving._kernels",
-    "labkit.hexpuzzle._rating_kernels",
+    "labkit.hexpuzzle.difficulty._rating_kernels",
     "labkit.pathfinding._kernels",
     "labkit.mapturn._kernels",
     "labkit.encounter._kernels",

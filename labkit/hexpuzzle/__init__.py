@@ -23,7 +23,6 @@ Examples
 from __future__ import annotations
 
 from labkit.hexpuzzle.animate import animate, save_animation, sweep_animation
-from labkit.hexpuzzle.curve import Campaign, campaign_from_curve, parse_curve
 from labkit.hexpuzzle.difficulty.calibration import Calibration
 from labkit.hexpuzzle.difficulty.fit import calibrate
 from labkit.hexpuzzle.difficulty.observed import CalibrationError, ObservedIndex, observed_index
@@ -34,7 +33,16 @@ from labkit.hexpuzzle.difficulty.players import (
     skill_groups,
     telemetry_from_weights,
 )
+from labkit.hexpuzzle.difficulty.ratings import LevelRatings, glicko2
 from labkit.hexpuzzle.difficulty.scoring import Difficulty, score
+from labkit.hexpuzzle.difficulty.skill import (
+    SkillModel,
+    SkillModelError,
+    fit_skill_model,
+    shipped_skill_model,
+)
+from labkit.hexpuzzle.difficulty.skill_report import SkillReport
+from labkit.hexpuzzle.difficulty.skill_sim import telemetry_from_skill
 from labkit.hexpuzzle.difficulty.telemetry import (
     TelemetryError,
     load_telemetry,
@@ -45,15 +53,7 @@ from labkit.hexpuzzle.game import PuzzleError, PuzzleState, Snapshot
 from labkit.hexpuzzle.geometry import TilePath, tile_path
 from labkit.hexpuzzle.level import STRAIGHT, Board, Level, LevelError, Tile, all_matchings
 from labkit.hexpuzzle.mainline import campaign
-from labkit.hexpuzzle.ratings import LevelRatings, glicko2
-from labkit.hexpuzzle.skill import (
-    SkillModel,
-    SkillModelError,
-    fit_skill_model,
-    shipped_skill_model,
-)
-from labkit.hexpuzzle.skill_report import SkillReport
-from labkit.hexpuzzle.skill_sim import telemetry_from_skill
+from labkit.hexpuzzle.solving.curve import Campaign, campaign_from_curve, parse_curve
 from labkit.hexpuzzle.solving.generator import (
     GeneratorError,
     GeneratorOptionError,
@@ -62,6 +62,7 @@ from labkit.hexpuzzle.solving.generator import (
 )
 from labkit.hexpuzzle.solving.hints import Advice, advise, hint
 from labkit.hexpuzzle.solving.solver import Action, Solution, replay, solve
+from labkit.hexpuzzle.solving.targets import generate_to_target
 from labkit.hexpuzzle.status import (
     AdviceStatus,
     DifficultyStatus,
@@ -70,7 +71,6 @@ from labkit.hexpuzzle.status import (
     SolutionStatus,
 )
 from labkit.hexpuzzle.sweep import MINKOWSKI_RADIUS, TILE_RADIUS, first_contact, first_contacts
-from labkit.hexpuzzle.targets import generate_to_target
 from labkit.hexpuzzle.trace import Trace, trace
 
 __all__ = [

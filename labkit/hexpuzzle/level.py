@@ -19,7 +19,7 @@ Decisions the SPEC leaves open
 * Rotation results are cached per board, so a solver turning the board back and forth reuses
   the same :class:`Board` objects and their cached tile paths.
 * ``metadata`` is an optional JSON object saved under ``"metadata"`` (how a level was made:
-  :func:`~labkit.hexpuzzle.targets.generate_to_target` records its target there). Its
+  :func:`~labkit.hexpuzzle.solving.targets.generate_to_target` records its target there). Its
   ``"runtime"`` entry holds facts about one run (seconds taken) and is kept in memory only, so
   the same seed saves the same bytes and levels compare equal.
 

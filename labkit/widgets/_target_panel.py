@@ -1,7 +1,7 @@
 """ "Generate a level like this at difficulty X": the panel shared by the workshop and workbench.
 
 A slider sets the target score, a button runs
-:func:`~labkit.hexpuzzle.targets.generate_to_target` on the same board size as the level it is
+:func:`~labkit.hexpuzzle.generate_to_target` on the same board size as the level it is
 "like", and a progress bar and line report the search while it runs (the bar fills with the
 time used of ``time_limit``; the line shows tries and the closest score so far). The found
 level goes to ``on_level``; each press uses the seed shown and then moves it on by one, so a
@@ -58,7 +58,7 @@ class TargetPanel:
 
     def generate(self, target: float | None = None) -> Level | None:
         """Search for a level at ``target`` (default: the slider); ``None`` if none is found."""
-        from labkit.hexpuzzle.targets import generate_to_target
+        from labkit.hexpuzzle.solving.targets import generate_to_target
 
         goal = float(self.target.value if target is None else target)
         seed = int(self.seed.value)

@@ -42,7 +42,7 @@ class SkillPanel:
 
     def fit(self) -> Any:
         """Fit the model and its held-out report, then redraw; returns the model."""
-        from labkit.hexpuzzle.skill import fit_skill_model
+        from labkit.hexpuzzle.difficulty.skill import fit_skill_model
 
         if self.telemetry is None:
             self.summary.value = "<b>no telemetry: nothing to fit the skill model to</b>"

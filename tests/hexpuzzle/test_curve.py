@@ -11,7 +11,7 @@ from labkit.hexpuzzle import Level, Tile, campaign_from_curve, parse_curve, scor
 from labkit.hexpuzzle import mainline as camp
 from labkit.hexpuzzle.cli.solver import register_solver_commands
 from labkit.hexpuzzle.coords import rotate_cell
-from labkit.hexpuzzle.curve import puzzle_key
+from labkit.hexpuzzle.solving.curve import puzzle_key
 from tests.hexpuzzle.helpers import random_level
 from tests.hexpuzzle.test_targets import StandInSkillModel, assert_verified
 
@@ -146,8 +146,7 @@ def test_cli_bad_curve_writes_nothing(tmp_path):
 
 
 def test_a_slot_that_repeats_an_earlier_level_is_drawn_again(monkeypatch):
-    from labkit.hexpuzzle import curve
-    from labkit.hexpuzzle.solving import generator
+    from labkit.hexpuzzle.solving import curve, generator
 
     first, other = generator.generate(1, tiles=5), generator.generate(2, tiles=5)
     names = []

@@ -10,8 +10,8 @@ import pytest
 
 from labkit import ArgumentError
 from labkit.hexpuzzle import LevelRatings, glicko2, telemetry_from_skill
-from labkit.hexpuzzle._rating_kernels import rate_games
-from labkit.hexpuzzle.ratings import SCALE
+from labkit.hexpuzzle.difficulty._rating_kernels import rate_games
+from labkit.hexpuzzle.difficulty.ratings import SCALE
 
 
 def row(level, player, won, attempt=1):

@@ -22,7 +22,7 @@ from labkit.hexpuzzle import (
     telemetry_from_skill,
 )
 from labkit.hexpuzzle.difficulty.fit import strengths
-from labkit.hexpuzzle.skill_fit import Responses, gauss_hermite
+from labkit.hexpuzzle.difficulty.skill_fit import Responses, gauss_hermite
 
 # The truth: logits at full strength per part (size, turns, layers, blocking, rotation,
 # pressure), a baseline, and a per-level residual the parts do not explain.

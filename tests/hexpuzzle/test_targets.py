@@ -203,7 +203,7 @@ def test_a_fresh_seed_is_recorded_and_makes_the_level_again():
 
 def test_the_clock_stops_the_search_but_never_steers_it(monkeypatch):
     """A fast and a slow clock (both within the limit) give the same level."""
-    from labkit.hexpuzzle import targets
+    from labkit.hexpuzzle.solving import targets
 
     def clock(step):
         now = [0.0]

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from labkit.hexpuzzle.difficulty.fit import example_difficulties
-from labkit.hexpuzzle.skill_sim import telemetry_from_skill
+from labkit.hexpuzzle.difficulty.skill_sim import telemetry_from_skill
 
 pytest.importorskip("ipywidgets")
 

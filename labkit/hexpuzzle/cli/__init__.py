@@ -56,7 +56,7 @@ def register(subparsers: Any) -> None:
 
     register_calibration_commands(sub)
 
-    from labkit.hexpuzzle.cli_skill import register_skill_commands
+    from labkit.hexpuzzle.cli.skill import register_skill_commands
 
     register_skill_commands(sub)
 

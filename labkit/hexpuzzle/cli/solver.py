@@ -4,7 +4,7 @@
 (``labkit/hexpuzzle/cli.py`` calls it). Files given to ``solve``, ``hint`` and ``score`` may be a
 level, a JSON list of levels or a campaign file. ``campaign --curve A:B:N`` (or ``--curve
 FILE.csv``) generates one level per target instead of the main line: scores, or first-try
-success rates (values in 0-1) judged by ``--model`` or the shipped skill model (:mod:`.cli_curve`).
+success rates (values in 0-1) judged by ``--model`` or the shipped skill model (:mod:`.curve`).
 Heavy modules are imported inside the handlers.
 """
 
@@ -179,7 +179,7 @@ def _campaign(args: argparse.Namespace) -> int:
 
     seed = SEED if args.seed is None else args.seed
     if args.curve is not None:
-        from labkit.hexpuzzle.cli_curve import curve_campaign
+        from labkit.hexpuzzle.cli.curve import curve_campaign
 
         return curve_campaign(args.curve, args.out, seed, args.time_limit, args.model, args.ability)
     for flag, value in (("--model", args.model), ("--ability", args.ability)):

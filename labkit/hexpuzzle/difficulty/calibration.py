@@ -148,7 +148,6 @@ class Calibration:
 
     def score(self, difficulty: Difficulty) -> int | None:
         """Calibrated score of any scored level."""
-        from labkit.hexpuzzle.difficulty.fit import strengths
 
         s = strengths(difficulty)
         return None if not np.isfinite(s).all() else js_round(float(self.predict(s)))

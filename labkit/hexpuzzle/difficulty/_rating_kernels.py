@@ -1,8 +1,8 @@
 """Numba kernel of the online level ratings (Glicko-2, one game per rating period).
 
 Everything is on Glicko-2's internal scale (μ = (r − 1500)/173.7178, φ = RD/173.7178). The
-reference is :func:`labkit.hexpuzzle.ratings.glicko2`, plain Python, which the tests run game
-by game against this kernel.
+reference is :func:`labkit.hexpuzzle.difficulty.ratings.glicko2`, plain Python, which the tests
+run game by game against this kernel.
 """
 
 from __future__ import annotations

@@ -38,7 +38,7 @@ dropout would not be at random and no fit on outcomes alone could undo it.)
 Examples
 --------
 >>> import numpy as np
->>> from labkit.hexpuzzle.skill_sim import telemetry_from_skill
+>>> from labkit.hexpuzzle.difficulty.skill_sim import telemetry_from_skill
 >>> ids = [f"L{i}" for i in range(6)]
 >>> beta = np.linspace(-1.5, 1.5, 6)
 >>> theta = np.random.default_rng(0).normal(0, 1, 400)
@@ -64,6 +64,7 @@ from labkit import io as lio
 from labkit.hexpuzzle.difficulty.calibration import band_of
 from labkit.hexpuzzle.difficulty.fit import BAND_TARGETS, strengths
 from labkit.hexpuzzle.difficulty.scoring import PARTS, Difficulty, score
+from labkit.hexpuzzle.difficulty.skill_file import FORMAT, VERSION, SkillModelError
 from labkit.hexpuzzle.difficulty.telemetry import as_table
 from labkit.hexpuzzle.level import Level
 
@@ -76,16 +77,10 @@ __all__ = [
     "shipped_skill_model",
 ]
 
-FORMAT, VERSION = "labkit.hexpuzzle.skill-model", 1
-
-
-class SkillModelError(LabkitError):
-    """A skill model that cannot be fitted, or a bad model file."""
-
 
 @dataclass(frozen=True, eq=False)
 class SkillModel:
-    """A fitted skill model (see :mod:`labkit.hexpuzzle.skill`).
+    """A fitted skill model (see :mod:`labkit.hexpuzzle.difficulty.skill`).
 
     Attributes
     ----------
@@ -177,11 +172,11 @@ class SkillModel:
     # --- reporting ---------------------------------------------------------------------------
     def report(self, *, folds: int = 5, rng: Any = 0) -> Any:
         """Held-out evaluation (k-fold by player): see :func:`.skill_report.evaluate`."""
-        from labkit.hexpuzzle.skill_report import evaluate
+        from labkit.hexpuzzle.difficulty.skill_report import evaluate
 
         if self.source is None:
             raise SkillModelError("a loaded model has no data to evaluate; refit it")
-        return evaluate(*self.source, features=self.features, folds=folds, rng=rng)
+        return evaluate(*self.source, fit=_fit, features=self.features, folds=folds, rng=rng)
 
     def table(self) -> list[dict[str, Any]]:
         """One dict per level: id, β, interval, success of an average player, score, band."""
@@ -260,7 +255,7 @@ class SkillModel:
     @classmethod
     def from_dict(cls, doc: Any) -> SkillModel:
         """Rebuild a model from :meth:`to_dict`'s output; every field is checked first."""
-        from labkit.hexpuzzle.skill_file import model_from_dict
+        from labkit.hexpuzzle.difficulty.skill_file import model_from_dict
 
         return model_from_dict(cls, doc)
 
@@ -322,7 +317,13 @@ def _fit(
 ) -> SkillModel:
     """The fit; ``extra`` (levels × q) adds level covariates to the LLTM design (report only)."""
     # scipy is imported here, not with the package: `import labkit.hexpuzzle` stays quick
-    from labkit.hexpuzzle.skill_fit import Responses, abilities, gauss_hermite, lltm, marginal_fit
+    from labkit.hexpuzzle.difficulty.skill_fit import (
+        Responses,
+        abilities,
+        gauss_hermite,
+        lltm,
+        marginal_fit,
+    )
 
     z, logw = gauss_hermite()
     ids, x = _levels(levels, features)

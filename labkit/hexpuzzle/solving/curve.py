@@ -1,8 +1,8 @@
 """Campaigns to a difficulty curve: one level per target, distinct, rotations rising with it.
 
-:func:`campaign_from_curve` calls :func:`~labkit.hexpuzzle.targets.generate_to_target` once per
-slot of a curve of targets — structural scores, or first-try success rates under a skill model
-— and returns the levels as a :class:`Campaign` (a list of levels) that can report and plot
+:func:`campaign_from_curve` calls :func:`~labkit.hexpuzzle.generate_to_target` once per slot
+of a curve of targets — structural scores, or first-try success rates under a skill model —
+and returns the levels as a :class:`Campaign` (a list of levels) that can report and plot
 target against achieved. :func:`parse_curve` reads the ``--curve`` option of ``labkit puzzle
 campaign``: ``A:B:N`` (a linear ramp of N targets) or a CSV file.
 
@@ -43,7 +43,7 @@ from labkit.hexpuzzle.coords import rotate_cell
 from labkit.hexpuzzle.difficulty.scoring import score
 from labkit.hexpuzzle.level import Level
 from labkit.hexpuzzle.solving.generator import GeneratorError, GeneratorOptionError
-from labkit.hexpuzzle.targets import generate_to_target
+from labkit.hexpuzzle.solving.targets import generate_to_target
 from labkit.rng import RngLike, entropy, stream
 
 __all__ = ["Campaign", "campaign_from_curve", "parse_curve", "puzzle_key"]

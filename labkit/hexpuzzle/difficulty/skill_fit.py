@@ -1,4 +1,4 @@
-"""The numerics behind :func:`~labkit.hexpuzzle.skill.fit_skill_model` (private).
+"""The numerics behind :func:`~labkit.hexpuzzle.difficulty.skill.fit_skill_model` (private).
 
 Stage 1, :func:`marginal_fit`: marginal maximum likelihood of the Rasch model
 P(y = 1) = σ(θ − β_l) with θ ~ N(0, σ²) integrated out by Gauss–Hermite quadrature; the level

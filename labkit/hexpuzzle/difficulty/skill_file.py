@@ -10,8 +10,16 @@ from typing import Any
 
 import numpy as np
 
+from labkit import LabkitError
 from labkit import io as lio
 from labkit.hexpuzzle.difficulty.scoring import PARTS
+
+FORMAT, VERSION = "labkit.hexpuzzle.skill-model", 1
+
+
+class SkillModelError(LabkitError):
+    """A skill model that cannot be fitted, or a bad model file."""
+
 
 __all__ = ["MAX_LEVELS", "MAX_PLAYERS", "model_from_dict"]
 
@@ -24,8 +32,7 @@ def _finite(value: Any) -> bool:
 
 
 def model_from_dict(cls: Any, doc: Any) -> Any:
-    """Build ``cls`` (:class:`~labkit.hexpuzzle.skill.SkillModel`) from a checked document."""
-    from labkit.hexpuzzle.skill import FORMAT, VERSION, SkillModelError
+    """Build ``cls`` (:class:`~labkit.hexpuzzle.SkillModel`) from a checked document."""
 
     E = SkillModelError
     doc = lio.check_header(doc, format=FORMAT, versions=(VERSION,), error=E)

@@ -27,8 +27,8 @@ def register_skill_commands(puzzle_subparsers: Any) -> None:
 def _skill(args: argparse.Namespace) -> int:
     from labkit import ArgumentError
     from labkit.hexpuzzle.cli.calibration import load_levels
+    from labkit.hexpuzzle.difficulty.skill import fit_skill_model
     from labkit.hexpuzzle.difficulty.telemetry import load_telemetry
-    from labkit.hexpuzzle.skill import fit_skill_model
 
     if args.folds == 1 or args.folds < 0:
         raise ArgumentError("must be 0 (no report) or >= 2", argument="--folds", value=args.folds)

@@ -1,9 +1,9 @@
 """``labkit puzzle campaign --curve A:B:N | FILE.csv``: levels generated to a difficulty curve.
 
-Called by the ``campaign`` command of :mod:`.cli_solver` when ``--curve`` is given: parses the
-curve (:func:`~labkit.hexpuzzle.curve.parse_curve`), generates one level per target
-(:func:`~labkit.hexpuzzle.curve.campaign_from_curve`, with a progress bar), writes the campaign
-file atomically and prints target against achieved per slot.
+Called by the ``campaign`` command of :mod:`.solver` when ``--curve`` is given: parses the
+curve (:func:`~labkit.hexpuzzle.solving.curve.parse_curve`), generates one level per target
+(:func:`~labkit.hexpuzzle.solving.curve.campaign_from_curve`, with a progress bar), writes the
+campaign file atomically and prints target against achieved per slot.
 
 What the curve's values mean
 ----------------------------
@@ -33,7 +33,7 @@ def curve_campaign(
     ability: float | None = None,
 ) -> int:
     """Generate, write and report a campaign to ``curve``; returns the exit status."""
-    from labkit.hexpuzzle.curve import campaign_from_curve, parse_curve
+    from labkit.hexpuzzle.solving.curve import campaign_from_curve, parse_curve
 
     targets = parse_curve(curve, argument="--curve")
     bad = [t for t in targets if not 0 <= t <= 100]
@@ -76,7 +76,7 @@ def curve_campaign(
 
 def _model(path: str | None):
     """The skill model of ``--model`` (checked before any search), or the shipped one."""
-    from labkit.hexpuzzle.skill import SkillModel, shipped_skill_model
+    from labkit.hexpuzzle.difficulty.skill import SkillModel, shipped_skill_model
 
     if path is None:
         return shipped_skill_model(), "the shipped skill model (simulated players)"

@@ -164,7 +164,7 @@ def _columns(rows: NDArray, lvl: NDArray, sizes: NDArray) -> NDArray:
 
 def _player_evidence(model, train1, tl, test1, lvl, sizes, n_levels) -> NDArray:
     """Log-likelihood (test rows × nodes) of each attempt's other columns given θ."""
-    from labkit.hexpuzzle.skill_fit import gauss_hermite
+    from labkit.hexpuzzle.difficulty.skill_fit import gauss_hermite
 
     c_tr, c_te = _columns(train1, tl, sizes), _columns(test1, lvl, sizes)
     counts = np.bincount(tl, minlength=n_levels)[:, None]
@@ -195,7 +195,7 @@ def _sequential(
     adds what each earlier attempt's other columns say (log-likelihood per row and node)."""
     from scipy.special import expit, log_expit, logsumexp
 
-    from labkit.hexpuzzle.skill_fit import gauss_hermite
+    from labkit.hexpuzzle.difficulty.skill_fit import gauss_hermite
 
     z, logw = gauss_hermite()
     theta = model.fit_info["population_mean"] + model.ability_sd * z
@@ -217,16 +217,25 @@ def _sequential(
 
 
 def evaluate(
-    telemetry: Any, levels: Sequence[Any], *, features: bool = True, folds: int = 5, rng: Any = 0
+    telemetry: Any,
+    levels: Sequence[Any],
+    *,
+    fit: Any,
+    features: bool = True,
+    folds: int = 5,
+    rng: Any = 0,
 ) -> SkillReport:
-    """K-fold-by-player held-out comparison (see the module docstring)."""
+    """K-fold-by-player held-out comparison (see the module docstring).
+
+    ``fit(telemetry, levels, features, extra=None)`` refits the model on each training fold; the
+    skill model passes its own fit, so this module never imports the model (no cycle).
+    """
     from scipy.special import expit
     from scipy.stats import spearmanr
     from threadpoolctl import threadpool_limits
 
     from labkit.hexpuzzle.difficulty.fit import calibrate
     from labkit.hexpuzzle.difficulty.observed import CalibrationError
-    from labkit.hexpuzzle.skill import _fit
 
     table = as_table(telemetry)
     diffs = [lv if isinstance(lv, (Difficulty, str)) else score(lv) for lv in levels]
@@ -250,7 +259,7 @@ def evaluate(
             lvl = np.array([index[v] for v in test["level"].tolist()])
             won = test["won"].astype(bool)
             _, tp = np.unique(test["player"], return_inverse=True)
-            model = _fit(train, diffs, features)
+            model = fit(train, diffs, features)
             beta = np.nan_to_num(model.difficulty, nan=float(np.nanmean(model.difficulty)))
             seq, unknown = _sequential(model, lvl, tp, won, beta)
             preds["skill model"].append(seq)
@@ -269,7 +278,7 @@ def evaluate(
                 preds["calibrate index"].append(np.full(len(lvl), np.nan))
             if features:
                 extra = _level_columns(train, ids, sizes)
-                m2 = _fit(train, diffs, features, extra=extra)
+                m2 = fit(train, diffs, features, extra=extra)
                 b2 = np.nan_to_num(m2.difficulty, nan=float(np.nanmean(m2.difficulty)))
                 preds["skill + level columns"].append(_sequential(m2, lvl, tp, won, b2)[0])
             ev = _player_evidence(model, tr1, tl, test, lvl, sizes, len(ids))

@@ -60,8 +60,8 @@ import numpy as np
 import labkit
 from labkit import ArgumentError
 from labkit.hexpuzzle.difficulty.scoring import score as score_level
+from labkit.hexpuzzle.difficulty.skill import SkillModel
 from labkit.hexpuzzle.level import Level, Tile, all_matchings
-from labkit.hexpuzzle.skill import SkillModel
 from labkit.hexpuzzle.solving.generator import GeneratorError, GeneratorOptionError, generate
 from labkit.rng import RngLike, entropy, make_rng, seed_sequence
 

@@ -13,7 +13,7 @@ those sites learned the hard way:
 
 A level's rating is on the players' scale: a level rated like a player is won at the first try
 by that player half the time. The games run in a numba kernel
-(:mod:`labkit.hexpuzzle._rating_kernels`).
+(:mod:`labkit.hexpuzzle.difficulty._rating_kernels`).
 
 Decisions the issue leaves open
 -------------------------------
@@ -46,7 +46,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from labkit import ArgumentError
-from labkit.hexpuzzle import _rating_kernels
+from labkit.hexpuzzle.difficulty import _rating_kernels
 from labkit.hexpuzzle.difficulty.telemetry import as_table
 
 __all__ = ["SCALE", "LevelRatings", "glicko2"]
