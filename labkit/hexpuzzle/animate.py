@@ -79,17 +79,17 @@ def plan(level: Level, actions: Iterable[Any] | None = None, frames_per_tap: int
     if frames_per_tap < 2:
         raise ArgumentError("must be >= 2", argument="frames_per_tap", value=frames_per_tap)
     state = PuzzleState(level)
-    frames = [Frame(state.level, state._active.copy(), None, 0.0, _title(state, "start"))] * HOLD
+    frames = [Frame(state.level, state.active.copy(), None, 0.0, _title(state, "start"))] * HOLD
     for n, action in enumerate(_actions(level, actions), start=1):
         if state.status != "playing":
             break
         if action.kind == "rotate":
             state.rotate(int(action.arg))
-            still = Frame(state.level, state._active.copy(), None, 0.0,
+            still = Frame(state.level, state.active.copy(), None, 0.0,
                           _title(state, f"{n}: rotate {int(action.arg):+d}"))  # fmt: skip
             frames += [still] * HOLD
             continue
-        before_level, before_active = state.level, state._active.copy()
+        before_level, before_active = state.level, state.active.copy()
         judged = state.tap(str(action.arg))
         # the tapped tile is drawn as the moving hexagon, not also at its start cell
         before_active[level.tile_index(judged.tile)] = False
@@ -98,7 +98,7 @@ def plan(level: Level, actions: Iterable[Any] | None = None, frames_per_tap: int
             frames.append(Frame(before_level, before_active, judged, k / (frames_per_tap - 1),
                                 _title(state, doing)))  # fmt: skip
         frames += [frames[-1]] * (HOLD // 2)
-        frames += [Frame(state.level, state._active.copy(), None, 0.0, _title(state, doing))] * HOLD
+        frames += [Frame(state.level, state.active.copy(), None, 0.0, _title(state, doing))] * HOLD
     return frames
 
 
