@@ -20,7 +20,9 @@ The simulation (SPEC E1, E4, E6, E7) plays whole games on those rules:
 * :mod:`~labkit.encounter.journal`, :mod:`~labkit.encounter.trace` — ``ActionJournal``,
   ``SimulationTrace`` (formats 2 and 3);
 * :mod:`~labkit.encounter.runner`, :mod:`~labkit.encounter.replay`,
-  :mod:`~labkit.encounter.batch` — ``simulate``, ``replay``, ``playback``, ``run_batch``.
+  :mod:`~labkit.encounter.batch` — ``simulate``, ``replay``, ``playback``, ``run_batch``;
+* :mod:`~labkit.encounter.sweep`, :mod:`~labkit.encounter.tune` — ``sweep`` (tidy, resumable,
+  common random numbers), ``sweep_summary``, ``tune`` (a parameter value hitting a target).
 
 Examples
 --------
@@ -61,6 +63,8 @@ from labkit.encounter.session import GameSession
 from labkit.encounter.settings import SimulationError, SimulationSettings
 from labkit.encounter.sound import Direction, SoundError, heard_at, propagate_sound
 from labkit.encounter.trace import SimulationTrace, TraceError
+from labkit.encounter.sweep import SweepError, design, sweep
+from labkit.encounter.sweep import summary as sweep_summary
 from labkit.encounter.world import World
 
 __all__ = [
@@ -113,4 +117,8 @@ __all__ = [
     "SimulationTrace",
     "TraceError",
     "World",
+    "SweepError",
+    "design",
+    "sweep",
+    "sweep_summary",
 ]

@@ -313,6 +313,25 @@ def survival_curve(
     return turns, (n - dead) / max(n, 1), lo, hi
 
 
+def _varying(sweep: Sequence[SimulationSettings]) -> dict[str, list]:
+    """Per settings field that differs across ``sweep`` (seeds aside) and per balance pointer
+    any of them patches: the value of each settings object (tuples become lists)."""
+    from labkit.encounter.settings import balance_value
+
+    out: dict[str, list] = {}
+    docs = [s.to_dict() for s in sweep]
+    for key in docs[0] if docs else []:
+        if key in ("seed", "map_seed", "balance"):
+            continue
+        values = [d[key] for d in docs]
+        if any(v != values[0] for v in values):
+            out[key] = values
+    pointers = sorted({p for s in sweep for p in s.balance})
+    for p in pointers:
+        out[p] = [s.balance[p] if p in s.balance else balance_value(p) for s in sweep]
+    return out
+
+
 def _mean_ci(x: np.ndarray) -> tuple[float, float, float]:
     if x.size == 0:
         return math.nan, math.nan, math.nan
@@ -330,6 +349,37 @@ class BatchResult:
 
     def __len__(self) -> int:
         return len(self.rows)
+
+    @property
+    def frame(self) -> Any:
+        """The rows as a pandas ``DataFrame``: one row per game (tidy), settings as columns.
+
+        Columns: ``settings_index``, every settings field that differs between the settings
+        played (``"npcs"``, ``"difficulty"`` …) and every balance JSON pointer any of them
+        patches (``"/characters/monster/life"``, the shipped value where a settings object does
+        not patch it), then the table's own columns (seeds, winner, end reason, steps, turns,
+        encounters, ``alive_<actor>``, ``survival_<actor>``). ``winner`` is ``""`` when nobody
+        won, as in :attr:`rows`.
+
+        Examples
+        --------
+        >>> from concurrent.futures import ThreadPoolExecutor
+        >>> from labkit.encounter.settings import SimulationSettings
+        >>> sweep = [SimulationSettings(balance={"/characters/monster/life": v}) for v in (3, 6)]
+        >>> with ThreadPoolExecutor(2) as pool:
+        ...     res = run_batch(sweep, range(3), executor=pool, progress=False)
+        >>> res.frame[["/characters/monster/life", "seed"]].values.tolist()
+        [[3, 0], [3, 1], [3, 2], [6, 0], [6, 1], [6, 2]]
+        """
+        import pandas as pd
+
+        data: dict[str, Any] = {"settings_index": self.rows["settings_index"]}
+        for name, values in _varying(self.settings).items():
+            data[name] = [values[int(k)] for k in self.rows["settings_index"]]
+        for name in self.rows.dtype.names:
+            if name != "settings_index":
+                data[name] = self.rows[name]
+        return pd.DataFrame(data)
 
     def actors(self, side: str | None = None) -> list[str]:
         """Actor ids with columns in the table (optionally of one side)."""
