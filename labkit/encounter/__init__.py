@@ -62,9 +62,9 @@ from labkit.encounter.runner import outcome, simulate
 from labkit.encounter.session import GameSession
 from labkit.encounter.settings import SimulationError, SimulationSettings
 from labkit.encounter.sound import Direction, SoundError, heard_at, propagate_sound
-from labkit.encounter.trace import SimulationTrace, TraceError
 from labkit.encounter.sweep import SweepError, design, sweep
 from labkit.encounter.sweep import summary as sweep_summary
+from labkit.encounter.trace import SimulationTrace, TraceError
 from labkit.encounter.world import World
 
 __all__ = [

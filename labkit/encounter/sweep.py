@@ -117,8 +117,11 @@ def design(
 
     Examples
     --------
-    >>> design(SimulationSettings(), {"npcs": [2, 3], "/combat/max_rounds": [10]})
-    (['npcs', '/combat/max_rounds'], [{'npcs': 2, '/combat/max_rounds': 10}, {'npcs': 3, '/combat/max_rounds': 10}])
+    >>> params, points = design(SimulationSettings(), {"npcs": [2, 3], "/combat/max_rounds": [9]})
+    >>> params
+    ['npcs', '/combat/max_rounds']
+    >>> points
+    [{'npcs': 2, '/combat/max_rounds': 9}, {'npcs': 3, '/combat/max_rounds': 9}]
     >>> design(SimulationSettings(), {"/characters/monster/lives": [3]})
     Traceback (most recent call last):
     ...
@@ -129,16 +132,19 @@ def design(
         values = []
         for name in params:
             vals = grid[name]
-            vals = [vals] if isinstance(vals, (str, bytes)) or not isinstance(vals, Iterable) else list(vals)
+            scalar = isinstance(vals, (str, bytes)) or not isinstance(vals, Iterable)
+            vals = [vals] if scalar else list(vals)
             if not vals:
-                raise ArgumentError("needs at least one value", argument=f"grid[{name!r}]", value=vals)
+                raise ArgumentError("needs at least one value", argument=f"grid[{name!r}]",
+                                    value=vals)  # fmt: skip
             values.append(vals)
         points = [dict(zip(params, combo)) for combo in itertools.product(*values)]
     elif isinstance(grid, Sequence) and not isinstance(grid, (str, bytes)) and grid:
         points = []
         for i, p in enumerate(grid):
             if not isinstance(p, Mapping):
-                raise ArgumentError("a design point must be a mapping", argument=f"grid[{i}]", value=p)
+                raise ArgumentError("a design point must be a mapping", argument=f"grid[{i}]",
+                                    value=p)  # fmt: skip
             points.append(dict(p))
         params = list(points[0])
         for i, p in enumerate(points):
@@ -330,7 +336,8 @@ def sweep(
     if mode not in ("outcome", "full"):
         raise ArgumentError("must be 'outcome' or 'full'", argument="mode", value=mode)
     if not isinstance(base, SimulationSettings):
-        raise ArgumentError("must be SimulationSettings", argument="base", value=type(base).__name__)
+        raise ArgumentError("must be SimulationSettings", argument="base",
+                            value=type(base).__name__)  # fmt: skip
     params, points = design(base, grid)
     seed_list = _seed_list(seeds)
     settings = [point_settings(base, p) for p in points]
@@ -361,9 +368,10 @@ def sweep(
               already=len(jobs) - len(todo))  # fmt: skip
     table = pa.concat_tables(tables) if tables else builder.table([], [])
     frame = table.to_pandas()
-    order = frame["point"].to_numpy() * len(seed_list) + frame["seed"].map(
-        {s: i for i, s in enumerate(seed_list)}
-    ).to_numpy()
+    order = (
+        frame["point"].to_numpy() * len(seed_list)
+        + frame["seed"].map({s: i for i, s in enumerate(seed_list)}).to_numpy()
+    )
     frame = frame.assign(_job=order).drop_duplicates("_job").sort_values("_job", kind="stable")
     if len(frame) != len(jobs):
         raise SweepError("games are missing from the sweep", value=len(jobs) - len(frame))
@@ -437,4 +445,3 @@ def summary(
     out = pd.DataFrame(rows)
     out.attrs["baseline"] = baseline
     return out
-

@@ -38,7 +38,8 @@ def whole():
 def test_columns_are_named_as_given_and_rows_are_the_games(whole):
     assert list(whole.columns[:6]) == [LIFE, "npcs", "point", "seed", "map_seed", "winner"]
     assert len(whole) == 4 * 6
-    assert whole[[LIFE, "npcs"]].drop_duplicates().values.tolist() == [[2, 2], [2, 3], [7, 2], [7, 3]]
+    points = whole[[LIFE, "npcs"]].drop_duplicates().values.tolist()
+    assert points == [[2, 2], [2, 3], [7, 2], [7, 3]]
     assert whole["seed"].tolist() == list(range(6)) * 4  # every point plays the same seeds
     for _, r in whole.iloc[[0, 7, 20]].iterrows():
         s = BASE.replace(npcs=int(r["npcs"]), balance={LIFE: int(r[LIFE])})
