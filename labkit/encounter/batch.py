@@ -89,12 +89,17 @@ MAX_CHUNK = 50
 Job = tuple[int, int, int, int]
 
 
-def play_chunk(docs: Mapping[int, dict], jobs: Sequence[Job]) -> list[tuple]:
+def play_chunk(docs: Mapping[int, dict], jobs: Sequence[Job], mode: str = "full") -> list[tuple]:
     """Play ``jobs`` of settings ``docs`` (by settings index); the task every worker runs.
 
     Returns ``(job index, *outcome_row)`` per game (see
-    :func:`~labkit.encounter.runner.outcome_row`).
+    :func:`~labkit.encounter.runner.outcome_row`); ``mode="outcome"`` plays them in the numba
+    kernel (:mod:`labkit.encounter.outcome_only`, the same rows), ``"full"`` in the session.
     """
+    if mode == "outcome":
+        from labkit.encounter.outcome_only import play_outcomes
+
+        return play_outcomes(docs, jobs)
     base = {k: SimulationSettings.from_dict(doc) for k, doc in docs.items()}
     return [
         (i, *outcome_row(base[k].replace(seed=seed, map_seed=map_seed)))
@@ -105,10 +110,10 @@ def play_chunk(docs: Mapping[int, dict], jobs: Sequence[Job]) -> list[tuple]:
 def _load_kernels() -> None:
     """Load the encounter kernels (from numba's on-disk cache) into this process."""
     from labkit import _jit
-    from labkit.encounter import _kernels
+    from labkit.encounter import _game_kernels, _kernels
 
-    for k in _jit.REGISTRY.values():
-        if k.module == _kernels.__name__ and k.example is not None:
+    for k in list(_jit.REGISTRY.values()):
+        if k.module in (_kernels.__name__, _game_kernels.__name__) and k.example is not None:
             k.dispatcher(*k.example())
 
 
@@ -162,6 +167,7 @@ def run_batch(
     progress: bool | Callable[[int, int], None] = True,
     chunksize: int | None = None,
     fixed_map: bool = False,
+    mode: str = "outcome",
 ) -> BatchResult:
     """Play one game per (settings, seed) pair and tabulate the outcomes.
 
@@ -180,12 +186,18 @@ def run_batch(
         Games per task (default: about 32 tasks per worker, at most 50 games).
     fixed_map : bool
         Keep each settings' map seed instead of setting it to the seed.
+    mode : {"outcome", "full"}
+        ``"outcome"`` (default) plays each game in the numba kernel of
+        :mod:`labkit.encounter.outcome_only`; ``"full"`` in the journalled
+        :class:`~labkit.encounter.session.GameSession`. The rows are the same.
 
     Returns
     -------
     BatchResult
         Rows in (settings, seed) order, identical whatever the executor.
     """
+    if mode not in ("outcome", "full"):
+        raise SimulationError("mode must be 'outcome' or 'full'", pointer="/mode", value=mode)
     sweep = [settings] if isinstance(settings, SimulationSettings) else list(settings)
     if not sweep:
         raise SimulationError("no settings to play", pointer="/settings", value=[])
@@ -217,7 +229,7 @@ def run_batch(
         bar = tqdm(total=len(jobs), desc="games", unit="game")
     try:
         futures = [
-            pool.submit(play_chunk, {k: docs[k] for k in {job[1] for job in chunk}}, chunk)
+            pool.submit(play_chunk, {k: docs[k] for k in {job[1] for job in chunk}}, chunk, mode)
             for chunk in chunks
         ]
         for fut in as_completed(futures):

@@ -49,11 +49,7 @@ IN_FLIGHT_PER_WORKER = 4
 
 def play_games(docs: Mapping[int, dict], jobs: Sequence[Job], mode: str = "outcome") -> list:
     """The task a worker runs: play ``jobs`` of settings ``docs`` in ``mode``."""
-    if mode == "full":
-        return play_chunk(docs, jobs)
-    from labkit.encounter.outcome import play_outcomes
-
-    return play_outcomes(docs, jobs)
+    return play_chunk(docs, jobs, mode)
 
 
 def play_jobs(
