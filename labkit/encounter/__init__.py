@@ -65,6 +65,7 @@ from labkit.encounter.sound import Direction, SoundError, heard_at, propagate_so
 from labkit.encounter.sweep import SweepError, design, sweep
 from labkit.encounter.sweep import summary as sweep_summary
 from labkit.encounter.trace import SimulationTrace, TraceError
+from labkit.encounter.tune import Tuned, tune
 from labkit.encounter.world import World
 
 __all__ = [
@@ -121,4 +122,6 @@ __all__ = [
     "design",
     "sweep",
     "sweep_summary",
+    "Tuned",
+    "tune",
 ]
