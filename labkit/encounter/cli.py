@@ -57,6 +57,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     bat.add_argument("--out", help="CSV file for the rows")
     bat.add_argument("--quiet", action="store_true", help="no progress bar")
     bat.set_defaults(func=_cmd_batch)
+    from labkit.encounter import cli_balance
+
+    cli_balance.register(sub, _game_options)  # sweep, tune
 
 
 def _pair(text: str, name: str, kind: type = int) -> tuple:

@@ -263,7 +263,12 @@ def tune(
     if integer:
         lo_b, hi_b = float(math.ceil(lo_b)), float(math.floor(hi_b))
     tol = (hi_b - lo_b) / 64 if tol is None else tol
+    own = None
     if response is None:
+        if executor is None:  # one pool for every point, not one per point
+            from labkit.encounter.batch import local_executor
+
+            executor = own = local_executor()
         response = play_response(base, parameter, metric, executor=executor)
     bar = close = None
     if progress is True:
@@ -310,6 +315,8 @@ def tune(
     finally:
         if close is not None:
             close()
+        if own is not None:
+            own.shutdown()
 
 
 def _result(parameter, target, metric, s, integer, where, reachable, pd, bootstrap=0) -> Tuned:
