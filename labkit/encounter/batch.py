@@ -284,9 +284,12 @@ def _table(jobs: list[Job], rows: list[Any], sweep: list[SimulationSettings]) ->
 
 
 def survival_curve(
-    result: BatchResult, side: str = "npc", settings_index: int | None = None
+    result: Any, side: str = "npc", settings_index: int | None = None
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """Share of one side's actors still alive after each game turn, with 95 % Wilson bands.
+
+    ``result`` is a :class:`BatchResult` or a :func:`~labkit.encounter.sweep.sweep` frame
+    (then ``settings_index`` selects a ``point``).
 
     An actor alive when its game ends counts as alive at every later turn: a finished game can
     no longer kill it, so treating it as *censored* (Kaplan–Meier) would be wrong — the end of
@@ -310,10 +313,15 @@ def survival_curve(
     >>> t.tolist(), s.tolist()
     ([0, 2, 4, 5], [1.0, 0.75, 0.5, 0.5])
     """
-    rows = result.rows
-    if settings_index is not None:
-        rows = rows[rows["settings_index"] == settings_index]
-    actors = result.actors(side)
+    if hasattr(result, "columns"):  # a sweep's DataFrame: ``settings_index`` is its point
+        frame = result if settings_index is None else result[result["point"] == settings_index]
+        rows = {c: frame[c].to_numpy() for c in frame.columns}
+        actors = [c[6:] for c in frame.columns if c.startswith(f"alive_{side}-")]
+    else:
+        rows = result.rows
+        if settings_index is not None:
+            rows = rows[rows["settings_index"] == settings_index]
+        actors = result.actors(side)
     time = np.concatenate([rows[f"survival_{a}"] for a in actors]).astype(np.int64)
     died = ~np.concatenate([rows[f"alive_{a}"] for a in actors])
     keep = time >= 0
