@@ -59,7 +59,7 @@ import math
 import multiprocessing
 import os
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from concurrent.futures import Executor, ProcessPoolExecutor, as_completed
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from typing import Any
 
@@ -211,43 +211,18 @@ def run_batch(
             jobs.append((len(jobs), k, seed, map_seed))
     docs = [s.to_dict() for s in sweep]
 
-    own = executor is None
-    workers = (os.cpu_count() or 1) if own else _worker_count(executor)
-    size = chunksize or max(1, min(MAX_CHUNK, math.ceil(len(jobs) / (TASKS_PER_WORKER * workers))))
-    chunks = [jobs[i : i + size] for i in range(0, len(jobs), size)]
-    if own:
-        executor = local_executor(min(workers, len(chunks)))
-    pool: Executor = executor.get_executor() if _is_dask_client(executor) else executor
-    if isinstance(pool, ProcessPoolExecutor):
-        _load_before_fork(pool)  # helps a plain pool too, if its workers have not started yet
-    results: list[tuple | None] = [None] * len(jobs)
-    done = 0
-    bar = None
-    if progress is True:
-        from tqdm.auto import tqdm
+    from labkit.encounter.engine import play_jobs  # the engine builds on this module
 
-        bar = tqdm(total=len(jobs), desc="games", unit="game")
-    try:
-        futures = [
-            pool.submit(play_chunk, {k: docs[k] for k in {job[1] for job in chunk}}, chunk, mode)
-            for chunk in chunks
-        ]
-        for fut in as_completed(futures):
-            rows = fut.result()
-            for row in rows:
-                if results[row[0]] is not None:
-                    raise SimulationError("a game came back twice", pointer=f"/jobs/{row[0]}")
-                results[row[0]] = row
-            done += len(rows)
-            if bar is not None:
-                bar.update(len(rows))
-            elif callable(progress):
-                progress(done, len(jobs))
-    finally:
-        if bar is not None:
-            bar.close()
-        if own:
-            executor.shutdown()
+    results: list[tuple | None] = [None] * len(jobs)
+
+    def keep(chunk: Sequence[Job], rows: list[tuple]) -> None:
+        for row in rows:
+            if results[row[0]] is not None:
+                raise SimulationError("a game came back twice", pointer=f"/jobs/{row[0]}")
+            results[row[0]] = row
+
+    play_jobs(docs, jobs, keep, executor=executor, progress=progress, chunksize=chunksize,
+              mode=mode)  # fmt: skip
     missing = [i for i, r in enumerate(results) if r is None]
     if missing:
         raise SimulationError("games were lost", pointer=f"/jobs/{missing[0]}", value=len(missing))

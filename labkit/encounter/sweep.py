@@ -17,7 +17,8 @@ call again plays only the (point, seed) games no part file holds, so a sweep kil
 moment (kernel restart, ``kill -9``, a lost Dask worker) resumes without losing or duplicating a
 row, and the final table equals an uninterrupted run. A different call on the same directory is
 a :class:`SweepError`. Each part is written to a temporary file and renamed (a kill never leaves
-half a part); temporaries left by a kill are removed on the next run.
+half a part); temporaries left by a kill are removed on the next run, and a part that cannot be
+read (cut short by a power loss before the disk caught up) is removed and its games replayed.
 
 Decisions recorded here: each seed sets both the process and the map seed of its game (as
 :func:`~labkit.encounter.batch.run_batch` does); a value that is not a number, a string or a
@@ -270,7 +271,11 @@ def _read_parts(out: Path, n_jobs: int, n_seeds: int, columns: list[str]) -> lis
 
     tables = []
     for part in sorted(out.glob("part-*.parquet")):
-        t = pq.read_table(part)
+        try:
+            t = pq.read_table(part)
+        except (OSError, ValueError):  # ArrowInvalid: a part cut short by a power loss
+            part.unlink()  # its games are simply played again
+            continue
         if t.column_names != columns:
             raise SweepError("a part file does not fit this sweep", pointer=part.name)
         tables.append(t)

@@ -102,11 +102,12 @@ def test_out_dir_resumes_only_the_missing_games(tmp_path, whole):
     assert len(parts) == 6 and (out / "manifest.json").exists()
     parts[2].unlink()
     (out / ".part-x.parquet.1.tmp").write_bytes(b"half a part")  # as a kill would leave it
+    parts[4].write_bytes(parts[4].read_bytes()[:100])  # as a power loss could leave one
     played = []
     with ThreadPoolExecutor(2) as pool:
         again = sweep(BASE, GRID, range(6), executor=pool, out=out, chunksize=4,
                       progress=lambda done, total: played.append((done, total)))  # fmt: skip
-    assert played == [(24, 24)]  # one chunk of 4 games replayed, counted from 20 done
+    assert played == [(20, 24), (24, 24)]  # two chunks of 4 replayed, counted from 16 done
     pd.testing.assert_frame_equal(again, whole)
     assert not list(out.glob("*.tmp"))
 
