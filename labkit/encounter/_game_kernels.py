@@ -241,6 +241,23 @@ def _toward(moves, nm, direction, sign, unit, alpha):
 
 
 @kernel
+def _pick_fresh(options, n, seen, x, y, w, raw, st):
+    """``pick(fresh or options)``: a random move into a room not in ``seen``, else any of the
+    options; WAIT when there is none."""
+    fresh = np.empty(8, dtype=np.int64)
+    nf = 0
+    for i in range(n):
+        if not seen[(y + _DY[options[i]]) * w + x + _DX[options[i]]]:
+            fresh[nf] = options[i]
+            nf += 1
+    if nf:
+        return fresh[_integers(raw, st, nf)]
+    if n:
+        return options[_integers(raw, st, n)]
+    return WAIT
+
+
+@kernel
 def _decide(a, legal, nl, fighting, policy, level, slip, retreat_life, life, max_life, weapon,
             cell, w, h, bag, rank, bullet, explored, known, notes, count, turn, sig, unit, alpha,
             raw, st):  # fmt: skip
@@ -304,17 +321,7 @@ def _decide(a, legal, nl, fighting, policy, level, slip, retreat_life, life, max
         if ns == 0:
             safe[:nm] = moves[:nm]
             ns = nm
-        if ns == 0:
-            return WAIT
-        fresh = np.empty(8, dtype=np.int64)
-        nf = 0
-        for i in range(ns):
-            if not explored[a, (y + _DY[safe[i]]) * w + x + _DX[safe[i]]]:
-                fresh[nf] = safe[i]
-                nf += 1
-        if nf:
-            return fresh[_integers(r, s, nf)]
-        return safe[_integers(r, s, ns)]
+        return _pick_fresh(safe, ns, explored[a], x, y, w, r, s)
     # the hunter
     if _heard(notes, count, a, turn, sig, heard):
         if not 0 <= heard[0] < 8:
@@ -335,17 +342,7 @@ def _decide(a, legal, nl, fighting, policy, level, slip, retreat_life, life, max
         return best
     if level >= 2 and has[HIDE] and _random(r, s) < 0.3:
         return HIDE
-    fresh = np.empty(8, dtype=np.int64)
-    nf = 0
-    for i in range(nm):
-        if not known[a, (y + _DY[moves[i]]) * w + x + _DX[moves[i]]]:
-            fresh[nf] = moves[i]
-            nf += 1
-    if nf:
-        return fresh[_integers(r, s, nf)]
-    if nm:
-        return moves[_integers(r, s, nm)]
-    return WAIT
+    return _pick_fresh(moves, nm, known[a], x, y, w, r, s)
 
 
 # -- the game ---------------------------------------------------------------------------------
@@ -384,6 +381,18 @@ def _legal(a, side, cell, w, h, dropped, bag, weapon, armour, attachment, loaded
         n += 1
     out[n] = WAIT
     return n + 1
+
+
+@kernel
+def _move(x, to, w, cell, stealth, known, notes, count, turn, snd, emit, ns):
+    """``GameSession._move``: enter room ``to`` (seen, noted, heard at level 2)."""
+    cell[x] = to
+    stealth[x] = False
+    known[x, to] = True
+    notes = _note(notes, count, x, N_VISIT, turn, to, -1, 0)
+    snd[ns, 0], snd[ns, 1], snd[ns, 2] = to % w, to // w, 2
+    emit[ns] = x
+    return notes, ns + 1
 
 
 @kernel
@@ -539,14 +548,8 @@ def play_game(w, h, side, policy, level, max_steps, cdf, quota_kind, armory, ite
                         if 0 <= px + _DX[d] < w and 0 <= py + _DY[d] < h:
                             nb[k] = (py + _DY[d]) * w + px + _DX[d]
                             k += 1
-                    to = nb[process.integers(0, k)]
-                    cell[x] = to
-                    stealth[x] = False
-                    known[x, to] = True
-                    notes = _note(notes, count, x, N_VISIT, turn, to, -1, 0)
-                    snd[ns, 0], snd[ns, 1], snd[ns, 2] = to % w, to // w, 2
-                    emit[ns] = x
-                    ns += 1
+                    notes, ns = _move(x, nb[process.integers(0, k)], w, cell, stealth, known,
+                                      notes, count, turn, snd, emit, ns)  # fmt: skip
                 enc_a, enc_b = -1, -1
         else:
             a = poll
@@ -560,13 +563,8 @@ def play_game(w, h, side, policy, level, max_steps, cdf, quota_kind, armory, ite
             moved = act < 8
             if moved:
                 to = (here // w + _DY[act]) * w + here % w + _DX[act]
-                cell[a] = to
-                stealth[a] = False
-                known[a, to] = True
-                notes = _note(notes, count, a, N_VISIT, turn, to, -1, 0)
-                snd[ns, 0], snd[ns, 1], snd[ns, 2] = to % w, to // w, 2
-                emit[ns] = a
-                ns += 1
+                notes, ns = _move(a, to, w, cell, stealth, known, notes, count, turn, snd, emit,
+                                  ns)  # fmt: skip
             elif act == EXPLORE or act == PICKUP:
                 source = loot if act == EXPLORE else dropped
                 bag[a] += source[here]
