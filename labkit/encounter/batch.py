@@ -19,6 +19,12 @@ index, so the table is in (settings, seed) order whatever order the chunks finis
 chunk that is run twice (a lost worker) can neither duplicate nor drop a row (checked).
 Every game's outcome depends only on its settings, so the table is the same on every engine.
 
+How each game is played: ``mode="outcome"`` (the default) runs the whole game in one numba
+kernel (:mod:`labkit.encounter.outcome_only`: no journal, no observations, numpy's random numbers
+bit for bit), ``mode="full"`` the journalled :class:`~labkit.encounter.session.GameSession`;
+the rows are the same (tested over 1,000+ seeds), the first about 5-20x faster. The chunks go
+through :func:`labkit.encounter.engine.play_jobs` (shared with sweeps and tuning).
+
 Keeping the overhead per game small (what lets 2 workers approach twice 1 worker):
 
 * a task carries each settings document it needs once plus ``(job, settings index, seed, map
