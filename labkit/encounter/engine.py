@@ -41,10 +41,29 @@ from labkit.encounter.batch import (
     play_chunk,
 )
 
-__all__ = ["Job", "play_jobs", "play_games", "IN_FLIGHT_PER_WORKER"]
+__all__ = ["Job", "play_jobs", "play_games", "chunk_size", "IN_FLIGHT_PER_WORKER"]
 
 Job = tuple[int, int, int, int]
 IN_FLIGHT_PER_WORKER = 4
+# Outcome-only games take well under a millisecond of CPU, so a task needs many of them to
+# outweigh its round trip (on a loaded machine the parent hands out tasks late, and small tasks
+# left the workers idle most of the time); a few tasks per worker still balance the load.
+FAST_TASKS_PER_WORKER = 8
+FAST_MAX_CHUNK = 1000
+
+
+def chunk_size(games: int, workers: int, mode: str) -> int:
+    """Default games per task: about ``TASKS_PER_WORKER`` tasks per worker (8 outcome-only),
+    at most ``MAX_CHUNK`` games (1,000 outcome-only).
+
+    Examples
+    --------
+    >>> chunk_size(10_000, 2, "full"), chunk_size(10_000, 2, "outcome"), chunk_size(9, 2, "outcome")
+    (50, 625, 1)
+    """
+    per, cap = (TASKS_PER_WORKER, MAX_CHUNK) if mode == "full" else (
+        FAST_TASKS_PER_WORKER, FAST_MAX_CHUNK)  # fmt: skip
+    return max(1, min(cap, math.ceil(games / (per * workers))))
 
 
 def play_games(docs: Mapping[int, dict], jobs: Sequence[Job], mode: str = "outcome") -> list:
@@ -75,7 +94,7 @@ def play_jobs(
     total = len(jobs) + already if total is None else total
     own = executor is None
     workers = (os.cpu_count() or 1) if own else _worker_count(executor)
-    size = chunksize or max(1, min(MAX_CHUNK, math.ceil(len(jobs) / (TASKS_PER_WORKER * workers))))
+    size = chunksize or chunk_size(len(jobs), workers, mode)
     chunks = [list(jobs[i : i + size]) for i in range(0, len(jobs), size)]
     bar = None
     if progress is True:
