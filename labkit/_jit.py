@@ -42,6 +42,8 @@ KERNEL_MODULES = (
     "labkit.pathfinding._kernels",
     "labkit.mapturn._kernels",
     "labkit.encounter._kernels",
+    "labkit.encounter._rng_kernels",
+    "labkit.encounter._policy_kernels",
     "labkit.encounter._game_kernels",
 )
 
