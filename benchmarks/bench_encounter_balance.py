@@ -2,12 +2,12 @@
 workers, and tune to NPC win 0.5 on monster life.
 
 * **games/s**: the default game, one process; outcome-only (the numba game kernel) and the
-  journalled :class:`~labkit.encounter.session.GameSession` (``outcome_row``, what batches ran
+  journalled :class:`~labkit.encounter.sim.session.GameSession` (``outcome_row``, what batches ran
   before) are timed in alternating rounds on different seeds, so load from other processes on
   the shared machine falls on both alike; the ratio is of the medians per game (target 5x).
 * **sweep**: 20 points (monster life 2..11 x 2 or 3 NPCs) x 100 and x 500 seeds (2,000 and
   10,000 games), streamed to Parquet in a temporary directory, on a warm 2-worker
-  :func:`~labkit.encounter.batch.local_executor`: wall time, the workers' CPU time over
+  :func:`~labkit.encounter.sim.batch.local_executor`: wall time, the workers' CPU time over
   2 x wall (busy share, target >= 90 %; also as a share of the CPU that other processes left
   free, which is what a loaded machine allows) and the parent's peak resident memory above its level
   before the sweep (sampled every 5 ms; it should stay flat as the sweep grows).
@@ -24,10 +24,10 @@ import threading
 import time
 
 from benchmarks import Row, benchmark
-from labkit.encounter.batch import local_executor
+from labkit.encounter.sim.batch import local_executor
 from labkit.encounter.outcome_only import outcome_row_fast
-from labkit.encounter.runner import outcome_row
-from labkit.encounter.settings import SimulationSettings
+from labkit.encounter.sim.runner import outcome_row
+from labkit.encounter.sim.settings import SimulationSettings
 from labkit.encounter.sweep import sweep
 from labkit.encounter.tune import tune
 

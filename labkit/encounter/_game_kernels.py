@@ -4,7 +4,7 @@ The profile of the plain session (``GameSession`` with ``observations=False``, a
 default game) is flat: no single rule dominates; the time is the step loop itself — building
 an observation per decision, journal events, notebook scans, sound, legality lists, each a
 few microseconds of Python, about 90 steps a game. So the whole loop moves here, with the
-same rules in the same order, and :class:`~labkit.encounter.session.GameSession` stays the
+same rules in the same order, and :class:`~labkit.encounter.sim.session.GameSession` stays the
 readable reference: a test plays thousands of seeds both ways and compares every row.
 
 Random numbers are the session's own, bit for bit: the map and policy streams are numpy's
@@ -200,7 +200,7 @@ def _fighter(a, side, life, weapon, armour, loaded, stealth, items, chars, bonus
 
 def _example() -> tuple:
     from labkit.encounter.outcome_only import kernel_args
-    from labkit.encounter.settings import SimulationSettings
+    from labkit.encounter.sim.settings import SimulationSettings
 
     return kernel_args(SimulationSettings(), 0, 0)
 

@@ -1,4 +1,4 @@
-"""Numba kernels of the encounter AI (``labkit.encounter.policy``) and notebooks, for the game
+"""Numba kernels of the encounter AI (``labkit.encounter.sim.policy``) and notebooks, for the game
 kernel: the same rules as ``ScavengerPolicy``/``HunterPolicy``/``RandomPolicy.decide`` and
 ``NoteBook`` (visible = the last 5 turns, pruned to the newest 150), on arrays.
 

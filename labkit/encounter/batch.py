@@ -21,7 +21,7 @@ Every game's outcome depends only on its settings, so the table is the same on e
 
 How each game is played: ``mode="outcome"`` (the default) runs the whole game in one numba
 kernel (:mod:`labkit.encounter.outcome_only`: no journal, no observations, numpy's random numbers
-bit for bit), ``mode="full"`` the journalled :class:`~labkit.encounter.session.GameSession`;
+bit for bit), ``mode="full"`` the journalled :class:`~labkit.encounter.sim.session.GameSession`;
 the rows are the same (tested over 1,000+ seeds), the first about 5-20x faster. The chunks go
 through :func:`labkit.encounter.engine.play_jobs` (shared with sweeps and tuning).
 
@@ -30,7 +30,7 @@ Keeping the overhead per game small (what lets 2 workers approach twice 1 worker
 * a task carries each settings document it needs once plus ``(job, settings index, seed, map
   seed)`` per game, not one settings document per game; the worker validates each settings
   once per chunk and only swaps the seeds;
-* a worker sends back compact tuples (:func:`~labkit.encounter.runner.outcome_row`): no actor
+* a worker sends back compact tuples (:func:`~labkit.encounter.sim.runner.outcome_row`): no actor
   ids, no seeds — the parent knows them — and the parent fills the table column by column;
 * the default chunk is about :data:`TASKS_PER_WORKER` tasks per worker (at most
   :data:`MAX_CHUNK` games): enough tasks that the last one to finish leaves the other workers
@@ -49,7 +49,7 @@ played once as given.
 Examples
 --------
 >>> from concurrent.futures import ThreadPoolExecutor
->>> from labkit.encounter.settings import SimulationSettings
+>>> from labkit.encounter.sim.settings import SimulationSettings
 >>> with ThreadPoolExecutor(2) as pool:
 ...     res = run_batch(SimulationSettings(), range(6), executor=pool, progress=False)
 >>> len(res), res.rows["seed"].tolist()
@@ -71,9 +71,9 @@ from typing import Any
 
 import numpy as np
 
-from labkit.encounter.combat import wilson_interval
-from labkit.encounter.runner import outcome_row
-from labkit.encounter.settings import SimulationError, SimulationSettings
+from labkit.encounter.rules.combat import wilson_interval
+from labkit.encounter.sim.runner import outcome_row
+from labkit.encounter.sim.settings import SimulationError, SimulationSettings
 from labkit.io import atomic_write
 
 __all__ = ["run_batch", "BatchResult", "local_executor", "play_chunk", "survival_curve"]
@@ -99,7 +99,7 @@ def play_chunk(docs: Mapping[int, dict], jobs: Sequence[Job], mode: str = "full"
     """Play ``jobs`` of settings ``docs`` (by settings index); the task every worker runs.
 
     Returns ``(job index, *outcome_row)`` per game (see
-    :func:`~labkit.encounter.runner.outcome_row`); ``mode="outcome"`` plays them in the numba
+    :func:`~labkit.encounter.sim.runner.outcome_row`); ``mode="outcome"`` plays them in the numba
     kernel (:mod:`labkit.encounter.outcome_only`, the same rows), ``"full"`` in the session.
     """
     if mode == "outcome":
@@ -131,7 +131,7 @@ def local_executor(max_workers: int | None = None) -> ProcessPoolExecutor:
 
     Examples
     --------
-    >>> from labkit.encounter.settings import SimulationSettings
+    >>> from labkit.encounter.sim.settings import SimulationSettings
     >>> with local_executor(2) as pool:
     ...     a = run_batch(SimulationSettings(), range(4), executor=pool, progress=False)
     ...     b = run_batch(SimulationSettings(), range(4), executor=pool, progress=False)
@@ -195,7 +195,7 @@ def run_batch(
     mode : {"outcome", "full"}
         ``"outcome"`` (default) plays each game in the numba kernel of
         :mod:`labkit.encounter.outcome_only`; ``"full"`` in the journalled
-        :class:`~labkit.encounter.session.GameSession`. The rows are the same.
+        :class:`~labkit.encounter.sim.session.GameSession`. The rows are the same.
 
     Returns
     -------
@@ -317,7 +317,7 @@ def survival_curve(
 def _varying(sweep: Sequence[SimulationSettings]) -> dict[str, list]:
     """Per settings field that differs across ``sweep`` (seeds aside) and per balance pointer
     any of them patches: the value of each settings object (tuples become lists)."""
-    from labkit.encounter.settings import balance_value
+    from labkit.encounter.sim.settings import balance_value
 
     out: dict[str, list] = {}
     docs = [s.to_dict() for s in sweep]
@@ -365,7 +365,7 @@ class BatchResult:
         Examples
         --------
         >>> from concurrent.futures import ThreadPoolExecutor
-        >>> from labkit.encounter.settings import SimulationSettings
+        >>> from labkit.encounter.sim.settings import SimulationSettings
         >>> sweep = [SimulationSettings(balance={"/characters/monster/life": v}) for v in (3, 6)]
         >>> with ThreadPoolExecutor(2) as pool:
         ...     res = run_batch(sweep, range(3), executor=pool, progress=False)

@@ -106,7 +106,7 @@ def _executor(args: argparse.Namespace) -> tuple[Any, Any]:
         client = Client(args.scheduler)
         return client, client.close
     if args.workers:
-        from labkit.encounter.batch import local_executor
+        from labkit.encounter.sim.batch import local_executor
 
         pool = local_executor(args.workers)
         return pool, pool.shutdown

@@ -6,14 +6,14 @@ per worker are in flight at once (so the parent's memory stays flat however long
 and ``on_chunk(chunk, rows)`` runs in the parent as each chunk finishes, in completion order.
 A row is ``(job index, winner, end_reason, steps, turns, encounters, alive, survival)``.
 
-Where the games run is as for :func:`~labkit.encounter.batch.run_batch`: ``None`` = a new
+Where the games run is as for :func:`~labkit.encounter.sim.batch.run_batch`: ``None`` = a new
 local process pool (shut down at the end), any ``concurrent.futures``-style executor, or a
 ``dask.distributed.Client`` (which re-runs the tasks of a lost worker).
 
 Examples
 --------
 >>> from concurrent.futures import ThreadPoolExecutor
->>> from labkit.encounter.settings import SimulationSettings
+>>> from labkit.encounter.sim.settings import SimulationSettings
 >>> got = []
 >>> with ThreadPoolExecutor(2) as pool:
 ...     play_jobs([SimulationSettings().to_dict()], [(0, 0, 3, 3), (1, 0, 4, 4)],
@@ -31,7 +31,7 @@ from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from typing import Any
 
 from labkit import ArgumentError
-from labkit.encounter.batch import (
+from labkit.encounter.sim.batch import (
     MAX_CHUNK,
     TASKS_PER_WORKER,
     _is_dask_client,

@@ -2,15 +2,15 @@
 
 :func:`outcome_row_fast` plays one game in the numba kernel
 (:func:`labkit.encounter._game_kernels.play_game`) and returns exactly what
-:func:`~labkit.encounter.runner.outcome_row` returns for the same settings — the journalled
-:class:`~labkit.encounter.session.GameSession` — with no journal, no observations, no notes
+:func:`~labkit.encounter.sim.runner.outcome_row` returns for the same settings — the journalled
+:class:`~labkit.encounter.sim.session.GameSession` — with no journal, no observations, no notes
 objects and no per-step allocations: the rules run on arrays. Games whose policies are not the
 shipped ones (``scavenger``, ``hunter``, ``random``) fall back to the session.
 
 Examples
 --------
->>> from labkit.encounter.runner import outcome_row
->>> from labkit.encounter.settings import SimulationSettings
+>>> from labkit.encounter.sim.runner import outcome_row
+>>> from labkit.encounter.sim.settings import SimulationSettings
 >>> s = SimulationSettings(seed=7, map_seed=7)
 >>> outcome_row_fast(s) == outcome_row(s)
 True
@@ -25,8 +25,8 @@ from collections.abc import Mapping, Sequence
 import numpy as np
 
 from labkit.encounter import _game_kernels as gk
-from labkit.encounter.runner import Row, outcome_row
-from labkit.encounter.settings import SimulationSettings
+from labkit.encounter.sim.runner import Row, outcome_row
+from labkit.encounter.sim.settings import SimulationSettings
 
 __all__ = ["play_outcomes", "outcome_row_fast", "kernel_args", "FIRST_BUFFER"]
 
@@ -39,9 +39,9 @@ _SIDES = ("npc", "monster")
 @functools.lru_cache(maxsize=64)
 def _tables(patch_text: str) -> dict:
     """The balance as the kernel's arrays (items by sorted name)."""
-    from labkit.encounter.policy import _UNIT, SLIP, HunterPolicy, ScavengerPolicy
-    from labkit.encounter.settings import _patched
-    from labkit.encounter.world import KIND_WEIGHTS, ROOM_KINDS, YIELDS_QUOTA
+    from labkit.encounter.sim.policy import _UNIT, SLIP, HunterPolicy, ScavengerPolicy
+    from labkit.encounter.sim.settings import _patched
+    from labkit.encounter.sim.world import KIND_WEIGHTS, ROOM_KINDS, YIELDS_QUOTA
 
     b = _patched(patch_text)
     names = sorted({*b.weapons, *b.armour, *b.attachments, *b.ammo})
@@ -95,7 +95,7 @@ def _tables(patch_text: str) -> dict:
 
 
 def _shipped(settings: SimulationSettings) -> bool:
-    from labkit.encounter import policy
+    from labkit.encounter.sim import policy
 
     shipped = {"scavenger": policy.ScavengerPolicy, "hunter": policy.HunterPolicy,
                "random": policy.RandomPolicy}  # fmt: skip
@@ -116,7 +116,7 @@ def _bits(seed: int, name: str) -> np.random.PCG64:
 
 
 def outcome_row_fast(settings: SimulationSettings) -> Row:
-    """:func:`~labkit.encounter.runner.outcome_row`, played by the numba kernel."""
+    """:func:`~labkit.encounter.sim.runner.outcome_row`, played by the numba kernel."""
     return _play(settings, settings.seed, settings.map_seed)
 
 
@@ -172,6 +172,6 @@ def _play(settings: SimulationSettings, seed: int, map_seed: int) -> Row:
 
 
 def play_outcomes(docs: Mapping[int, dict], jobs: Sequence[tuple[int, int, int, int]]) -> list:
-    """Play ``jobs`` outcome-only; rows as :func:`~labkit.encounter.batch.play_chunk` gives."""
+    """Play ``jobs`` outcome-only; rows as :func:`~labkit.encounter.sim.batch.play_chunk` gives."""
     base = {k: SimulationSettings.from_dict(doc) for k, doc in docs.items()}
     return [(i, *_play(base[k], seed, map_seed)) for i, k, seed, map_seed in jobs]

@@ -3,7 +3,7 @@
 :func:`sweep` plays every parameter *point* of a grid on the same seeds (common random numbers:
 the differences between points are paired, seed by seed) and returns a pandas ``DataFrame``
 with one row per game. A parameter is a settings field (``"monsters"``, ``"difficulty"``, see
-:data:`~labkit.encounter.settings.FIELDS`) or a JSON pointer into the balance document
+:data:`~labkit.encounter.sim.settings.FIELDS`) or a JSON pointer into the balance document
 (``"/characters/monster/life"``); each becomes a column named exactly as given, beside
 ``point`` (the point's index), ``seed``, ``map_seed``, ``winner`` (``""`` when nobody won),
 ``end_reason``, ``steps``, ``turns``, ``encounters`` and per actor ``alive_<id>`` and
@@ -21,7 +21,7 @@ half a part); temporaries left by a kill are removed on the next run, and a part
 read (cut short by a power loss before the disk caught up) is removed and its games replayed.
 
 Decisions recorded here: each seed sets both the process and the map seed of its game (as
-:func:`~labkit.encounter.batch.run_batch` does); a value that is not a number, a string or a
+:func:`~labkit.encounter.sim.batch.run_batch` does); a value that is not a number, a string or a
 bool (``difficulty``'s pair) is stored in its column as JSON text (``"[1, 2]"``) so every part
 has the same Parquet schema; the paired-difference interval is the normal interval of the
 per-seed differences (exact enough from about 30 seeds; it is 0 wide when every pair agrees).
@@ -29,7 +29,7 @@ per-seed differences (exact enough from about 30 seeds; it is 0 wide when every 
 Examples
 --------
 >>> from concurrent.futures import ThreadPoolExecutor
->>> from labkit.encounter.settings import SimulationSettings
+>>> from labkit.encounter.sim.settings import SimulationSettings
 >>> with ThreadPoolExecutor(2) as pool:
 ...     df = sweep(SimulationSettings(), {"/characters/monster/life": [2, 8]}, range(4),
 ...                executor=pool, progress=False)
@@ -55,7 +55,7 @@ import numpy as np
 import labkit
 from labkit import ArgumentError, LabkitError
 from labkit.encounter.engine import Job, play_jobs
-from labkit.encounter.settings import FIELDS, SimulationSettings, balance_value
+from labkit.encounter.sim.settings import FIELDS, SimulationSettings, balance_value
 
 __all__ = ["sweep", "summary", "SweepError", "METRICS", "design", "point_settings"]
 
@@ -313,7 +313,7 @@ def sweep(
     seeds : iterable of int
         Played by every point (process and map seed), so differences are paired.
     executor : Executor, dask Client or None
-        Where to play (see :func:`~labkit.encounter.batch.run_batch`).
+        Where to play (see :func:`~labkit.encounter.sim.batch.run_batch`).
     out : path, optional
         Directory for Parquet part files and the manifest; re-running resumes.
     progress : bool or callable
@@ -411,7 +411,7 @@ def summary(
     """
     import pandas as pd
 
-    from labkit.encounter.combat import wilson_interval
+    from labkit.encounter.rules.combat import wilson_interval
 
     if metric not in METRICS:
         raise ArgumentError(f"unknown metric, known: {sorted(METRICS)}", argument="metric",

@@ -46,7 +46,7 @@ from typing import Any
 import numpy as np
 
 from labkit import ArgumentError
-from labkit.encounter.combat import wilson_interval
+from labkit.encounter.rules.combat import wilson_interval
 
 __all__ = ["tune", "Tuned", "play_response"]
 
@@ -266,7 +266,7 @@ def tune(
     own = None
     if response is None:
         if executor is None:  # one pool for every point, not one per point
-            from labkit.encounter.batch import local_executor
+            from labkit.encounter.sim.batch import local_executor
 
             executor = own = local_executor()
         response = play_response(base, parameter, metric, executor=executor)

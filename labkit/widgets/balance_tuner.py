@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from labkit import LabkitError
-from labkit.encounter.settings import SimulationSettings, _default_doc_text
+from labkit.encounter.sim.settings import SimulationSettings, _default_doc_text
 from labkit.widgets._figure import FigurePane, new_figure
 
 __all__ = ["BalanceTuner", "numeric_parameters"]
@@ -201,7 +201,7 @@ class BalanceTuner:
         contiguous = s == list(range(s[0], s[0] + len(s))) if s else False
         seeds = f"range({s[0]}, {s[0] + len(s)})" if contiguous else repr(s)
         return "\n".join([
-            "from labkit.encounter.settings import SimulationSettings",
+            "from labkit.encounter.sim.settings import SimulationSettings",
             "from labkit.widgets import BalanceTuner",
             f"app = BalanceTuner(SimulationSettings.from_dict({self.base.to_dict()!r}),",
             f"                   seeds={seeds}, start={self.start})",

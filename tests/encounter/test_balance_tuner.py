@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from labkit import LabkitError
-from labkit.encounter.settings import SimulationSettings
+from labkit.encounter.sim.settings import SimulationSettings
 from labkit.widgets import BalanceTuner
 from labkit.widgets.balance_tuner import numeric_parameters
 

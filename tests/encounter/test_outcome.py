@@ -1,6 +1,6 @@
 """Outcome-only games (SPEC W3): the numba game kernel gives the session's rows, seed for seed.
 
-The reference is :class:`~labkit.encounter.session.GameSession` itself (the readable rules);
+The reference is :class:`~labkit.encounter.sim.session.GameSession` itself (the readable rules);
 the kernel's random numbers are numpy's, checked here draw by draw.
 """
 
@@ -13,9 +13,9 @@ import pytest
 
 from labkit.encounter import _game_kernels as gk
 from labkit.encounter import outcome_only as fast
-from labkit.encounter.batch import run_batch
-from labkit.encounter.runner import outcome_row
-from labkit.encounter.settings import SimulationSettings as S
+from labkit.encounter.sim.batch import run_batch
+from labkit.encounter.sim.runner import outcome_row
+from labkit.encounter.sim.settings import SimulationSettings as S
 from labkit.rng import stream
 
 VARIANTS = [
@@ -64,7 +64,7 @@ def test_a_game_that_runs_out_of_drawn_numbers_is_replayed(monkeypatch):
 
 
 def test_custom_policies_fall_back_to_the_session(monkeypatch):
-    from labkit.encounter import policy
+    from labkit.encounter.sim import policy
 
     class Lazy(policy.HunterPolicy):
         def act(self, obs):

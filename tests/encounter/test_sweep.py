@@ -14,10 +14,10 @@ import pandas as pd
 import pytest
 
 from labkit import ArgumentError
-from labkit.encounter.batch import run_batch
-from labkit.encounter.combat import wilson_interval
-from labkit.encounter.runner import outcome
-from labkit.encounter.settings import SimulationSettings
+from labkit.encounter.sim.batch import run_batch
+from labkit.encounter.rules.combat import wilson_interval
+from labkit.encounter.sim.runner import outcome
+from labkit.encounter.sim.settings import SimulationSettings
 from labkit.encounter.sweep import SweepError, summary, sweep
 
 BASE = SimulationSettings(max_steps=120)
@@ -124,7 +124,7 @@ def test_a_different_call_on_the_same_dir_is_an_error(tmp_path):
 CHILD = """
 import sys, time
 from concurrent.futures import ThreadPoolExecutor
-from labkit.encounter.settings import SimulationSettings
+from labkit.encounter.sim.settings import SimulationSettings
 from labkit.encounter.sweep import sweep
 sweep(SimulationSettings(max_steps=120), {"/characters/monster/life": [2, 7], "npcs": [2, 3]},
       range(6), executor=ThreadPoolExecutor(1), out=sys.argv[1], chunksize=2,

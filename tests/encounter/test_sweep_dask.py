@@ -11,7 +11,7 @@ from concurrent.futures import ThreadPoolExecutor
 import pandas as pd
 import pytest
 
-from labkit.encounter.settings import SimulationSettings
+from labkit.encounter.sim.settings import SimulationSettings
 from labkit.encounter.sweep import sweep
 
 distributed = pytest.importorskip("distributed")

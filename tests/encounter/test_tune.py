@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from labkit import ArgumentError
-from labkit.encounter.settings import SimulationSettings
+from labkit.encounter.sim.settings import SimulationSettings
 from labkit.encounter.sweep import sweep
 from labkit.encounter.tune import Tuned, tune
 
