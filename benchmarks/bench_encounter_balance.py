@@ -23,13 +23,14 @@ import tempfile
 import threading
 import time
 
-from benchmarks import Row, benchmark
 from labkit.encounter.sim.batch import local_executor
-from labkit.encounter.outcome_only import outcome_row_fast
 from labkit.encounter.sim.runner import outcome_row
 from labkit.encounter.sim.settings import SimulationSettings
-from labkit.encounter.sweep import sweep
-from labkit.encounter.tune import tune
+
+from benchmarks import Row, benchmark
+from labkit.encounter.sim.outcome_only import outcome_row_fast
+from labkit.encounter.sim.sweep import sweep
+from labkit.encounter.sim.tune import tune
 
 LIFE = "/characters/monster/life"
 ROUNDS, FAST, FULL = 5, 200, 20

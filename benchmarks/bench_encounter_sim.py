@@ -20,11 +20,12 @@ import os
 import statistics
 import time
 
-from benchmarks import Row, benchmark, compare
-from labkit import _jit
 from labkit.encounter.sim.batch import local_executor, run_batch
 from labkit.encounter.sim.runner import outcome
 from labkit.encounter.sim.settings import SimulationSettings
+
+from benchmarks import Row, benchmark, compare
+from labkit import _jit
 
 GAMES = 40
 BATCH = 200

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+from labkit.hexpuzzle.difficulty.players import make_players, simulate_telemetry
+
 from benchmarks import benchmark, compare
 from labkit.hexpuzzle.mainline import campaign
-from labkit.hexpuzzle.difficulty.players import make_players, simulate_telemetry
 
 
 @benchmark("hexpuzzle simulated telemetry 24 levels x 100 players")

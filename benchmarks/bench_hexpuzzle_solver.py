@@ -10,11 +10,12 @@ from __future__ import annotations
 
 import time
 
+from labkit.hexpuzzle.solving import contacts
+from labkit.hexpuzzle.solving.solver import solve
+
 from benchmarks import Row, benchmark, compare, median_time
 from labkit import _jit
-from labkit.hexpuzzle.solving import contacts
 from labkit.hexpuzzle import mainline as campaign
-from labkit.hexpuzzle.solving.solver import solve
 
 
 def _solve_all(levels) -> int:

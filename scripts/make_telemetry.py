@@ -13,6 +13,7 @@ import time
 from pathlib import Path
 
 from labkit.hexpuzzle.cli.calibration import write_simulated_telemetry
+
 from labkit.hexpuzzle.mainline import campaign
 
 DEFAULT_OUT = Path(__file__).resolve().parents[1] / "data" / "telemetry" / "sample.csv"

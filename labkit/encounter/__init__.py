@@ -21,7 +21,7 @@ The simulation (SPEC E1, E4, E6, E7) plays whole games on those rules:
   ``SimulationTrace`` (formats 2 and 3);
 * :mod:`~labkit.encounter.sim.runner`, :mod:`~labkit.encounter.records.replay`,
   :mod:`~labkit.encounter.sim.batch` — ``simulate``, ``replay``, ``playback``, ``run_batch``;
-* :mod:`~labkit.encounter.sweep`, :mod:`~labkit.encounter.tune` — ``sweep`` (tidy, resumable,
+* :mod:`~labkit.encounter.sim.sweep`, :mod:`~labkit.encounter.sim.tune` — ``sweep`` (tidy, resumable,
   common random numbers), ``sweep_summary``, ``tune`` (a parameter value hitting a target).
 
 Examples
@@ -34,9 +34,10 @@ Examples
 from __future__ import annotations
 
 from labkit.encounter import tables
-from labkit.encounter.sim.actors import Actor, Phase
+from labkit.encounter.records.journal import ActionJournal
+from labkit.encounter.records.replay import Divergence, Frame, playback, replay
+from labkit.encounter.records.trace import SimulationTrace, TraceError
 from labkit.encounter.rules.balance import Balance, BalanceError, default_balance, load_balance
-from labkit.encounter.sim.batch import BatchResult, run_batch, survival_curve
 from labkit.encounter.rules.cards import Bag, CardPool, ItemCounts, ItemError, Room, census
 from labkit.encounter.rules.combat import (
     CombatError,
@@ -47,8 +48,10 @@ from labkit.encounter.rules.combat import (
     sample_hits,
     simulate_fights,
 )
-from labkit.encounter.records.journal import ActionJournal
 from labkit.encounter.rules.notes import NoteBook, NoteKind, Observation
+from labkit.encounter.rules.sound import Direction, SoundError, heard_at, propagate_sound
+from labkit.encounter.sim.actors import Actor, Phase
+from labkit.encounter.sim.batch import BatchResult, run_batch, survival_curve
 from labkit.encounter.sim.policy import (
     POLICIES,
     HunterPolicy,
@@ -57,15 +60,12 @@ from labkit.encounter.sim.policy import (
     ScavengerPolicy,
     ScriptedPolicy,
 )
-from labkit.encounter.records.replay import Divergence, Frame, playback, replay
 from labkit.encounter.sim.runner import outcome, simulate
 from labkit.encounter.sim.session import GameSession
 from labkit.encounter.sim.settings import SimulationError, SimulationSettings
-from labkit.encounter.rules.sound import Direction, SoundError, heard_at, propagate_sound
-from labkit.encounter.sweep import SweepError, design, sweep
-from labkit.encounter.sweep import summary as sweep_summary
-from labkit.encounter.records.trace import SimulationTrace, TraceError
-from labkit.encounter.tune import Tuned, tune
+from labkit.encounter.sim.sweep import SweepError, design, sweep
+from labkit.encounter.sim.sweep import summary as sweep_summary
+from labkit.encounter.sim.tune import Tuned, tune
 from labkit.encounter.sim.world import World
 
 __all__ = [

@@ -20,10 +20,10 @@ chunk that is run twice (a lost worker) can neither duplicate nor drop a row (ch
 Every game's outcome depends only on its settings, so the table is the same on every engine.
 
 How each game is played: ``mode="outcome"`` (the default) runs the whole game in one numba
-kernel (:mod:`labkit.encounter.outcome_only`: no journal, no observations, numpy's random numbers
+kernel (:mod:`labkit.encounter.sim.outcome_only`: no journal, no observations, numpy's random numbers
 bit for bit), ``mode="full"`` the journalled :class:`~labkit.encounter.sim.session.GameSession`;
 the rows are the same (tested over 1,000+ seeds), the first about 5-20x faster. The chunks go
-through :func:`labkit.encounter.engine.play_jobs` (shared with sweeps and tuning).
+through :func:`labkit.encounter.sim.engine.play_jobs` (shared with sweeps and tuning).
 
 Keeping the overhead per game small (what lets 2 workers approach twice 1 worker):
 
@@ -100,10 +100,10 @@ def play_chunk(docs: Mapping[int, dict], jobs: Sequence[Job], mode: str = "full"
 
     Returns ``(job index, *outcome_row)`` per game (see
     :func:`~labkit.encounter.sim.runner.outcome_row`); ``mode="outcome"`` plays them in the numba
-    kernel (:mod:`labkit.encounter.outcome_only`, the same rows), ``"full"`` in the session.
+    kernel (:mod:`labkit.encounter.sim.outcome_only`, the same rows), ``"full"`` in the session.
     """
     if mode == "outcome":
-        from labkit.encounter.outcome_only import play_outcomes
+        from labkit.encounter.sim.outcome_only import play_outcomes
 
         return play_outcomes(docs, jobs)
     base = {k: SimulationSettings.from_dict(doc) for k, doc in docs.items()}
@@ -194,7 +194,7 @@ def run_batch(
         Keep each settings' map seed instead of setting it to the seed.
     mode : {"outcome", "full"}
         ``"outcome"`` (default) plays each game in the numba kernel of
-        :mod:`labkit.encounter.outcome_only`; ``"full"`` in the journalled
+        :mod:`labkit.encounter.sim.outcome_only`; ``"full"`` in the journalled
         :class:`~labkit.encounter.sim.session.GameSession`. The rows are the same.
 
     Returns
@@ -217,7 +217,7 @@ def run_batch(
             jobs.append((len(jobs), k, seed, map_seed))
     docs = [s.to_dict() for s in sweep]
 
-    from labkit.encounter.engine import play_jobs  # the engine builds on this module
+    from labkit.encounter.sim.engine import play_jobs  # the engine builds on this module
 
     results: list[tuple | None] = [None] * len(jobs)
 
@@ -269,7 +269,7 @@ def survival_curve(
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """Share of one side's actors still alive after each game turn, with 95 % Wilson bands.
 
-    ``result`` is a :class:`BatchResult` or a :func:`~labkit.encounter.sweep.sweep` frame
+    ``result`` is a :class:`BatchResult` or a :func:`~labkit.encounter.sim.sweep.sweep` frame
     (then ``settings_index`` selects a ``point``).
 
     An actor alive when its game ends counts as alive at every later turn: a finished game can

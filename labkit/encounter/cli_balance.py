@@ -115,7 +115,7 @@ def _executor(args: argparse.Namespace) -> tuple[Any, Any]:
 
 def _cmd_sweep(args: argparse.Namespace) -> int:
     from labkit.encounter.cli import _seeds, _settings
-    from labkit.encounter.sweep import summary, sweep
+    from labkit.encounter.sim.sweep import summary, sweep
 
     grid = parse_grid(args.grid)
     seeds = _seeds(args.seeds)
@@ -153,7 +153,7 @@ def _cmd_sweep(args: argparse.Namespace) -> int:
 
 def _cmd_tune(args: argparse.Namespace) -> int:
     from labkit.encounter.cli import _pair, _seeds, _settings
-    from labkit.encounter.tune import tune
+    from labkit.encounter.sim.tune import tune
 
     low, high = _pair(args.bounds, "bounds", float)
     integer = all(float(v).is_integer() and "." not in v for v in args.bounds.split(","))

@@ -20,9 +20,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from labkit.encounter.records.trace import SimulationTrace
 from labkit.encounter.sim.session import GameSession
 from labkit.encounter.sim.settings import SimulationSettings
-from labkit.encounter.records.trace import SimulationTrace
 
 __all__ = ["simulate", "outcome", "outcome_row"]
 

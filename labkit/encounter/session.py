@@ -45,14 +45,14 @@ from typing import Any
 import numpy as np
 
 from labkit.encounter import _kernels
-from labkit.encounter.sim.actors import FIGHT_ACTIONS, Actor, Phase
+from labkit.encounter.records.journal import ActionJournal
 from labkit.encounter.rules.cards import Bag
 from labkit.encounter.rules.combat import Fight
-from labkit.encounter.records.journal import ActionJournal
 from labkit.encounter.rules.notes import NoteBook, NoteKind
+from labkit.encounter.rules.sound import Direction
+from labkit.encounter.sim.actors import FIGHT_ACTIONS, Actor, Phase
 from labkit.encounter.sim.policy import POLICIES
 from labkit.encounter.sim.settings import SimulationError, SimulationSettings
-from labkit.encounter.rules.sound import Direction
 from labkit.encounter.sim.world import World, room_id
 from labkit.rng import stream
 

@@ -118,7 +118,7 @@ def plot_survival(ax: Any, curves: dict[str, tuple[np.ndarray, ...]]) -> None:
 
 
 def plot_response(tuned: Any, ax: Any = None) -> dict[str, Any]:
-    """A :class:`~labkit.encounter.tune.Tuned` response: measured rates with 95 % intervals,
+    """A :class:`~labkit.encounter.sim.tune.Tuned` response: measured rates with 95 % intervals,
     the fitted line near the root, the target and the chosen value with its interval."""
     import matplotlib.pyplot as plt
 

@@ -56,8 +56,6 @@ import numpy as np
 from numpy.typing import NDArray
 
 from labkit.hexpuzzle.difficulty.calibration import BAND_NAMES, DEFAULT_EDGES, Calibration
-from labkit.hexpuzzle.difficulty.scoring import PARTS, WEIGHTS, Difficulty, js_round, parts_from, score
-from labkit.hexpuzzle.level import Level
 from labkit.hexpuzzle.difficulty.observed import (
     INDEX_WEIGHTS,
     TIME_REF,
@@ -67,7 +65,16 @@ from labkit.hexpuzzle.difficulty.observed import (
     index_of,
     observed_index,
 )
+from labkit.hexpuzzle.difficulty.scoring import (
+    PARTS,
+    WEIGHTS,
+    Difficulty,
+    js_round,
+    parts_from,
+    score,
+)
 from labkit.hexpuzzle.difficulty.telemetry import as_table
+from labkit.hexpuzzle.level import Level
 from labkit.rng import RngLike, make_rng
 
 __all__ = [

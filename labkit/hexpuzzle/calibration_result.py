@@ -23,8 +23,8 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from labkit.hexpuzzle.difficulty.scoring import BANDS, PARTS, WEIGHTS, Difficulty, js_round
 from labkit.hexpuzzle.difficulty.observed import ObservedIndex
+from labkit.hexpuzzle.difficulty.scoring import BANDS, PARTS, WEIGHTS, Difficulty, js_round
 
 __all__ = ["BAND_NAMES", "DEFAULT_EDGES", "Calibration", "band_of"]
 

@@ -41,9 +41,9 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import NDArray
 
-from labkit.hexpuzzle.solving import _kernels as _solver_kernels
 from labkit.hexpuzzle.geometry import tile_path
 from labkit.hexpuzzle.level import Level
+from labkit.hexpuzzle.solving import _kernels as _solver_kernels
 from labkit.hexpuzzle.sweep import MINKOWSKI_RADIUS
 
 __all__ = ["ContactTable", "contact_table", "mask_of"]

@@ -42,8 +42,8 @@ import numpy as np
 
 from labkit import LabkitError
 from labkit.hexpuzzle import coords
-from labkit.hexpuzzle.solving.contacts import contact_table
 from labkit.hexpuzzle.level import STRAIGHT, Board, Level, Tile, all_matchings
+from labkit.hexpuzzle.solving.contacts import contact_table
 from labkit.hexpuzzle.solving.solver import search, solve
 from labkit.hexpuzzle.trace import trace
 from labkit.rng import RngLike, make_rng, stream

@@ -32,8 +32,8 @@ from labkit import LabkitError
 from labkit import io as lio
 from labkit._data import data_path
 from labkit.hexpuzzle.difficulty.scoring import score
-from labkit.hexpuzzle.solving.generator import generate
 from labkit.hexpuzzle.level import Level, LevelError
+from labkit.hexpuzzle.solving.generator import generate
 from labkit.rng import stream
 
 __all__ = ["FORMAT", "RECIPES", "SEED", "build", "campaign", "campaign_path", "load", "slot_level"]

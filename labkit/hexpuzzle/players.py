@@ -52,12 +52,12 @@ from dataclasses import dataclass, field
 import numpy as np
 from numpy.typing import NDArray
 
-from labkit.hexpuzzle.solving.contacts import ContactTable, contact_table
+from labkit.hexpuzzle.difficulty.observed import TIME_REF
+from labkit.hexpuzzle.difficulty.telemetry import make_table
 from labkit.hexpuzzle.geometry import tile_path
 from labkit.hexpuzzle.level import Level
-from labkit.hexpuzzle.difficulty.observed import TIME_REF
+from labkit.hexpuzzle.solving.contacts import ContactTable, contact_table
 from labkit.hexpuzzle.solving.solver import search
-from labkit.hexpuzzle.difficulty.telemetry import make_table
 from labkit.rng import RngLike, make_rng, stream
 
 __all__ = [

@@ -44,9 +44,9 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from labkit._data import data_path
-from labkit.hexpuzzle.solving.contacts import ContactTable, contact_table
 from labkit.hexpuzzle.game import PuzzleState
 from labkit.hexpuzzle.level import Level
+from labkit.hexpuzzle.solving.contacts import ContactTable, contact_table
 
 __all__ = ["Action", "Solution", "STATUSES", "solve", "search", "replay", "MAX_STATES"]
 

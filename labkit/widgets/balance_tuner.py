@@ -3,7 +3,7 @@
 The parameter dropdown lists every numeric leaf of the balance document (JSON pointers such as
 ``/characters/monster/life``) and the numeric settings fields (``npcs``, ``monsters`` …). The
 range defaults to half to twice the current value; an integer leaf is searched over integers.
-*Tune* runs :func:`labkit.encounter.tune` on local worker processes with a progress bar and
+*Tune* runs :func:`labkit.encounter.sim.tune` on local worker processes with a progress bar and
 draws the response curve with its 95 % intervals, the target and the chosen value with its
 interval. *Save patch* writes the result as JSON (atomically): ``{"format":
 "labkit.balance_patch", "version": 1, "balance": {pointer: value}}`` (or ``"settings"`` for a
@@ -91,7 +91,7 @@ class BalanceTuner:
     ) -> None:
         import ipywidgets as W
 
-        from labkit.encounter.sweep import METRICS
+        from labkit.encounter.sim.sweep import METRICS
 
         self.base = SimulationSettings() if base is None else base
         self.seeds = list(seeds)
@@ -140,7 +140,7 @@ class BalanceTuner:
 
     def run(self) -> Any:
         """Tune the chosen parameter; updates the progress bar, the text and the figure."""
-        from labkit.encounter.tune import tune
+        from labkit.encounter.sim.tune import tune
 
         bounds: tuple = (self.low.value, self.high.value)
         if self.integer:

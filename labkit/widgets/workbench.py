@@ -23,11 +23,11 @@ from typing import Any
 import numpy as np
 
 from labkit._data import data_path
-from labkit.hexpuzzle.difficulty.fit import calibrate, strengths
 from labkit.hexpuzzle.difficulty.calibration import BAND_NAMES, DEFAULT_EDGES, band_of
+from labkit.hexpuzzle.difficulty.fit import calibrate, strengths
+from labkit.hexpuzzle.difficulty.observed import observed_index
 from labkit.hexpuzzle.difficulty.scoring import PARTS, WEIGHTS, Difficulty, js_round, score
 from labkit.hexpuzzle.level import Level
-from labkit.hexpuzzle.difficulty.observed import observed_index
 from labkit.widgets._figure import FigurePane, new_figure
 
 __all__ = ["DifficultyWorkbench", "sample_telemetry_path"]

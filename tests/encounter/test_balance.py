@@ -7,7 +7,6 @@ import json
 
 import numpy as np
 import pytest
-
 from labkit.encounter.rules.balance import (
     DEFAULT_PATH,
     BalanceError,

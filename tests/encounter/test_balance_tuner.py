@@ -7,9 +7,9 @@ from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 import pytest
+from labkit.encounter.sim.settings import SimulationSettings
 
 from labkit import LabkitError
-from labkit.encounter.sim.settings import SimulationSettings
 from labkit.widgets import BalanceTuner
 from labkit.widgets.balance_tuner import numeric_parameters
 

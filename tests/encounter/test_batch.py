@@ -7,9 +7,8 @@ from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 import pytest
-
-from labkit.encounter.sim.batch import run_batch
 from labkit.encounter.rules.combat import wilson_interval
+from labkit.encounter.sim.batch import run_batch
 from labkit.encounter.sim.runner import outcome, simulate
 from labkit.encounter.sim.settings import SimulationError, SimulationSettings
 

@@ -12,7 +12,6 @@ import threading
 
 import numpy as np
 import pytest
-
 from labkit.encounter.sim.batch import run_batch
 from labkit.encounter.sim.settings import SimulationSettings
 

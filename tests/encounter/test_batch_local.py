@@ -6,11 +6,11 @@ from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 import pytest
-
-from labkit import _jit
 from labkit.encounter.sim.batch import local_executor, play_chunk, run_batch
 from labkit.encounter.sim.runner import outcome, outcome_row
 from labkit.encounter.sim.settings import SimulationError, SimulationSettings
+
+from labkit import _jit
 
 BASE = SimulationSettings(max_steps=200)
 

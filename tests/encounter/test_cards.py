@@ -5,7 +5,6 @@ from __future__ import annotations
 import pytest
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, invariant, rule
-
 from labkit.encounter.rules.balance import default_balance
 from labkit.encounter.rules.cards import Bag, CardPool, ItemCounts, ItemError, Room, census
 

@@ -5,8 +5,9 @@ from __future__ import annotations
 import csv
 import json
 
-from labkit.cli import main
 from labkit.encounter.records.trace import SimulationTrace
+
+from labkit.cli import main
 
 
 def test_run_writes_a_trace_that_replays(tmp_path, capsys):

@@ -6,10 +6,6 @@ import numpy as np
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-from scipy import stats as sps
-
-from labkit import _jit
-from labkit.encounter import _kernels, tables
 from labkit.encounter.rules.balance import default_balance
 from labkit.encounter.rules.combat import (
     OUTCOMES,
@@ -22,6 +18,10 @@ from labkit.encounter.rules.combat import (
     simulate_fights,
     wilson_interval,
 )
+from scipy import stats as sps
+
+from labkit import _jit
+from labkit.encounter import _kernels, tables
 
 from . import reference
 

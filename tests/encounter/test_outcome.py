@@ -10,12 +10,12 @@ from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 import pytest
-
-from labkit.encounter import _game_kernels as gk
-from labkit.encounter import outcome_only as fast
 from labkit.encounter.sim.batch import run_batch
 from labkit.encounter.sim.runner import outcome_row
 from labkit.encounter.sim.settings import SimulationSettings as S
+
+from labkit.encounter import _game_kernels as gk
+from labkit.encounter.sim import outcome_only as fast
 from labkit.rng import stream
 
 VARIANTS = [

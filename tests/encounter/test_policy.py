@@ -5,8 +5,8 @@ from __future__ import annotations
 import dataclasses
 
 import pytest
-
 from labkit.encounter.rules.notes import NoteBook, NoteKind, Observation
+from labkit.encounter.rules.sound import Direction
 from labkit.encounter.sim.policy import (
     POLICIES,
     HunterPolicy,
@@ -14,7 +14,7 @@ from labkit.encounter.sim.policy import (
 )
 from labkit.encounter.sim.session import GameSession
 from labkit.encounter.sim.settings import SimulationSettings
-from labkit.encounter.rules.sound import Direction
+
 from labkit.rng import make_rng
 
 

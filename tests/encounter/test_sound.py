@@ -6,9 +6,9 @@ import numpy as np
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+from labkit.encounter.rules.sound import Direction, SoundError, heard_at, propagate_sound
 
 from labkit import _jit
-from labkit.encounter.rules.sound import Direction, SoundError, heard_at, propagate_sound
 
 from . import reference
 

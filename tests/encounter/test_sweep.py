@@ -12,13 +12,13 @@ from concurrent.futures import ThreadPoolExecutor
 import numpy as np
 import pandas as pd
 import pytest
-
-from labkit import ArgumentError
-from labkit.encounter.sim.batch import run_batch
 from labkit.encounter.rules.combat import wilson_interval
+from labkit.encounter.sim.batch import run_batch
 from labkit.encounter.sim.runner import outcome
 from labkit.encounter.sim.settings import SimulationSettings
-from labkit.encounter.sweep import SweepError, summary, sweep
+
+from labkit import ArgumentError
+from labkit.encounter.sim.sweep import SweepError, summary, sweep
 
 BASE = SimulationSettings(max_steps=120)
 LIFE = "/characters/monster/life"
@@ -125,7 +125,7 @@ CHILD = """
 import sys, time
 from concurrent.futures import ThreadPoolExecutor
 from labkit.encounter.sim.settings import SimulationSettings
-from labkit.encounter.sweep import sweep
+from labkit.encounter.sim.sweep import sweep
 sweep(SimulationSettings(max_steps=120), {"/characters/monster/life": [2, 7], "npcs": [2, 3]},
       range(6), executor=ThreadPoolExecutor(1), out=sys.argv[1], chunksize=2,
       progress=lambda done, total: time.sleep(0.3))

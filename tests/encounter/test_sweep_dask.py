@@ -10,9 +10,9 @@ from concurrent.futures import ThreadPoolExecutor
 
 import pandas as pd
 import pytest
-
 from labkit.encounter.sim.settings import SimulationSettings
-from labkit.encounter.sweep import sweep
+
+from labkit.encounter.sim.sweep import sweep
 
 distributed = pytest.importorskip("distributed")
 

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from labkit.encounter.rules.balance import BalanceError, PriorityRule
 
 from labkit.encounter import tables
-from labkit.encounter.rules.balance import BalanceError, PriorityRule
 
 
 def test_hit_table_by_index():

@@ -8,11 +8,11 @@ import subprocess
 import sys
 
 import pytest
-
 from labkit.encounter.records.replay import Divergence, frame_svg, playback, replay
+from labkit.encounter.records.trace import SimulationTrace, TraceError
 from labkit.encounter.sim.runner import simulate
 from labkit.encounter.sim.settings import SimulationSettings
-from labkit.encounter.records.trace import SimulationTrace, TraceError
+
 from labkit.rng import entropy
 
 SETTINGS = [

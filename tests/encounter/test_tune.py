@@ -8,11 +8,11 @@ from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 import pytest
+from labkit.encounter.sim.settings import SimulationSettings
 
 from labkit import ArgumentError
-from labkit.encounter.sim.settings import SimulationSettings
-from labkit.encounter.sweep import sweep
-from labkit.encounter.tune import Tuned, tune
+from labkit.encounter.sim.sweep import sweep
+from labkit.encounter.sim.tune import Tuned, tune
 
 ROOT, STEEP = 4.3, 1.5
 

@@ -6,7 +6,6 @@ import dataclasses
 
 import numpy as np
 import pytest
-
 from labkit.hexpuzzle.difficulty.fit import (
     CalibrationError,
     band_edges,
@@ -14,9 +13,9 @@ from labkit.hexpuzzle.difficulty.fit import (
     example_difficulties,
     strengths,
 )
-from labkit.hexpuzzle.difficulty.scoring import PARTS, WEIGHTS, score
 from labkit.hexpuzzle.difficulty.observed import COMPONENTS, INDEX_WEIGHTS, Rows, observed_index
 from labkit.hexpuzzle.difficulty.players import simulate_telemetry, telemetry_from_weights
+from labkit.hexpuzzle.difficulty.scoring import PARTS, WEIGHTS, score
 from labkit.hexpuzzle.difficulty.telemetry import make_table
 
 TRUTH = {"size": 12.0, "turns": 8.0, "layers": 22.0, "blocking": 0.0, "rotation": 30.0,

@@ -6,8 +6,6 @@ import json
 
 import numpy as np
 import pytest
-
-from labkit.hexpuzzle.game import PuzzleState
 from labkit.hexpuzzle.solving.generator import (
     GeneratorError,
     generate,
@@ -15,8 +13,10 @@ from labkit.hexpuzzle.solving.generator import (
     place_backwards,
     random_board,
 )
-from labkit.hexpuzzle.level import Level
 from labkit.hexpuzzle.solving.solver import solve
+
+from labkit.hexpuzzle.game import PuzzleState
+from labkit.hexpuzzle.level import Level
 
 
 @pytest.mark.parametrize("seed", range(4))

@@ -4,10 +4,6 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-
-from labkit.hexpuzzle.game import PuzzleState
-from labkit.hexpuzzle.solving.hints import hint
-from labkit.hexpuzzle.mainline import campaign
 from labkit.hexpuzzle.difficulty.observed import observed_index
 from labkit.hexpuzzle.difficulty.players import (
     Player,
@@ -17,6 +13,10 @@ from labkit.hexpuzzle.difficulty.players import (
     telemetry_from_weights,
 )
 from labkit.hexpuzzle.difficulty.telemetry import COLUMNS
+from labkit.hexpuzzle.solving.hints import hint
+
+from labkit.hexpuzzle.game import PuzzleState
+from labkit.hexpuzzle.mainline import campaign
 
 
 @pytest.fixture(scope="module")

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-
 from labkit.hexpuzzle.difficulty.fit import example_difficulties
 from labkit.hexpuzzle.difficulty.players import telemetry_from_weights
 

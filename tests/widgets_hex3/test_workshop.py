@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import pytest
+from labkit.hexpuzzle.difficulty.scoring import score
 
 from labkit.hexpuzzle import Level
 from labkit.hexpuzzle.coords import centre
-from labkit.hexpuzzle.difficulty.scoring import score
 
 pytest.importorskip("ipywidgets")
 

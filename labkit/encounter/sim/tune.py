@@ -19,7 +19,7 @@ bounds (more monster life, fewer NPC wins), spending games where the answer is u
 
 The response is injectable (``response=``): ``response(value, seeds) -> 0/1 array`` per seed.
 The default plays the games (outcome-only kernel) and reads the metric
-(:data:`~labkit.encounter.sweep.METRICS`).
+(:data:`~labkit.encounter.sim.sweep.METRICS`).
 
 Decisions recorded here: for an integer parameter ``value`` is the root rounded to the nearest
 integer and ``root`` the continuous crossing; the interval is always the continuous one.
@@ -44,9 +44,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
+from labkit.encounter.rules.combat import wilson_interval
 
 from labkit import ArgumentError
-from labkit.encounter.rules.combat import wilson_interval
 
 __all__ = ["tune", "Tuned", "play_response"]
 
@@ -110,8 +110,8 @@ def play_response(
 ) -> Response:  # fmt: skip
     """The default response of :func:`tune`: play ``base`` with ``parameter = value`` on the
     given seeds and return the metric per game (0/1, in seed order)."""
-    from labkit.encounter.engine import play_jobs
-    from labkit.encounter.sweep import METRICS, design, point_settings
+    from labkit.encounter.sim.engine import play_jobs
+    from labkit.encounter.sim.sweep import METRICS, design, point_settings
 
     def response(value: float, seeds: np.ndarray) -> np.ndarray:
         design(base, {parameter: [value]})  # a bad name or value is named
@@ -209,7 +209,7 @@ def tune(
     base : SimulationSettings
         The games (ignored when ``response`` is given).
     parameter : str
-        A settings field or a balance JSON pointer (as in :func:`~labkit.encounter.sweep.sweep`).
+        A settings field or a balance JSON pointer (as in :func:`~labkit.encounter.sim.sweep.sweep`).
     target : float
         The rate to hit, in (0, 1).
     metric : str
@@ -240,7 +240,7 @@ def tune(
     """
     import pandas as pd
 
-    from labkit.encounter.sweep import METRICS
+    from labkit.encounter.sim.sweep import METRICS
 
     if metric not in METRICS:
         raise ArgumentError(f"unknown metric, known: {sorted(METRICS)}", argument="metric",

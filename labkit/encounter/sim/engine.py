@@ -1,6 +1,6 @@
 """Playing many games in chunks on any executor, handing each finished chunk to the caller.
 
-The engine under :func:`~labkit.encounter.sweep.sweep` and :func:`~labkit.encounter.tune.tune`:
+The engine under :func:`~labkit.encounter.sim.sweep.sweep` and :func:`~labkit.encounter.sim.tune.tune`:
 jobs ``(job index, settings index, seed, map seed)`` are cut into chunks, at most a few chunks
 per worker are in flight at once (so the parent's memory stays flat however long the sweep),
 and ``on_chunk(chunk, rows)`` runs in the parent as each chunk finishes, in completion order.
@@ -30,7 +30,6 @@ from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from typing import Any
 
-from labkit import ArgumentError
 from labkit.encounter.sim.batch import (
     MAX_CHUNK,
     TASKS_PER_WORKER,
@@ -40,6 +39,8 @@ from labkit.encounter.sim.batch import (
     local_executor,
     play_chunk,
 )
+
+from labkit import ArgumentError
 
 __all__ = ["Job", "play_jobs", "play_games", "chunk_size", "IN_FLIGHT_PER_WORKER"]
 

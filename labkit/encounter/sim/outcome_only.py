@@ -23,10 +23,10 @@ import json
 from collections.abc import Mapping, Sequence
 
 import numpy as np
-
-from labkit.encounter import _game_kernels as gk
 from labkit.encounter.sim.runner import Row, outcome_row
 from labkit.encounter.sim.settings import SimulationSettings
+
+from labkit.encounter import _game_kernels as gk
 
 __all__ = ["play_outcomes", "outcome_row_fast", "kernel_args", "FIRST_BUFFER"]
 

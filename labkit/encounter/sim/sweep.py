@@ -51,11 +51,11 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+from labkit.encounter.sim.settings import FIELDS, SimulationSettings, balance_value
 
 import labkit
 from labkit import ArgumentError, LabkitError
-from labkit.encounter.engine import Job, play_jobs
-from labkit.encounter.sim.settings import FIELDS, SimulationSettings, balance_value
+from labkit.encounter.sim.engine import Job, play_jobs
 
 __all__ = ["sweep", "summary", "SweepError", "METRICS", "design", "point_settings"]
 
@@ -410,7 +410,6 @@ def summary(
     pandas.DataFrame, one row per point, with its parameter columns.
     """
     import pandas as pd
-
     from labkit.encounter.rules.combat import wilson_interval
 
     if metric not in METRICS:
