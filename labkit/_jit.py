@@ -43,6 +43,9 @@ KERNEL_MODULES = (
     "labkit.pathfinding._kernels",
     "labkit.mapturn._kernels",
     "labkit.encounter._kernels",
+    "labkit.encounter._rng_kernels",
+    "labkit.encounter._policy_kernels",
+    "labkit.encounter._game_kernels",
 )
 
 DISABLED = os.environ.get("LABKIT_DISABLE_JIT", "").strip() not in ("", "0", "false", "False")

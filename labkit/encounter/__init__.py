@@ -21,7 +21,10 @@ The simulation (SPEC E1, E4, E6, E7) plays whole games on those rules:
   ``ActionJournal``, ``SimulationTrace`` (formats 2 and 3);
 * :mod:`~labkit.encounter.sim.runner`, :mod:`~labkit.encounter.records.replay`,
   :mod:`~labkit.encounter.records.playback`,
-  :mod:`~labkit.encounter.sim.batch` — ``simulate``, ``replay``, ``playback``, ``run_batch``.
+  :mod:`~labkit.encounter.sim.batch` — ``simulate``, ``replay``, ``playback``, ``run_batch``;
+* :mod:`~labkit.encounter.sim.sweep`, :mod:`~labkit.encounter.sim.tune` — ``sweep`` (tidy,
+  resumable, common random numbers), ``sweep_summary``, ``tune`` (a parameter value hitting a
+  target).
 
 Examples
 --------
@@ -64,6 +67,9 @@ from labkit.encounter.sim.policy import (
 from labkit.encounter.sim.runner import outcome, simulate
 from labkit.encounter.sim.session import GameSession
 from labkit.encounter.sim.settings import SimulationError, SimulationSettings
+from labkit.encounter.sim.sweep import SweepError, design, sweep
+from labkit.encounter.sim.sweep import summary as sweep_summary
+from labkit.encounter.sim.tune import Tuned, tune
 from labkit.encounter.sim.world import World
 from labkit.encounter.status import END_REASONS, EndReason
 
@@ -120,4 +126,10 @@ __all__ = [
     "World",
     "EndReason",
     "END_REASONS",
+    "SweepError",
+    "design",
+    "sweep",
+    "sweep_summary",
+    "Tuned",
+    "tune",
 ]

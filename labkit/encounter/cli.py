@@ -63,6 +63,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     ani.add_argument("--fps", type=float, default=4, help="frames (game steps) per second")
     ani.add_argument("--last", type=int, help="stop after this step")
     ani.set_defaults(func=_cmd_animate)
+    from labkit.encounter import cli_balance
+
+    cli_balance.register(sub, _game_options)  # sweep, tune
 
 
 def _pair(text: str, name: str, kind: type = int) -> tuple:

@@ -31,6 +31,7 @@ __all__ = [
     "update_board",
     "plot_win_rates",
     "plot_survival",
+    "plot_response",
     "frame_svg",
     "final_state_svg",
 ]
@@ -205,3 +206,40 @@ def final_state_svg(trace: SimulationTrace, cell: int = 44) -> str:
 
     *_, last = playback(trace)
     return frame_svg(last, trace.map, cell)
+
+
+def plot_response(tuned: Any, ax: Any = None) -> dict[str, Any]:
+    """A :class:`~labkit.encounter.sim.tune.Tuned` response: measured rates with 95 % intervals,
+    the fitted line near the root, the target and the chosen value with its interval."""
+    import matplotlib.pyplot as plt
+
+    if ax is None:
+        with plt.ioff():
+            _, ax = plt.subplots(figsize=(6, 3.5))
+    c = tuned.curve
+    err = np.vstack([c["rate"] - c["lo"], c["hi"] - c["rate"]])
+    points = ax.errorbar(c["value"], c["rate"], yerr=err, fmt="o", color="#1f5fa8", capsize=3,
+                         label="measured (95 % CI)")  # fmt: skip
+    target = ax.axhline(tuned.target, color="#888", ls="--", lw=1, label="target")
+    out = {"ax": ax, "points": points, "target": target}
+    if tuned.reachable:
+        lo, hi = tuned.ci
+        out["interval"] = ax.axvspan(lo, hi, color="#f5a623", alpha=0.3, label="root 95 % CI")
+        out["value"] = ax.axvline(tuned.value, color="#d0021b", lw=1.5,
+                                  label=f"chosen {tuned.value:g}")  # fmt: skip
+        icpt, slope = tuned.fit
+        xs = np.array([min(lo, tuned.root) - 0.5, max(hi, tuned.root) + 0.5])
+        (out["fit"],) = ax.plot(xs, icpt + slope * xs, color="#d0021b", lw=1, alpha=0.6)
+    else:
+        out["value"] = ax.axvline(
+            tuned.closest[0],
+            color="#d0021b",
+            lw=1.5,
+            ls=":",
+            label=f"closest {tuned.closest[0]:g} (target not reached)",
+        )
+    ax.set_xlabel(tuned.parameter)
+    ax.set_ylabel(tuned.metric.replace("_", " ") + " rate")
+    ax.set_ylim(-0.02, 1.02)
+    ax.legend(fontsize=8, loc="best")
+    return out

@@ -11,6 +11,7 @@ import importlib
 from typing import Any
 
 _APPS = {
+    "BalanceTuner": "labkit.widgets.balance_tuner",
     "CollisionSweepViewer": "labkit.widgets.collision_sweep",
     "ProbabilityExplorer": "labkit.widgets.probability",
     "GaugeTuner": "labkit.widgets.gauge_tuner",

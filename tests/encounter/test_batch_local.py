@@ -59,9 +59,14 @@ def test_sweep_with_different_actor_sets_matches_the_plain_table():
 def test_default_chunks_give_many_tasks_per_worker():
     calls = []
     with ThreadPoolExecutor(2) as pool:
-        run_batch(BASE.replace(max_steps=5), range(128), executor=pool,
+        run_batch(BASE.replace(max_steps=5), range(128), executor=pool, mode="full",
                   progress=lambda done, total: calls.append(done))  # fmt: skip
     assert len(calls) == 64 and calls[-1] == 128  # 2 games a task = 32 tasks per worker
+    calls.clear()
+    with ThreadPoolExecutor(2) as pool:  # outcome-only games are quick: bigger tasks
+        run_batch(BASE.replace(max_steps=5), range(128), executor=pool,
+                  progress=lambda done, total: calls.append(done))  # fmt: skip
+    assert len(calls) == 16 and calls[-1] == 128  # 8 games a task = 8 tasks per worker
 
 
 def _loaded_kernels() -> list[int]:

@@ -42,7 +42,7 @@ from labkit.encounter.rules.balance import DEFAULT_PATH, Balance, balance_from_d
 from labkit.io import as_int, check, load_json, pointer, save_json
 from labkit.io import field as get
 
-__all__ = ["SimulationError", "SimulationSettings", "MAX_LEVEL"]
+__all__ = ["SimulationError", "SimulationSettings", "MAX_LEVEL", "balance_value", "FIELDS"]
 
 MAX_LEVEL = 3
 
@@ -146,6 +146,8 @@ class SimulationSettings:
 
 
 _KEYS = tuple(f.name for f in dataclasses.fields(SimulationSettings))
+# Settings fields a sweep may vary (the seeds are the sweep's own axis, the patch its pointers).
+FIELDS = tuple(k for k in _KEYS if k not in ("seed", "map_seed", "balance"))
 
 
 def _validate(doc: Any, error: type[LabkitError], at: str = "") -> None:
@@ -213,6 +215,33 @@ def _patched(patch_text: str) -> Balance:
         else:
             raise SimulationError("no such balance field", pointer=ptr)
     return balance_from_dict(doc)
+
+
+def balance_value(ptr: str) -> Any:
+    """The shipped balance document's value at JSON pointer ``ptr``.
+
+    Raises
+    ------
+    SimulationError
+        ``ptr`` is not a JSON pointer to a field of the balance document.
+
+    Examples
+    --------
+    >>> balance_value("/characters/monster/life")
+    5
+    """
+    if not isinstance(ptr, str) or not ptr.startswith("/"):
+        raise SimulationError("must be a JSON pointer such as /combat/max_rounds", value=ptr)
+    node: Any = json.loads(_default_doc_text())
+    for raw in ptr.split("/")[1:]:
+        part = raw.replace("~1", "/").replace("~0", "~")
+        if isinstance(node, list) and part.isdigit() and int(part) < len(node):
+            node = node[int(part)]
+        elif isinstance(node, dict) and part in node:
+            node = node[part]
+        else:
+            raise SimulationError("no such balance field", pointer=ptr)
+    return node
 
 
 @functools.lru_cache(maxsize=1)

@@ -1,0 +1,180 @@
+"""``labkit sim sweep`` and ``labkit sim tune``: the balance lab on the command line.
+
+Examples (shell)::
+
+    labkit sim sweep --grid '/characters/monster/life=3:8' --seeds 0:500 --out DIR
+    labkit sim sweep --grid npcs=2,3 --grid /weapons/revolver/hit_score=1:4 --seeds 0:200
+    labkit sim tune --param /characters/monster/life --target 0.5 --bounds 2,10
+
+``--grid NAME=VALUES`` (repeatable, crossed in full): ``A:B`` or ``A:B:STEP`` is a range that
+stops before ``B`` (as ``--seeds`` does), ``a,b,c`` a list; each value is read as JSON when it
+can be (``3``, ``0.5``, ``true``), else kept as text. ``sweep --out DIR`` resumes: run the same
+command again after an interruption.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from typing import Any
+
+from labkit import ArgumentError
+
+
+def register(sub: argparse._SubParsersAction, game_options: Any) -> None:
+    """Add ``sweep`` and ``tune`` to the ``labkit sim`` group."""
+    sw = sub.add_parser("sweep", help="play a parameter grid on common seeds (resumable)")
+    game_options(sw)
+    sw.add_argument(
+        "--grid",
+        action="append",
+        required=True,
+        metavar="NAME=VALUES",
+        help="settings field or balance pointer and its values (repeatable)",
+    )
+    sw.add_argument("--seeds", default="0:100", help="A:B (range) or a,b,c (default 0:100)")
+    sw.add_argument("--baseline", type=int, help="point index for paired differences")
+    sw.add_argument("--out", help="directory of Parquet parts (resumable)")
+    sw.add_argument("--csv", help="also write the rows as CSV")
+    _engine_options(sw)
+    sw.set_defaults(func=_cmd_sweep)
+    tu = sub.add_parser("tune", help="find the value of a parameter that hits a target rate")
+    game_options(tu)
+    tu.add_argument("--param", required=True, help="settings field or balance pointer")
+    tu.add_argument("--target", type=float, required=True, help="rate to hit, e.g. 0.5")
+    tu.add_argument("--bounds", required=True, help="LOW,HIGH (integers search integers)")
+    tu.add_argument(
+        "--metric", default="npc_win", help="npc_win, monster_win, step_limit or mutual_death"
+    )
+    tu.add_argument("--seeds", default="0:4000", help="seed list (each point plays a prefix)")
+    tu.add_argument("--budget", type=int, default=20_000, help="most games to play")
+    tu.add_argument("--start", type=int, default=200, help="seeds per point at first")
+    tu.add_argument("--patch-out", help="write {pointer: value} as JSON (atomic)")
+    _engine_options(tu)
+    tu.set_defaults(func=_cmd_tune)
+
+
+def _engine_options(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--workers", type=int, help="local processes (default: one per core)")
+    p.add_argument("--scheduler", help="dask.distributed scheduler address")
+    p.add_argument("--chunksize", type=int, help="games per task")
+    p.add_argument("--quiet", action="store_true", help="no progress bar")
+
+
+def _value(text: str) -> Any:
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError:
+        return text
+
+
+def parse_grid(items: list[str]) -> dict[str, list]:
+    """``["/a=3:6", "npcs=2,3"]`` -> ``{"/a": [3, 4, 5], "npcs": [2, 3]}``.
+
+    Examples
+    --------
+    >>> parse_grid(["/characters/monster/life=3:8:2", "npcs=2,3"])
+    {'/characters/monster/life': [3, 5, 7], 'npcs': [2, 3]}
+    """
+    grid: dict[str, list] = {}
+    for item in items:
+        name, sep, values = item.partition("=")
+        if not sep or not name or not values:
+            raise ArgumentError("needs NAME=VALUES, e.g. /characters/monster/life=3:8",
+                                argument="--grid", value=item)  # fmt: skip
+        if ":" in values and "," not in values:
+            try:
+                parts = [int(p) for p in values.split(":")]
+                if len(parts) not in (2, 3) or (len(parts) == 3 and parts[2] == 0):
+                    raise ValueError
+            except ValueError:
+                raise ArgumentError("a range is A:B or A:B:STEP of integers (STEP not 0)",
+                                    argument="--grid", value=item) from None  # fmt: skip
+            grid[name] = list(range(*parts))
+        else:
+            grid[name] = [_value(v.strip()) for v in values.split(",") if v.strip()]
+        if not grid[name]:
+            raise ArgumentError("selects no value", argument="--grid", value=item)
+    return grid
+
+
+def _executor(args: argparse.Namespace) -> tuple[Any, Any]:
+    """(executor, closer) from --scheduler / --workers."""
+    if args.scheduler:
+        from distributed import Client
+
+        client = Client(args.scheduler)
+        return client, client.close
+    if args.workers:
+        from labkit.encounter.sim.batch import local_executor
+
+        pool = local_executor(args.workers)
+        return pool, pool.shutdown
+    return None, None
+
+
+def _cmd_sweep(args: argparse.Namespace) -> int:
+    from labkit.encounter.cli import _seeds, _settings
+    from labkit.encounter.sim.sweep import summary, sweep
+
+    grid = parse_grid(args.grid)
+    seeds = _seeds(args.seeds)
+    base = _settings(args, 0)
+    executor, close = _executor(args)
+    try:
+        frame = sweep(base, grid, seeds, executor=executor, out=args.out,
+                      progress=not args.quiet, chunksize=args.chunksize)  # fmt: skip
+    finally:
+        if close is not None:
+            close()
+    s = summary(frame, baseline=args.baseline)
+    params = frame.attrs["parameters"]
+    for rec in s.to_dict("records"):
+        values = ", ".join(f"{p}={rec[p]}" for p in params)
+        line = (f"point {rec['point']} ({values}): n={rec['n']}, NPC win {rec['npc_win']:.3f} "
+                f"[{rec['npc_win_lo']:.3f}, {rec['npc_win_hi']:.3f}], mean steps "
+                f"{rec['mean_steps']:.1f}")  # fmt: skip
+        if args.baseline is not None:
+            line += (
+                f", vs point {args.baseline}: {rec['diff']:+.3f} "
+                f"[{rec['diff_lo']:+.3f}, {rec['diff_hi']:+.3f}] ({rec['pairs']} pairs)"
+            )
+        print(line)
+    if args.out:
+        print(f"{len(frame)} games in {args.out} (run the same command again to resume)")
+    if args.csv:
+        from labkit.io import atomic_write
+
+        with atomic_write(args.csv) as fh:
+            frame.to_csv(fh, index=False)
+        print(f"saved {args.csv} ({len(frame)} rows)")
+    return 0
+
+
+def _cmd_tune(args: argparse.Namespace) -> int:
+    from labkit.encounter.cli import _pair, _seeds, _settings
+    from labkit.encounter.sim.tune import tune
+
+    low, high = _pair(args.bounds, "bounds", float)
+    integer = all(float(v).is_integer() and "." not in v for v in args.bounds.split(","))
+    bounds = (int(low), int(high)) if integer else (low, high)
+    base = _settings(args, 0)
+    executor, close = _executor(args)
+    try:
+        t = tune(base, args.param, args.target, metric=args.metric, bounds=bounds,
+                 seeds=_seeds(args.seeds), executor=executor, start=args.start,
+                 budget=args.budget, progress=not args.quiet)  # fmt: skip
+    finally:
+        if close is not None:
+            close()
+    print(t.summary())
+    for r in t.curve.itertuples():
+        print(f"  {args.param} = {r.value:g}: {t.metric} {r.rate:.3f} [{r.lo:.3f}, {r.hi:.3f}] "
+              f"(n={r.n})")  # fmt: skip
+    if args.patch_out:
+        from labkit.io import save_json
+
+        value = int(t.value) if t.integer else t.value
+        save_json(args.patch_out, {args.param: value})
+        print(f"saved {args.patch_out}")
+    return 0 if t.reachable else 1

@@ -1,0 +1,452 @@
+"""Parameter sweeps (SPEC W3): a grid of settings and balance values x seeds -> one tidy table.
+
+:func:`sweep` plays every parameter *point* of a grid on the same seeds (common random numbers:
+the differences between points are paired, seed by seed) and returns a pandas ``DataFrame``
+with one row per game. A parameter is a settings field (``"monsters"``, ``"difficulty"``, see
+:data:`~labkit.encounter.sim.settings.FIELDS`) or a JSON pointer into the balance document
+(``"/characters/monster/life"``); each becomes a column named exactly as given, beside
+``point`` (the point's index), ``seed``, ``map_seed``, ``winner`` (``""`` when nobody won),
+``end_reason``, ``steps``, ``turns``, ``encounters`` and per actor ``alive_<id>`` and
+``survival_<id>`` (the turn it died in, or the last turn; ``-1`` when not in that game).
+:func:`summary` gives per-point rates with Wilson intervals and paired differences against a
+baseline point.
+
+With ``out=DIR`` the games stream to Parquet part files as chunks finish, beside a
+``manifest.json`` (base settings, parameters, points, seeds, labkit version). Running the same
+call again plays only the (point, seed) games no part file holds, so a sweep killed at any
+moment (kernel restart, ``kill -9``, a lost Dask worker) resumes without losing or duplicating a
+row, and the final table equals an uninterrupted run. A different call on the same directory is
+a :class:`SweepError`. Each part is written to a temporary file and renamed (a kill never leaves
+half a part); temporaries left by a kill are removed on the next run, and a part that cannot be
+read (cut short by a power loss before the disk caught up) is removed and its games replayed.
+
+Decisions recorded here: each seed sets both the process and the map seed of its game (as
+:func:`~labkit.encounter.sim.batch.run_batch` does); a value that is not a number, a string or a
+bool (``difficulty``'s pair) is stored in its column as JSON text (``"[1, 2]"``) so every part
+has the same Parquet schema; the paired-difference interval is the normal interval of the
+per-seed differences (exact enough from about 30 seeds; it is 0 wide when every pair agrees).
+
+Examples
+--------
+>>> from concurrent.futures import ThreadPoolExecutor
+>>> from labkit.encounter.sim.settings import SimulationSettings
+>>> with ThreadPoolExecutor(2) as pool:
+...     df = sweep(SimulationSettings(), {"/characters/monster/life": [2, 8]}, range(4),
+...                executor=pool, progress=False)
+>>> df[["/characters/monster/life", "seed"]].values.tolist()[:5]
+[[2, 0], [2, 1], [2, 2], [2, 3], [8, 0]]
+>>> s = summary(df, baseline=0)
+>>> s["n"].tolist(), bool((s["npc_win_lo"] <= s["npc_win"]).all())
+([4, 4], True)
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import math
+import os
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+import labkit
+from labkit import ArgumentError, LabkitError
+from labkit.encounter.sim.engine import Job, play_jobs
+from labkit.encounter.sim.settings import FIELDS, SimulationSettings, balance_value
+
+__all__ = ["sweep", "summary", "SweepError", "METRICS", "design", "point_settings"]
+
+FORMAT = "labkit.sweep"
+VERSION = 1
+MANIFEST = "manifest.json"
+
+# Per-game indicators a rate is taken of (summary, tune).
+METRICS: dict[str, Callable[[Any], Any]] = {
+    "npc_win": lambda f: f["winner"] == "npc",
+    "monster_win": lambda f: f["winner"] == "monster",
+    "step_limit": lambda f: f["end_reason"] == "STEP_LIMIT",
+    "mutual_death": lambda f: f["end_reason"] == "MUTUAL_DEATH",
+}
+
+
+class SweepError(LabkitError):
+    """A sweep directory that holds another sweep, or part files that do not fit it."""
+
+
+def _check_parameter(base: SimulationSettings, name: Any, value: Any) -> SimulationSettings:
+    """Settings of ``base`` with one parameter set; errors name the parameter."""
+    if not isinstance(name, str) or not (name in FIELDS or name.startswith("/")):
+        raise ArgumentError(
+            f"not a settings field ({', '.join(FIELDS)}) or a balance JSON pointer "
+            "(such as /characters/monster/life)", argument="grid", value=name,
+        )  # fmt: skip
+    try:
+        if name.startswith("/"):
+            balance_value(name)
+            return base.replace(balance={**base.balance, name: value})
+        return base.replace(**{name: value})
+    except (LabkitError, TypeError) as exc:
+        raise ArgumentError(f"bad value: {exc}", argument=f"grid[{name!r}]", value=value) from None
+
+
+def point_settings(base: SimulationSettings, point: Mapping[str, Any]) -> SimulationSettings:
+    """The settings one parameter point plays (``base`` with the point's fields and patches).
+
+    Examples
+    --------
+    >>> s = point_settings(SimulationSettings(), {"npcs": 2, "/characters/monster/life": 7})
+    >>> s.npcs, s.balance
+    (2, {'/characters/monster/life': 7})
+    """
+    fields = {k: v for k, v in point.items() if not k.startswith("/")}
+    patch = {k: v for k, v in point.items() if k.startswith("/")}
+    s = base.replace(**fields) if fields else base
+    return s.replace(balance={**s.balance, **patch}) if patch else s
+
+
+def design(
+    base: SimulationSettings, grid: Mapping[str, Iterable[Any]] | Sequence[Mapping[str, Any]]
+) -> tuple[list[str], list[dict[str, Any]]]:
+    """Validate a grid and list its points: ``(parameters, points)``.
+
+    A mapping is crossed in full (the first parameter varies slowest); a list of mappings is
+    an explicit design (every point names the same parameters). Every value is checked by
+    building its settings, so a bad key or value fails here, before any game.
+
+    Examples
+    --------
+    >>> params, points = design(SimulationSettings(), {"npcs": [2, 3], "/combat/max_rounds": [9]})
+    >>> params
+    ['npcs', '/combat/max_rounds']
+    >>> points
+    [{'npcs': 2, '/combat/max_rounds': 9}, {'npcs': 3, '/combat/max_rounds': 9}]
+    >>> design(SimulationSettings(), {"/characters/monster/lives": [3]})
+    Traceback (most recent call last):
+    ...
+    labkit.ArgumentError: grid['/characters/monster/lives']: bad value: ...no such balance field...
+    """
+    if isinstance(grid, Mapping):
+        params = list(grid)
+        values = []
+        for name in params:
+            vals = grid[name]
+            scalar = isinstance(vals, (str, bytes)) or not isinstance(vals, Iterable)
+            vals = [vals] if scalar else list(vals)
+            if not vals:
+                raise ArgumentError("needs at least one value", argument=f"grid[{name!r}]",
+                                    value=vals)  # fmt: skip
+            values.append(vals)
+        points = [dict(zip(params, combo)) for combo in itertools.product(*values)]
+    elif isinstance(grid, Sequence) and not isinstance(grid, (str, bytes)) and grid:
+        points = []
+        for i, p in enumerate(grid):
+            if not isinstance(p, Mapping):
+                raise ArgumentError("a design point must be a mapping", argument=f"grid[{i}]",
+                                    value=p)  # fmt: skip
+            points.append(dict(p))
+        params = list(points[0])
+        for i, p in enumerate(points):
+            if list(p) != params:
+                raise ArgumentError(f"every point must name {params}", argument=f"grid[{i}]",
+                                    value=list(p))  # fmt: skip
+    else:
+        raise ArgumentError("must map parameters to values, or list design points",
+                            argument="grid", value=grid)  # fmt: skip
+    if not params:
+        raise ArgumentError("names no parameter", argument="grid", value=grid)
+    for name in params:
+        if name in ("seed", "map_seed", "balance"):
+            raise ArgumentError("the seeds are the sweep's own axis; patch the balance with "
+                                "JSON pointers", argument="grid", value=name)  # fmt: skip
+    for p in points:
+        for name, value in p.items():
+            _check_parameter(base, name, value)
+        point_settings(base, p)  # the combination must be playable too
+    return params, points
+
+
+def _seed_list(seeds: Iterable[int]) -> list[int]:
+    try:
+        out = [int(s) for s in seeds]
+    except (TypeError, ValueError):
+        raise ArgumentError("must be integers", argument="seeds", value=seeds) from None
+    if not out:
+        raise ArgumentError("selects no game", argument="seeds", value=out)
+    if min(out) < 0:
+        raise ArgumentError("must be >= 0", argument="seeds", value=min(out))
+    if len(set(out)) != len(out):
+        raise ArgumentError("must not repeat (each point plays each seed once)",
+                            argument="seeds", value=len(out) - len(set(out)))  # fmt: skip
+    return out
+
+
+def _kind(values: list[Any]) -> str:
+    """Column kind of a parameter's values: int, float, bool, str or json."""
+    if all(isinstance(v, bool) for v in values):
+        return "bool"
+    if all(isinstance(v, int) and not isinstance(v, bool) for v in values):
+        return "int"
+    if all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in values):
+        return "float"
+    if all(isinstance(v, str) for v in values):
+        return "str"
+    return "json"
+
+
+def _column(values: list[Any], kind: str) -> Any:
+    if kind == "json":
+        return [json.dumps(v) for v in values]
+    dtype = {"bool": bool, "int": np.int64, "float": np.float64, "str": object}[kind]
+    return np.array(values, dtype=dtype)
+
+
+class _Table:
+    """Builds the Arrow table of finished games with one fixed schema."""
+
+    def __init__(self, params: list[str], points: list[dict], sweep_settings: list) -> None:
+        self.params = params
+        self.points = points
+        self.kinds = {p: _kind([pt[p] for pt in points]) for p in params}
+        # NPCs then monsters, by number: the same columns whichever points a design holds.
+        ids = {a for s in sweep_settings for a in s.actor_ids}
+        self.actors = sorted(ids, key=lambda a: (not a.startswith("npc-"), int(a.split("-")[1])))
+        self.index = [{a: i for i, a in enumerate(s.actor_ids)} for s in sweep_settings]
+
+    def table(self, jobs: Sequence[Job], rows: Sequence[tuple]) -> Any:
+        import pyarrow as pa
+
+        pts = [j[1] for j in jobs]
+        data: dict[str, Any] = {}
+        for p in self.params:
+            data[p] = _column([self.points[k][p] for k in pts], self.kinds[p])
+        data["point"] = np.array(pts, dtype=np.int64)
+        data["seed"] = np.array([j[2] for j in jobs], dtype=np.int64)
+        data["map_seed"] = np.array([j[3] for j in jobs], dtype=np.int64)
+        data["winner"] = [r[1] for r in rows]
+        data["end_reason"] = [r[2] for r in rows]
+        for c, name in enumerate(("steps", "turns", "encounters"), start=3):
+            data[name] = np.array([r[c] for r in rows], dtype=np.int64)
+        for col, default, dtype in ((6, False, bool), (7, -1, np.int64)):
+            for a in self.actors:
+                at = [self.index[k].get(a) for k in pts]
+                name = ("alive_" if col == 6 else "survival_") + a
+                data[name] = np.array(
+                    [default if i is None else r[col][i] for i, r in zip(at, rows)], dtype=dtype
+                )
+        return pa.table(data)
+
+
+def _manifest(base, params, points, seeds, mode) -> dict:
+    return json.loads(json.dumps({
+        "labkit_version": labkit.__version__, "mode": mode, "base": base.to_dict(),
+        "parameters": params, "points": points, "seeds": seeds,
+    }))  # fmt: skip
+
+
+def _open_dir(out: Path, manifest: dict) -> None:
+    from labkit.io import load_json, save_json
+
+    path = out / MANIFEST
+    if path.exists():
+        old = load_json(path, format=FORMAT, versions=(VERSION,), error=SweepError)
+        for key in ("parameters", "points", "seeds", "base", "mode", "labkit_version"):
+            if old.get(key) != manifest[key]:
+                raise SweepError(
+                    f"{out} holds a different sweep ({key} differs); resume it with the same "
+                    "call or use a new directory", pointer="/" + key,
+                )  # fmt: skip
+    else:
+        out.mkdir(parents=True, exist_ok=True)
+        save_json(path, manifest, format=FORMAT, version=VERSION, indent=None)
+    for tmp in out.glob(".part-*.tmp"):  # left by a killed run: never a finished part
+        tmp.unlink(missing_ok=True)
+
+
+def _read_parts(out: Path, n_jobs: int, n_seeds: int, columns: list[str]) -> list[Any]:
+    """The tables of the finished part files, checked against this sweep."""
+    import pyarrow.parquet as pq
+
+    tables = []
+    for part in sorted(out.glob("part-*.parquet")):
+        try:
+            t = pq.read_table(part)
+        except (OSError, ValueError):  # ArrowInvalid: a part cut short by a power loss
+            part.unlink()  # its games are simply played again
+            continue
+        if t.column_names != columns:
+            raise SweepError("a part file does not fit this sweep", pointer=part.name)
+        tables.append(t)
+    return tables
+
+
+def _write_part(out: Path, table: Any, first_job: int) -> None:
+    import pyarrow.parquet as pq
+
+    from labkit.io import atomic_write
+
+    with atomic_write(out / f"part-{first_job:09d}-{os.getpid()}.parquet", "wb") as fh:
+        pq.write_table(table, fh)
+
+
+def sweep(
+    base: SimulationSettings,
+    grid: Mapping[str, Iterable[Any]] | Sequence[Mapping[str, Any]],
+    seeds: Iterable[int],
+    *,
+    executor: Any = None,
+    out: str | os.PathLike | None = None,
+    progress: bool | Callable[[int, int], None] = True,
+    chunksize: int | None = None,
+    mode: str = "outcome",
+) -> Any:
+    """Play every point of ``grid`` on every seed and return one row per game (a DataFrame).
+
+    Parameters
+    ----------
+    base : SimulationSettings
+        What every game shares; each point overrides its parameters.
+    grid : mapping or list of mappings
+        ``{parameter: values}`` (full factorial) or a list of ``{parameter: value}`` points.
+    seeds : iterable of int
+        Played by every point (process and map seed), so differences are paired.
+    executor : Executor, dask Client or None
+        Where to play (see :func:`~labkit.encounter.sim.batch.run_batch`).
+    out : path, optional
+        Directory for Parquet part files and the manifest; re-running resumes.
+    progress : bool or callable
+        A tqdm bar, or ``progress(done_games, total_games)``.
+    chunksize : int, optional
+        Games per task (and per part file).
+    mode : {"outcome", "full"}
+        ``"outcome"`` plays the fast outcome-only game, ``"full"`` the journalled session
+        (same rows).
+
+    Returns
+    -------
+    pandas.DataFrame
+        Rows in (point, seed) order; ``frame.attrs["parameters"]`` lists the parameters.
+
+    Raises
+    ------
+    ArgumentError
+        A bad parameter name or value (named), bad seeds.
+    SweepError
+        ``out`` holds a different sweep.
+    """
+    import pyarrow as pa
+
+    if mode not in ("outcome", "full"):
+        raise ArgumentError("must be 'outcome' or 'full'", argument="mode", value=mode)
+    if not isinstance(base, SimulationSettings):
+        raise ArgumentError("must be SimulationSettings", argument="base",
+                            value=type(base).__name__)  # fmt: skip
+    params, points = design(base, grid)
+    seed_list = _seed_list(seeds)
+    settings = [point_settings(base, p) for p in points]
+    builder = _Table(params, points, settings)
+    jobs = [(k * len(seed_list) + i, k, s, s) for k in range(len(points))
+            for i, s in enumerate(seed_list)]  # fmt: skip
+    columns = builder.table([], []).column_names
+    tables: list[Any] = []
+    done: set[int] = set()
+    directory = None if out is None else Path(out)
+    if directory is not None:
+        _open_dir(directory, _manifest(base, params, points, seed_list, mode))
+        tables = _read_parts(directory, len(jobs), len(seed_list), columns)
+        position = {s: i for i, s in enumerate(seed_list)}
+        for t in tables:
+            for k, s in zip(t.column("point").to_pylist(), t.column("seed").to_pylist()):
+                done.add(k * len(seed_list) + position[s])
+    todo = [j for j in jobs if j[0] not in done]
+
+    def on_chunk(chunk: Sequence[Job], rows: list[tuple]) -> None:
+        t = builder.table(chunk, rows)
+        if directory is not None:
+            _write_part(directory, t, chunk[0][0])
+        tables.append(t)
+
+    play_jobs([s.to_dict() for s in settings], todo, on_chunk, executor=executor,
+              progress=progress, chunksize=chunksize, mode=mode, total=len(jobs),
+              already=len(jobs) - len(todo))  # fmt: skip
+    table = pa.concat_tables(tables) if tables else builder.table([], [])
+    frame = table.to_pandas()
+    order = (
+        frame["point"].to_numpy() * len(seed_list)
+        + frame["seed"].map({s: i for i, s in enumerate(seed_list)}).to_numpy()
+    )
+    frame = frame.assign(_job=order).drop_duplicates("_job").sort_values("_job", kind="stable")
+    if len(frame) != len(jobs):
+        raise SweepError("games are missing from the sweep", value=len(jobs) - len(frame))
+    frame = frame.drop(columns="_job").reset_index(drop=True)
+    frame.attrs["parameters"] = params
+    return frame
+
+
+def _interval_mean(d: np.ndarray) -> tuple[float, float, float]:
+    m = float(d.mean())
+    half = 1.96 * float(d.std(ddof=1)) / math.sqrt(d.size) if d.size > 1 else math.inf
+    return m, m - half, m + half
+
+
+def summary(
+    frame: Any,
+    *,
+    baseline: int | Mapping[str, Any] | None = None,
+    metric: str = "npc_win",
+    parameters: Sequence[str] | None = None,
+) -> Any:
+    """Per point: ``n``, the metric's count, rate and 95 % Wilson interval, mean steps; with
+    ``baseline`` (a point index or its parameter values) also the paired difference to it.
+
+    The difference is taken seed by seed on the seeds both points played
+    (``diff``, ``diff_lo``, ``diff_hi``, ``pairs``), which is what common random numbers buy:
+    a far narrower interval than comparing two independent rates.
+
+    Returns
+    -------
+    pandas.DataFrame, one row per point, with its parameter columns.
+    """
+    import pandas as pd
+
+    from labkit.encounter.rules.combat import wilson_interval
+
+    if metric not in METRICS:
+        raise ArgumentError(f"unknown metric, known: {sorted(METRICS)}", argument="metric",
+                            value=metric)  # fmt: skip
+    params = list(parameters if parameters is not None else frame.attrs.get("parameters", []))
+    y = METRICS[metric](frame).to_numpy(dtype=float)
+    rows = []
+    groups = {k: np.flatnonzero(frame["point"].to_numpy() == k) for k in np.unique(frame["point"])}
+    if isinstance(baseline, Mapping):
+        match = [k for k, at in groups.items()
+                 if all(frame[p].iloc[at[0]] == v for p, v in baseline.items())]  # fmt: skip
+        if not match:
+            raise ArgumentError("no point has these values", argument="baseline", value=baseline)
+        baseline = match[0]
+    if baseline is not None and baseline not in groups:
+        raise ArgumentError("no such point", argument="baseline", value=baseline)
+    seeds = frame["seed"].to_numpy()
+    for k, at in groups.items():
+        n, wins = at.size, int(y[at].sum())
+        lo, hi = wilson_interval(wins, n)
+        rec = {p: frame[p].iloc[at[0]] for p in params}
+        rec.update(point=int(k), n=n, **{f"{metric}s": wins, metric: wins / n,
+                   f"{metric}_lo": float(lo), f"{metric}_hi": float(hi)})  # fmt: skip
+        rec["mean_steps"] = float(frame["steps"].to_numpy()[at].mean())
+        if baseline is not None:
+            b = groups[baseline]
+            mine = dict(zip(seeds[at], y[at]))
+            theirs = dict(zip(seeds[b], y[b]))
+            common = [s for s in mine if s in theirs]
+            d = np.array([mine[s] - theirs[s] for s in common])
+            rec["pairs"] = len(common)
+            rec["diff"], rec["diff_lo"], rec["diff_hi"] = (
+                _interval_mean(d) if d.size else (math.nan,) * 3
+            )
+        rows.append(rec)
+    out = pd.DataFrame(rows)
+    out.attrs["baseline"] = baseline
+    return out

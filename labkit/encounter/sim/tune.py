@@ -1,0 +1,347 @@
+"""Tuning to a target (SPEC W3): the parameter value whose win rate (or other metric) hits it.
+
+:func:`tune` runs a stochastic root search on a response that is assumed monotone between the
+bounds (more monster life, fewer NPC wins), spending games where the answer is uncertain:
+
+1. **Ends.** Both bounds are played on the first ``start`` seeds. When the target lies outside
+   the two rates (beyond their 95 % intervals) it is not reachable: the result says so and
+   names the closest end.
+2. **Bisection on paired estimates.** The midpoint of the bracket is played on the same seeds
+   (common random numbers: every point plays a prefix of one seed list, so neighbouring points
+   differ by the parameter, not by luck). When its Wilson interval excludes the target the
+   bracket halves; when it does not, the point and the bracket ends get twice the seeds, up to
+   all of them; a midpoint still undecided then ends the bisection (the root is near it). An
+   integer parameter stops at two neighbouring integers.
+3. **Local fit.** The points inside the final bracket get the remaining seeds (within
+   ``budget``) and a line through them gives the root; its 95 % interval comes from a
+   bootstrap that reweights *seeds* (Poisson weights, the same for every point: the pairing is
+   kept), refitting each time.
+
+The response is injectable (``response=``): ``response(value, seeds) -> 0/1 array`` per seed.
+The default plays the games (outcome-only kernel) and reads the metric
+(:data:`~labkit.encounter.sim.sweep.METRICS`).
+
+Decisions recorded here: for an integer parameter ``value`` is the root rounded to the nearest
+integer and ``root`` the continuous crossing; the interval is always the continuous one.
+
+Examples
+--------
+>>> import numpy as np
+>>> u = np.random.default_rng(0).random(4000)          # one fixed uniform per seed (CRN)
+>>> def response(v, seeds):                             # P(win) falls from 1 to 0 around 4.3
+...     return u[seeds] < 1 / (1 + np.exp(1.5 * (v - 4.3)))
+>>> t = tune(None, "/characters/monster/life", 0.5, bounds=(1.0, 9.0), response=response,
+...          progress=False)
+>>> t.reachable, t.ci[0] < 4.3 < t.ci[1], t.ci[1] - t.ci[0] < 0.5
+(True, True, True)
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from labkit import ArgumentError
+from labkit.encounter.rules.combat import wilson_interval
+
+__all__ = ["tune", "Tuned", "play_response"]
+
+Response = Callable[[float, np.ndarray], np.ndarray]
+
+
+@dataclass
+class Tuned:
+    """What :func:`tune` found: ``value``, its 95 % interval ``ci`` and the curve measured.
+
+    ``curve`` is a DataFrame (``value``, ``n``, ``rate``, ``lo``, ``hi``, one row per point
+    played, by value); ``games`` the games spent; ``reachable`` False when the target lies
+    outside the rates at the bounds, and then ``closest`` is the end nearest to it (``value``
+    is that end, ``ci`` is ``(nan, nan)``).
+    """
+
+    parameter: str
+    target: float
+    metric: str
+    value: float
+    ci: tuple[float, float]
+    root: float
+    reachable: bool
+    closest: tuple[float, float]
+    curve: Any
+    games: int
+    integer: bool
+    fit: tuple[float, float] = field(default=(math.nan, math.nan))  # intercept, slope
+
+    def plot(self, ax: Any = None) -> Any:
+        """Draw the response curve with intervals, the target and the chosen value."""
+        from labkit.encounter.sim_draw import plot_response
+
+        return plot_response(self, ax)
+
+    def summary(self) -> str:
+        if not self.reachable:
+            v, r = self.closest
+            return (f"{self.metric} = {self.target:g} is not reachable for {self.parameter} in the "
+                    f"bounds: closest {v:g} gives {r:.3f} ({self.games} games)")  # fmt: skip
+        return (f"{self.parameter} = {self.value:g} gives {self.metric} = {self.target:g} "
+                f"(root {self.root:.3f}, 95 % interval {self.ci[0]:.3f}-{self.ci[1]:.3f}; "
+                f"{self.games} games)")  # fmt: skip
+
+    def __repr__(self) -> str:
+        return f"Tuned({self.summary()})"
+
+    def _repr_html_(self) -> str:
+        rows = "".join(
+            f"<tr><td>{r.value:g}</td><td>{r.n}</td><td>{r.rate:.3f}</td>"
+            f"<td>{r.lo:.3f}–{r.hi:.3f}</td></tr>"
+            for r in self.curve.itertuples()
+        )
+        return (f"<b>Tuned</b>: {self.summary()}<table><tr><th>value</th><th>n</th>"
+                f"<th>{self.metric}</th><th>95% CI</th></tr>{rows}</table>")  # fmt: skip
+
+
+def play_response(
+    base: Any, parameter: str, metric: str = "npc_win", *, executor: Any = None,
+    progress: Any = None, mode: str = "outcome",
+) -> Response:  # fmt: skip
+    """The default response of :func:`tune`: play ``base`` with ``parameter = value`` on the
+    given seeds and return the metric per game (0/1, in seed order)."""
+    from labkit.encounter.sim.engine import play_jobs
+    from labkit.encounter.sim.sweep import METRICS, design, point_settings
+
+    def response(value: float, seeds: np.ndarray) -> np.ndarray:
+        design(base, {parameter: [value]})  # a bad name or value is named
+        doc = point_settings(base, {parameter: value}).to_dict()
+        jobs = [(i, 0, int(s), int(s)) for i, s in enumerate(seeds)]
+        rows: list[tuple] = []
+        play_jobs([doc], jobs, lambda chunk, got: rows.extend(got), executor=executor,
+                  progress=progress or False, mode=mode)  # fmt: skip
+        rows.sort()
+        frame = {"winner": np.array([r[1] for r in rows]),
+                 "end_reason": np.array([r[2] for r in rows])}  # fmt: skip
+        return np.asarray(METRICS[metric](frame), dtype=bool)
+
+    return response
+
+
+class _Search:
+    """The points measured so far (value -> 0/1 outcomes on a prefix of the seed list)."""
+
+    def __init__(self, response: Response, seeds: np.ndarray, budget: int, bar: Any) -> None:
+        self.response, self.seeds, self.budget, self.bar = response, seeds, budget, bar
+        self.y: dict[float, np.ndarray] = {}
+        self.games = 0
+
+    def measure(self, v: float, n: int) -> np.ndarray:
+        """Outcomes of v on the first n seeds (plays only the seeds not played yet)."""
+        n = min(n, self.seeds.size)
+        have = self.y.get(v, np.zeros(0, dtype=bool))
+        if have.size < n:
+            more = np.asarray(self.response(v, self.seeds[have.size : n]), dtype=bool)
+            if more.shape != (n - have.size,):
+                raise ArgumentError("must return one 0/1 outcome per seed", argument="response",
+                                    value=more.shape)  # fmt: skip
+            self.games += more.size
+            if self.bar is not None:
+                self.bar(self.games)
+            have = np.concatenate([have, more])
+            self.y[v] = have
+        return have[:n]
+
+    def rate(self, v: float) -> float:
+        return float(self.y[v].mean())
+
+    def side(self, v: float, target: float) -> int:
+        """+1 / -1 when v's interval lies above / below the target, 0 when it holds it."""
+        y = self.y[v]
+        lo, hi = wilson_interval(int(y.sum()), y.size)
+        return 1 if lo > target else -1 if hi < target else 0
+
+    @property
+    def left(self) -> int:
+        return self.budget - self.games
+
+
+def _fit(points: list[float], y: dict[float, np.ndarray], w: np.ndarray | None) -> tuple:
+    """Weighted least-squares line (intercept, slope) of rate on value over ``points``."""
+    xs, rs, ns = [], [], []
+    for v in points:
+        ww = np.ones(y[v].size) if w is None else w[: y[v].size]
+        tot = ww.sum()
+        if tot <= 0:
+            continue
+        xs.append(v)
+        rs.append(float((ww * y[v]).sum() / tot))
+        ns.append(tot)
+    x, r, n = np.array(xs), np.array(rs), np.array(ns)
+    if x.size < 2 or np.ptp(x) == 0:
+        return math.nan, math.nan
+    xm, rm = np.average(x, weights=n), np.average(r, weights=n)
+    slope = float((n * (x - xm) * (r - rm)).sum() / (n * (x - xm) ** 2).sum())
+    return rm - slope * xm, slope
+
+
+def tune(
+    base: Any,
+    parameter: str,
+    target: float,
+    *,
+    metric: str = "npc_win",
+    bounds: tuple[float, float],
+    seeds: Iterable[int] = range(4000),
+    executor: Any = None,
+    integer: bool | None = None,
+    start: int = 200,
+    budget: int = 20_000,
+    tol: float | None = None,
+    bootstrap: int = 400,
+    progress: bool | Callable[[int, int], None] = True,
+    response: Response | None = None,
+) -> Tuned:
+    """Find the value of ``parameter`` whose ``metric`` equals ``target``.
+
+    Parameters
+    ----------
+    base : SimulationSettings
+        The games (ignored when ``response`` is given).
+    parameter : str
+        A settings field or a balance JSON pointer (as in :func:`~labkit.encounter.sweep`).
+    target : float
+        The rate to hit, in (0, 1).
+    metric : str
+        ``"npc_win"``, ``"monster_win"``, ``"step_limit"`` or ``"mutual_death"``.
+    bounds : (low, high)
+        The search range; the response must be monotone in it.
+    seeds : iterable of int
+        The seed list; every point plays a prefix of it (common random numbers).
+    integer : bool, optional
+        Search integers only (default: when both bounds are ints).
+    start, budget : int
+        Seeds per point at first; the most games to spend in all.
+    tol : float, optional
+        Stop bisecting a real parameter when the bracket is this narrow (default 1/64 of the
+        range).
+    bootstrap : int
+        Resamples for the interval.
+    progress : bool or callable
+        A bar over games spent, or ``progress(games, budget)``.
+    response : callable, optional
+        ``response(value, seeds) -> 0/1 per seed`` instead of playing games (tests, other
+        models).
+
+    Returns
+    -------
+    Tuned
+        ``reachable=False`` (with ``closest``) when the target is outside the bounds' rates.
+    """
+    import pandas as pd
+
+    from labkit.encounter.sim.sweep import METRICS
+
+    if metric not in METRICS:
+        raise ArgumentError(f"unknown metric, known: {sorted(METRICS)}", argument="metric",
+                            value=metric)  # fmt: skip
+    if not isinstance(target, (int, float)) or not 0 < target < 1:
+        raise ArgumentError("must be a rate strictly between 0 and 1", argument="target",
+                            value=target)  # fmt: skip
+    try:
+        lo_b, hi_b = (float(b) for b in bounds)
+    except (TypeError, ValueError):
+        raise ArgumentError("must be (low, high)", argument="bounds", value=bounds) from None
+    if not lo_b < hi_b:
+        raise ArgumentError("needs low < high", argument="bounds", value=bounds)
+    seed_arr = np.array(list(seeds), dtype=np.int64)
+    if seed_arr.size < 10 or np.unique(seed_arr).size != seed_arr.size:
+        raise ArgumentError("needs at least 10 distinct seeds", argument="seeds",
+                            value=seed_arr.size)  # fmt: skip
+    if integer is None:
+        integer = all(isinstance(b, int) and not isinstance(b, bool) for b in bounds)
+    if integer:
+        lo_b, hi_b = float(math.ceil(lo_b)), float(math.floor(hi_b))
+    tol = (hi_b - lo_b) / 64 if tol is None else tol
+    own = None
+    if response is None:
+        if executor is None:  # one pool for every point, not one per point
+            from labkit.encounter.sim.batch import local_executor
+
+            executor = own = local_executor()
+        response = play_response(base, parameter, metric, executor=executor)
+    bar = close = None
+    if progress is True:
+        from tqdm.auto import tqdm
+
+        t = tqdm(total=budget, desc="tune", unit="game")
+        bar, close = (lambda games: t.update(games - t.n)), t.close
+    elif callable(progress):
+        bar = lambda games: progress(games, budget)  # noqa: E731
+    s = _Search(response, seed_arr, budget, bar)
+    try:
+        a, b = (lo_b, hi_b) if not integer else (int(lo_b), int(hi_b))
+        for v in (a, b):
+            s.measure(v, start)
+        fa, fb = s.rate(a) - target, s.rate(b) - target
+        sa, sb = s.side(a, target), s.side(b, target)
+        if sa != 0 and sa == sb:
+            best = a if abs(fa) <= abs(fb) else b
+            return _result(parameter, target, metric, s, integer, best, False, pd)
+        rising = fb > fa
+        n = start
+        while (b - a > 1) if integer else (b - a > tol):
+            m = (a + b) // 2 if integer else (a + b) / 2
+            s.measure(m, n)
+            side = s.side(m, target)
+            while side == 0 and n < seed_arr.size and s.left >= 3 * min(2 * n, seed_arr.size):
+                n = min(2 * n, seed_arr.size)
+                for v in (a, m, b):
+                    s.measure(v, n)
+                side = s.side(m, target)
+            if side == 0:
+                break  # the root is near m: fit it
+            above = side > 0
+            if above == rising:
+                b = m
+            else:
+                a = m
+        inside = sorted(v for v in s.y if a <= v <= b)
+        per = min(seed_arr.size, max(n, s.left // max(1, len(inside)) + min(
+            s.y[v].size for v in inside)))  # fmt: skip
+        for v in inside:
+            s.measure(v, per)
+        return _result(parameter, target, metric, s, integer, (a, b), True, pd, bootstrap)
+    finally:
+        if close is not None:
+            close()
+        if own is not None:
+            own.shutdown()
+
+
+def _result(parameter, target, metric, s, integer, where, reachable, pd, bootstrap=0) -> Tuned:
+    curve = pd.DataFrame(
+        [(v, s.y[v].size, s.rate(v), *map(float, wilson_interval(int(s.y[v].sum()), s.y[v].size)))
+         for v in sorted(s.y)], columns=["value", "n", "rate", "lo", "hi"],
+    )  # fmt: skip
+    if not reachable:
+        return Tuned(parameter, target, metric, float(where), (math.nan, math.nan), math.nan,
+                     False, (float(where), s.rate(where)), curve, s.games, integer)  # fmt: skip
+    a, b = where
+    points = sorted(v for v in s.y if a <= v <= b)
+    icpt, slope = _fit(points, s.y, None)
+    root = (target - icpt) / slope if slope else math.nan
+    rng = np.random.default_rng(0)  # the interval is a function of the data, not of the clock
+    size = max(s.y[v].size for v in points)
+    roots = []
+    for _ in range(bootstrap):
+        w = rng.poisson(1.0, size).astype(float)
+        i, k = _fit(points, s.y, w)
+        if k and not math.isnan(k):
+            roots.append((target - i) / k)
+    lo, hi = np.percentile(roots, [2.5, 97.5]) if roots else (math.nan, math.nan)
+    value = float(round(root)) if integer and not math.isnan(root) else float(root)
+    closest = min(s.y, key=lambda v: abs(s.rate(v) - target))
+    return Tuned(parameter, target, metric, value, (float(lo), float(hi)), float(root), True,
+                 (float(closest), s.rate(closest)), curve, s.games, integer,
+                 (float(icpt), float(slope)))  # fmt: skip

@@ -1,0 +1,218 @@
+"""BalanceTuner: pick a balance number, a range and a target win rate; tune finds the value.
+
+The parameter dropdown lists every numeric leaf of the balance document (JSON pointers such as
+``/characters/monster/life``) and the numeric settings fields (``npcs``, ``monsters`` …). The
+range defaults to half to twice the current value; an integer leaf is searched over integers.
+*Tune* runs :func:`labkit.encounter.sim.tune` on local worker processes with a progress bar and
+draws the response curve with its 95 % intervals, the target and the chosen value with its
+interval. *Save patch* writes the result as JSON (atomically): ``{"format":
+"labkit.balance_patch", "version": 1, "balance": {pointer: value}}`` (or ``"settings"`` for a
+settings field), with the target, metric, interval and games spent beside it.
+
+Logic lives in plain methods (:meth:`BalanceTuner.run`, :meth:`BalanceTuner.save`,
+:meth:`BalanceTuner.to_code`) that tests call without a browser; ``response=`` replaces the
+games by any ``response(value, seeds) -> 0/1`` function (tests, quick demos).
+"""
+
+from __future__ import annotations
+
+import html
+import json
+from collections.abc import Iterable
+from pathlib import Path
+from typing import Any
+
+from labkit import LabkitError
+from labkit.encounter.sim.settings import SimulationSettings, _default_doc_text
+from labkit.widgets._figure import FigurePane, new_figure
+
+__all__ = ["BalanceTuner", "numeric_parameters"]
+
+FORMAT = "labkit.balance_patch"
+SETTINGS_FIELDS = ("npcs", "monsters", "width", "height", "max_steps")
+
+
+def numeric_parameters(doc: Any = None) -> dict[str, int | float]:
+    """Every numeric leaf of a balance document by JSON pointer, then the numeric settings
+    fields (current values from the defaults).
+
+    Examples
+    --------
+    >>> p = numeric_parameters()
+    >>> p["/characters/monster/life"], p["/tables/hit/4"], p["npcs"]
+    (5, 0.2, 3)
+    >>> "/version" in p, "/weapons/fists/natural" in p
+    (False, False)
+    """
+    doc = json.loads(_default_doc_text()) if doc is None else doc
+    out: dict[str, int | float] = {}
+
+    def walk(node: Any, at: str) -> None:
+        if isinstance(node, dict):
+            for k, v in node.items():
+                walk(v, f"{at}/{str(k).replace('~', '~0').replace('/', '~1')}")
+        elif isinstance(node, list):
+            for i, v in enumerate(node):
+                walk(v, f"{at}/{i}")
+        elif isinstance(node, (int, float)) and not isinstance(node, bool) and at != "/version":
+            out[at] = node
+
+    walk(doc, "")
+    defaults = SimulationSettings()
+    out.update({f: getattr(defaults, f) for f in SETTINGS_FIELDS})
+    return out
+
+
+class BalanceTuner:
+    """Tune one balance number (or settings field) to a target rate.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> u = np.random.default_rng(0).random(2000)
+    >>> app = BalanceTuner(response=lambda v, s: u[s] < 1 / (1 + np.exp(1.5 * (v - 4.3))))
+    >>> app.parameter.value = "/characters/monster/life"
+    >>> (app.low.value, app.high.value, app.integer)
+    (2.0, 10.0, True)
+    >>> t = app.run()
+    >>> t.value, "4" in app.text.value
+    (4.0, True)
+    """
+
+    def __init__(
+        self,
+        base: SimulationSettings | None = None,
+        *,
+        seeds: Iterable[int] = range(2000),
+        start: int = 100,
+        budget: int = 6000,
+        executor: Any = None,
+        response: Any = None,
+    ) -> None:
+        import ipywidgets as W
+
+        from labkit.encounter.sim.sweep import METRICS
+
+        self.base = SimulationSettings() if base is None else base
+        self.seeds = list(seeds)
+        self.start, self.executor, self.response = start, executor, response
+        self.values = numeric_parameters()
+        self.result: Any = None
+        self.error: str | None = None
+        self.parameter = W.Dropdown(options=list(self.values), description="parameter",
+                                    value="/characters/monster/life",
+                                    layout=W.Layout(width="420px"))  # fmt: skip
+        self.low = W.FloatText(description="low")
+        self.high = W.FloatText(description="high")
+        self.metric = W.Dropdown(options=list(METRICS), value="npc_win", description="metric")
+        self.target = W.FloatSlider(0.5, min=0.05, max=0.95, step=0.01, description="target")
+        self.budget = W.IntText(budget, description="games ≤")
+        self.progress = W.IntProgress(0, min=0, max=budget, description="games")
+        self.run_button = W.Button(description="Tune", button_style="primary")
+        self.path = W.Text("tuned_patch.json", description="patch file")
+        self.save_button = W.Button(description="Save patch", disabled=True)
+        self.text = W.HTML()
+        self.parameter.observe(lambda _: self._default_range(), names="value")
+        self.run_button.on_click(lambda _: self.run())
+        self.save_button.on_click(lambda _: self.save(self.path.value))
+        self._default_range()
+        self.fig, self.ax = new_figure(figsize=(7.5, 3.6))
+        self.ax.set_title("press Tune")
+        self.pane = FigurePane(self.fig)
+        controls = W.VBox([self.parameter, W.HBox([self.low, self.high]),
+                           W.HBox([self.metric, self.target]), W.HBox([self.budget,
+                           self.run_button]), self.progress, W.HBox([self.path,
+                           self.save_button])])  # fmt: skip
+        self.ui = W.VBox([controls, self.text, self.pane.widget],
+                         layout=W.Layout(max_width="1000px"))  # fmt: skip
+
+    @property
+    def integer(self) -> bool:
+        """Whether the chosen parameter is searched over integers (its current value is one)."""
+        return isinstance(self.values[self.parameter.value], int)
+
+    def _default_range(self) -> None:
+        v = self.values[self.parameter.value]
+        low, high = (v / 2, v * 2) if v > 0 else (v * 2, v / 2) if v < 0 else (0.0, 1.0)
+        if self.integer:
+            low, high = float(int(low)), float(max(int(high), int(low) + 1))
+        self.low.value, self.high.value = float(low), float(high)
+
+    def run(self) -> Any:
+        """Tune the chosen parameter; updates the progress bar, the text and the figure."""
+        from labkit.encounter.sim.tune import tune
+
+        bounds: tuple = (self.low.value, self.high.value)
+        if self.integer:
+            bounds = (int(round(bounds[0])), int(round(bounds[1])))
+        self.progress.max = max(1, self.budget.value)
+        self.progress.value = 0
+
+        def tick(games: int, total: int) -> None:
+            self.progress.value = min(games, self.progress.max)
+
+        try:
+            self.result = tune(self.base, self.parameter.value, self.target.value,
+                               metric=self.metric.value, bounds=bounds, seeds=self.seeds,
+                               executor=self.executor, start=self.start,
+                               budget=self.budget.value, integer=self.integer, progress=tick,
+                               response=self.response)  # fmt: skip
+            self.error = None
+        except LabkitError as exc:
+            self.result, self.error = None, str(exc)
+        self._show()
+        return self.result
+
+    def _show(self) -> None:
+        self.save_button.disabled = self.result is None or not self.result.reachable
+        if self.result is None:
+            self.text.value = f"<span style='color:#b00'>{html.escape(self.error or '')}</span>"
+            return
+        self.text.value = f"<b>{html.escape(self.result.summary())}</b>"
+        self.ax.cla()  # the number of points changes from run to run
+        self.result.plot(self.ax)
+        self.ax.set_title(f"{self.result.metric} vs {self.result.parameter}")
+        self.fig.tight_layout()
+        self.pane.refresh()
+
+    def patch(self) -> dict:
+        """The tuned change as the patch file holds it."""
+        t = self.result
+        if t is None or not t.reachable:
+            raise LabkitError("nothing tuned yet (or the target was not reachable)")
+        value = int(t.value) if t.integer else float(t.value)
+        where = "balance" if t.parameter.startswith("/") else "settings"
+        return {where: {t.parameter: value}, "target": t.target, "metric": t.metric,
+                "ci": list(t.ci), "games": t.games}  # fmt: skip
+
+    def save(self, path: str | Path) -> Path:
+        """Write :meth:`patch` as JSON, atomically; returns the path."""
+        import labkit
+        from labkit.io import save_json
+
+        doc = {**self.patch(), "labkit_version": labkit.__version__}
+        save_json(path, doc, format=FORMAT, version=1)
+        self.text.value += f"<br>saved {html.escape(str(path))}"
+        return Path(path)
+
+    def to_code(self) -> str:
+        """Python source that rebuilds this app's current state."""
+        s = self.seeds
+        contiguous = s == list(range(s[0], s[0] + len(s))) if s else False
+        seeds = f"range({s[0]}, {s[0] + len(s)})" if contiguous else repr(s)
+        return "\n".join([
+            "from labkit.encounter.sim.settings import SimulationSettings",
+            "from labkit.widgets import BalanceTuner",
+            f"app = BalanceTuner(SimulationSettings.from_dict({self.base.to_dict()!r}),",
+            f"                   seeds={seeds}, start={self.start})",
+            f"app.parameter.value = {self.parameter.value!r}",
+            f"app.low.value, app.high.value = {self.low.value!r}, {self.high.value!r}",
+            f"app.metric.value, app.target.value = {self.metric.value!r}, {self.target.value!r}",
+            f"app.budget.value = {self.budget.value!r}",
+            "app",
+        ])  # fmt: skip
+
+    def _ipython_display_(self) -> None:
+        from IPython.display import display
+
+        display(self.ui)

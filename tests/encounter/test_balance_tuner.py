@@ -1,0 +1,79 @@
+"""BalanceTuner logic through widget values, without a browser."""
+
+from __future__ import annotations
+
+import json
+from concurrent.futures import ThreadPoolExecutor
+
+import numpy as np
+import pytest
+
+from labkit import LabkitError
+from labkit.encounter.sim.settings import SimulationSettings
+from labkit.widgets import BalanceTuner
+from labkit.widgets.balance_tuner import numeric_parameters
+
+U = np.random.default_rng(0).random(2000)
+
+
+def falling(v, seeds):  # P(NPC win) = 0.5 at 4.3
+    return U[seeds] < 1 / (1 + np.exp(1.5 * (v - 4.3)))
+
+
+def test_the_dropdown_lists_numeric_leaves_and_settings_fields():
+    app = BalanceTuner(response=falling)
+    opts = app.parameter.options
+    assert "/characters/monster/life" in opts and "/weapons/revolver/magazine" in opts
+    assert "/priority/base" in opts and "npcs" in opts and "/version" not in opts
+    assert not any(o.endswith("/natural") or o == "/edition" for o in opts)
+    app.parameter.value = "/priority/base"  # a real number: a real range
+    assert not app.integer and (app.low.value, app.high.value) == (0.25, 1.0)
+    assert numeric_parameters()["/combat/max_rounds"] == 30
+
+
+def test_run_draws_the_curve_and_saves_the_patch_atomically(tmp_path):
+    app = BalanceTuner(response=falling)
+    app.parameter.value = "/characters/monster/life"
+    t = app.run()
+    assert t.value == 4.0 and t.integer and t.ci[0] < 4.3 < t.ci[1]
+    assert app.progress.value == min(t.games, app.progress.max) and app.progress.value > 0
+    assert "gives npc_win = 0.5" in app.text.value and not app.save_button.disabled
+    xs = [line.get_xdata()[0] for line in app.ax.lines if len(line.get_xdata()) == 2]
+    assert 4.0 in xs  # the chosen value's line
+    path = app.save(tmp_path / "patch.json")
+    doc = json.loads(path.read_text())
+    assert doc["format"] == "labkit.balance_patch" and doc["balance"] == {
+        "/characters/monster/life": 4}  # fmt: skip
+    assert [p.name for p in tmp_path.iterdir()] == ["patch.json"]
+    s = SimulationSettings(balance=doc["balance"])  # the patch plays as is
+    assert s.resolved_balance().characters["monster"].life == 4
+
+
+def test_unreachable_target_and_errors_are_shown_not_raised():
+    app = BalanceTuner(response=falling)
+    app.target.value = 0.95
+    app.low.value, app.high.value = 5, 9
+    t = app.run()
+    assert not t.reachable and "not reachable" in app.text.value and app.save_button.disabled
+    with pytest.raises(LabkitError, match="nothing tuned"):
+        app.patch()
+    app.low.value = 12  # low > high
+    assert app.run() is None and "bounds" in app.text.value
+
+
+def test_real_games_and_to_code_rebuild_the_state():
+    with ThreadPoolExecutor(2) as pool:
+        app = BalanceTuner(SimulationSettings(max_steps=150), seeds=range(60), start=30,
+                           executor=pool)  # fmt: skip
+        app.parameter.value = "npcs"
+        app.low.value, app.high.value = 1, 6
+        app.metric.value = "monster_win"
+        app.budget.value = 300
+        t = app.run()
+    assert t is not None and t.games <= 300 + 3 * 60 and t.parameter == "npcs"
+    code = app.to_code()
+    ns: dict = {}
+    exec(code, ns)  # noqa: S102 - our own generated source
+    again = ns["app"]
+    assert (again.parameter.value, again.low.value, again.high.value) == ("npcs", 1.0, 6.0)
+    assert again.metric.value == "monster_win" and again.seeds == list(range(60))

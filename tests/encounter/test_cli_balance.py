@@ -1,0 +1,55 @@
+"""``labkit sim sweep`` (resumable) and ``labkit sim tune``."""
+
+from __future__ import annotations
+
+import csv
+import json
+
+import pytest
+
+from labkit import ArgumentError
+from labkit.cli import main
+from labkit.encounter.cli_balance import parse_grid
+
+
+def test_sweep_resumes_from_its_directory_and_writes_csv(tmp_path, capsys):
+    out, rows = tmp_path / "sw", tmp_path / "rows.csv"
+    argv = ["sim", "sweep", "--grid", "/characters/monster/life=3:9:5", "--grid", "npcs=2,3",
+            "--seeds", "0:8", "--max-steps", "150", "--workers", "2", "--quiet",
+            "--out", str(out), "--baseline", "0"]  # fmt: skip
+    assert main([*argv, "--csv", str(rows)]) == 0
+    first = capsys.readouterr().out
+    assert "point 3 (/characters/monster/life=8, npcs=3): n=8" in first
+    assert "vs point 0" in first and "32 games in" in first
+    table = list(csv.DictReader(rows.open()))
+    assert len(table) == 32 and table[0]["/characters/monster/life"] == "3"
+    parts = sorted(out.glob("part-*.parquet"))
+    parts[0].unlink()
+    assert main(argv) == 0  # plays the missing chunk only, prints the same table
+    assert capsys.readouterr().out == first[: first.index("saved")]
+    changed = [a.replace("0:8", "0:9") for a in argv]
+    assert main(changed) == 1
+    assert "different sweep" in capsys.readouterr().err
+
+
+def test_tune_prints_the_value_and_writes_the_patch(tmp_path, capsys):
+    patch = tmp_path / "patch.json"
+    rc = main(["sim", "tune", "--param", "/characters/monster/life", "--target", "0.5",
+               "--bounds", "1,12", "--seeds", "0:80", "--start", "40", "--budget", "400",
+               "--max-steps", "150", "--workers", "2", "--quiet",
+               "--patch-out", str(patch)])  # fmt: skip
+    text = capsys.readouterr().out
+    assert rc == 0, text
+    assert "gives npc_win = 0.5" in text and "/characters/monster/life = 1:" in text
+    value = json.loads(patch.read_text())["/characters/monster/life"]
+    assert isinstance(value, int) and 1 <= value <= 12
+
+
+def test_bad_grid_and_parameter_are_one_line_errors(capsys):
+    assert main(["sim", "sweep", "--grid", "/characters/monster/life=3:x", "--quiet"]) == 1
+    assert "--grid" in capsys.readouterr().err
+    assert main(["sim", "sweep", "--grid", "/nope=1", "--seeds", "0:2", "--quiet"]) == 1
+    assert "grid['/nope']" in capsys.readouterr().err
+    with pytest.raises(ArgumentError, match="NAME=VALUES"):
+        parse_grid(["life"])
+    assert parse_grid(["difficulty=[1,2]"]) == {"difficulty": ["[1", "2]"]}  # lists: use JSON

@@ -1,0 +1,110 @@
+"""Tuning to a target (SPEC W3): a known root on a synthetic monotone response, integer and
+real parameters, unreachable targets, and the game response agreeing with a sweep."""
+
+from __future__ import annotations
+
+import math
+from concurrent.futures import ThreadPoolExecutor
+
+import numpy as np
+import pytest
+
+from labkit import ArgumentError
+from labkit.encounter.sim.settings import SimulationSettings
+from labkit.encounter.sim.sweep import sweep
+from labkit.encounter.sim.tune import Tuned, tune
+
+ROOT, STEEP = 4.3, 1.5
+
+
+def synthetic(seed=0, root=ROOT, steep=STEEP, calls=None):
+    """P(win | v) = logistic(-steep (v - root)); one fixed uniform per seed (common random
+    numbers: a seed that wins at v wins at every smaller v)."""
+    u = np.random.default_rng(seed).random(10_000)
+
+    def response(v, seeds):
+        if calls is not None:
+            calls.append((v, np.array(seeds)))
+        return u[seeds] < 1 / (1 + np.exp(steep * (v - root)))
+
+    return response
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_a_real_parameter_finds_the_known_root_inside_its_interval(seed):
+    t = tune(None, "/x", 0.5, bounds=(1.0, 9.0), response=synthetic(seed), progress=False)
+    assert isinstance(t, Tuned) and t.reachable and not t.integer
+    assert t.ci[0] < ROOT < t.ci[1]
+    assert t.ci[1] - t.ci[0] < 0.5 and t.games <= 20_000
+    assert t.ci[0] <= t.value <= t.ci[1]
+
+
+def test_other_targets_and_a_rising_response():
+    # rising response: P = logistic(+1.5 (v - 4.3)); P = 0.2 at 4.3 - ln 4 / 1.5
+    t = tune(None, "/x", 0.2, bounds=(1.0, 9.0), response=synthetic(3, steep=-STEEP),
+             progress=False)  # fmt: skip
+    truth = ROOT - math.log(4) / STEEP
+    assert t.ci[0] < truth < t.ci[1]
+
+
+def test_an_integer_parameter_picks_the_right_integer_and_plays_seed_prefixes():
+    calls = []
+    t = tune(None, "/x", 0.5, bounds=(1, 9), response=synthetic(0, calls=calls), progress=False)
+    assert t.integer and t.value == 4.0 and 4 < t.root < 5
+    assert all(float(v).is_integer() and 1 <= v <= 9 for v in t.curve["value"])
+    # common random numbers: each point plays a prefix of one seed list, extended in order
+    played = {}
+    for v, seeds in calls:
+        start = played.get(v, 0)
+        assert seeds.tolist() == list(range(start, start + seeds.size))
+        played[v] = start + seeds.size
+    assert sum(played.values()) == t.games
+    assert t.curve.set_index("value")["n"].to_dict() == played
+
+
+def test_an_unreachable_target_says_so_and_names_the_closest_end():
+    t = tune(None, "/x", 0.999, bounds=(1, 9), response=synthetic(0), progress=False)
+    assert not t.reachable and t.closest[0] == 1 and math.isnan(t.ci[0])
+    assert "not reachable" in t.summary() and t.games == 400
+
+
+def test_bad_arguments_are_named():
+    r = synthetic(0)
+    for kw, match in (
+        ({"target": 1.5}, "target"),
+        ({"bounds": (5, 2)}, "bounds"),
+        ({"metric": "draws"}, "metric"),
+        ({"seeds": [1, 1, 2]}, "seeds"),
+    ):
+        args = {"target": 0.5, "bounds": (1, 9), "response": r, "progress": False, **kw}
+        target = args.pop("target")
+        with pytest.raises(ArgumentError, match=match):
+            tune(None, "/x", target, **args)
+
+
+def test_the_game_response_agrees_with_a_sweep_on_the_same_seeds():
+    base = SimulationSettings(max_steps=150)
+    life = "/characters/monster/life"
+    with ThreadPoolExecutor(2) as pool:
+        t = tune(base, life, 0.5, bounds=(1, 12), seeds=range(60), start=30, budget=400,
+                 executor=pool, progress=False)  # fmt: skip
+        assert t.games <= 400 + 3 * 60
+        first = t.curve.iloc[0]
+        df = sweep(base, {life: [int(first["value"])]}, range(int(first["n"])), executor=pool,
+                   progress=False)  # fmt: skip
+    assert first["rate"] == pytest.approx((df["winner"] == "npc").mean())
+    with pytest.raises(ArgumentError, match="grid"):
+        tune(base, "/characters/monster/lives", 0.5, bounds=(1, 5), progress=False,
+             executor=ThreadPoolExecutor(1))  # fmt: skip
+
+
+def test_tuned_plots_itself_and_shows_a_table():
+    t = tune(None, "/x", 0.5, bounds=(1.0, 9.0), response=synthetic(0), progress=False)
+    art = t.plot()
+    assert art["value"].get_xdata()[0] == pytest.approx(t.value)
+    lo, hi = t.ci
+    assert art["interval"].get_x() == pytest.approx(lo)
+    assert "<table>" in t._repr_html_() and "Tuned(" in repr(t)
+    import matplotlib.pyplot as plt
+
+    plt.close("all")
