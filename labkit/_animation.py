@@ -17,7 +17,7 @@ import os
 import shutil
 import tempfile
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from labkit import ArgumentError
 
@@ -67,11 +67,12 @@ def save_animation(anim: Any, path: str | os.PathLike, *, fps: float = 10, dpi: 
     if fps <= 0:
         raise ArgumentError("must be > 0", argument="fps", value=fps)
     if suffix == ".gif":
-        writer: Any = animation.PillowWriter(fps=fps)
+        # The stubs say int, but both writers take a float rate (1000 / fps, -r fps).
+        writer: Any = animation.PillowWriter(fps=cast(int, fps))
     else:
         # No creation time, no encoder string: the same frames give the same bytes.
         extra = ["-map_metadata", "-1", "-fflags", "+bitexact", "-flags:v", "+bitexact"]
-        writer = animation.FFMpegWriter(fps=fps, codec="libx264", extra_args=[*extra,
+        writer = animation.FFMpegWriter(fps=cast(int, fps), codec="libx264", extra_args=[*extra,
                                         "-pix_fmt", "yuv420p", "-threads", "1"])  # fmt: skip
     target.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.stem}.", suffix=suffix)

@@ -185,16 +185,17 @@ def bundle(notebook: str | os.PathLike, out: str | os.PathLike, *, timeout: int 
         files.append({"path": arcname, "sha256": digest, "bytes": len(data), "external": external})
         if not external:
             payload[arcname] = data
+    notebook = f"notebook/{path.name}"
     manifest = {
         "format": FORMAT,
         "version": VERSION,
-        "notebook": f"notebook/{path.name}",
+        "notebook": notebook,
         "files": files,
         "packages": package_versions(),
         "stamp": stamp(nb),
         "tolerance": TOLERANCE,
     }
-    payload[manifest["notebook"]] = nbformat.writes(nb).encode("utf-8")
+    payload[notebook] = nbformat.writes(nb).encode("utf-8")
     payload["manifest.json"] = dumps(manifest).encode("utf-8")
     with atomic_write(out, "wb") as fh, zipfile.ZipFile(fh, "w", zipfile.ZIP_DEFLATED) as zf:
         for arcname in ["manifest.json", *sorted(k for k in payload if k != "manifest.json")]:

@@ -182,7 +182,8 @@ def compare_cells(recorded: Any, fresh: Any) -> list[tuple[int, str, bool]]:
             rows.append((i, f"raised now: {errors(new)[0]}", False))
             continue
         (ot, op), (nt, np_) = _parts(old, old_state), _parts(new, new_state)
-        problems, notes = [], []
+        problems: list[str] = []
+        notes: list[str] = []
         if len(ot) != len(nt):
             problems.append(f"{len(ot)} text outputs recorded, {len(nt)} now")
         for a, b in zip(ot, nt):
@@ -190,8 +191,8 @@ def compare_cells(recorded: Any, fresh: Any) -> list[tuple[int, str, bool]]:
             (notes if same else problems).append(why)
         if len(op) != len(np_):
             problems.append(f"{len(op)} figures recorded, {len(np_)} now")
-        for a, b in zip(op, np_):
-            same, why = compare_png(a, b)
+        for old_png, new_png in zip(op, np_):
+            same, why = compare_png(old_png, new_png)
             (notes if same else problems).append(why)
         if problems:
             rows.append((i, "; ".join(problems), False))
@@ -256,9 +257,9 @@ def verify(path: str | Path, *, timeout: int = 600) -> Verdict:
             rel = read.relative_to(base).as_posix() if read.is_relative_to(base) else name
             if rel not in listed:
                 verdict.files.append(f"{rel}: read now but not recorded in the bundle")
-    here = package_versions()
+    installed = package_versions()
     for name, version in manifest["packages"].items():
-        now = here.get(name)
+        now = installed.get(name)
         if now != version:
             verdict.packages.append(f"{name}: {version} recorded, {now or 'not installed'} here")
     return verdict

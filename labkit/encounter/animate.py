@@ -76,6 +76,7 @@ def animate(
         update_board(art, frames[i])
         return []
 
-    anim = FuncAnimation(fig, draw, frames=len(frames), interval=interval, repeat=True)
+    # Any: the frames and figure ride along as extra attributes for callers and tests.
+    anim: Any = FuncAnimation(fig, draw, frames=len(frames), interval=interval, repeat=True)
     anim.frames, anim.fig = frames, fig
     return anim

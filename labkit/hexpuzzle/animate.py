@@ -132,7 +132,8 @@ def _player(frames: Sequence[Frame], size: float, interval: int) -> Any:
             board.contact.set_visible(blocked)  # the contact point once it is reached
         return []
 
-    anim = FuncAnimation(fig, draw, frames=len(frames), interval=interval, repeat=True)
+    # Any: the frame plan and figure ride along as extra attributes for callers and tests.
+    anim: Any = FuncAnimation(fig, draw, frames=len(frames), interval=interval, repeat=True)
     anim.plan = list(frames)
     anim.fig = fig
     return anim

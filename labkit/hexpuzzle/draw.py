@@ -164,7 +164,7 @@ class BoardPlot:
         from matplotlib.lines import Line2D
         from matplotlib.patches import Patch
 
-        hexagon = {"marker": "H", "ms": 11, "ls": "none"}
+        hexagon: dict[str, Any] = {"marker": "H", "ms": 11, "ls": "none"}
         handles = [
             Line2D([], [], ls=":", lw=1.6, color="#555555", label="planned path"),
             Line2D([], [], lw=2.6, color=OUTCOME_COLOURS["exit"], label="travelled: exits"),

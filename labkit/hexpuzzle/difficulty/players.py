@@ -412,7 +412,7 @@ def simulate_telemetry(
                 gen = stream(root, f"{level.id}/{player.id}")
                 rows += [g.row() for g in play(level, player, gen, max_attempts=max_attempts)]
         return make_table(rows)
-    boards = {}  # contact tables are built once per level, not once per player
+    boards: dict[str, _Board] = {}  # contact tables are built once per level, not once per player
     for player in tqdm(players, desc="simulating players", unit="player", disable=not progress):
         quit_gen, run = stream(root, f"quit/{player.id}"), 0
         for level in levels:
