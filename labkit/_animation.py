@@ -59,6 +59,23 @@ def save_animation(anim: Any, path: str | os.PathLike, *, fps: float = 10, dpi: 
     ------
     ArgumentError
         An unknown suffix, a non-positive ``fps``, or ``.mp4`` without ffmpeg.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> from PIL import Image
+    >>> from matplotlib.animation import FuncAnimation
+    >>> fig = figure(1, 1)
+    >>> anim = FuncAnimation(fig, lambda i: fig.set_facecolor("rgb"[i]), frames=3)
+    >>> with tempfile.TemporaryDirectory() as tmp:
+    ...     gif = save_animation(anim, Path(tmp) / "blink.gif", fps=5, dpi=20)
+    ...     with Image.open(gif) as image:
+    ...         image.n_frames, image.size, sorted(p.name for p in gif.parent.iterdir())
+    (3, (20, 20), ['blink.gif'])
+    >>> save_animation(anim, "blink.png")
+    Traceback (most recent call last):
+    ...
+    labkit.ArgumentError: path: must end in .gif or .mp4 (got 'blink.png')
     """
     from matplotlib import animation
 

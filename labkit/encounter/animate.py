@@ -51,6 +51,15 @@ def animate(
     -------
     matplotlib.animation.FuncAnimation
         With ``frames`` (the played-back :class:`~labkit.encounter.Frame` s) and ``fig``.
+
+    Examples
+    --------
+    >>> from labkit.encounter.sim.runner import simulate
+    >>> from labkit.encounter.sim.settings import SimulationSettings
+    >>> trace = simulate(SimulationSettings(seed=3, max_steps=6))
+    >>> anim = animate(trace, size=2, last=2)
+    >>> len(anim.frames), [f.step for f in anim.frames], anim.fig.get_size_inches()[0].item()
+    (3, [0, 1, 2], 2.0)
     """
     from matplotlib.animation import FuncAnimation
 

@@ -335,6 +335,18 @@ def sweep(
         A bad parameter name or value (named), bad seeds.
     SweepError
         ``out`` holds a different sweep.
+
+    Examples
+    --------
+    Two step limits on the same three seeds (paired games); 5 steps always runs out:
+
+    >>> from labkit.encounter.sim.settings import SimulationSettings
+    >>> frame = sweep(SimulationSettings(), {"max_steps": [5, 400]}, range(3), progress=False)
+    >>> frame[["max_steps", "point", "seed"]].values.tolist()
+    [[5, 0, 0], [5, 0, 1], [5, 0, 2], [400, 1, 0], [400, 1, 1], [400, 1, 2]]
+    >>> short = frame[frame["max_steps"] == 5]
+    >>> frame.attrs["parameters"], set(short["end_reason"]), bool((short["steps"] <= 5).all())
+    (['max_steps'], {'STEP_LIMIT'}, True)
     """
     import pyarrow as pa
 
@@ -408,6 +420,14 @@ def summary(
     Returns
     -------
     pandas.DataFrame, one row per point, with its parameter columns.
+
+    Examples
+    --------
+    >>> from labkit.encounter.sim.settings import SimulationSettings
+    >>> frame = sweep(SimulationSettings(), {"max_steps": [5, 400]}, range(3), progress=False)
+    >>> s = summary(frame, baseline=0, metric="step_limit")
+    >>> s[["max_steps", "n", "step_limits", "step_limit", "pairs", "diff"]].values.tolist()
+    [[5.0, 3.0, 3.0, 1.0, 3.0, 0.0], [400.0, 3.0, 0.0, 0.0, 3.0, -1.0]]
     """
     import pandas as pd
 

@@ -61,6 +61,20 @@ class Tuned:
     played, by value); ``games`` the games spent; ``reachable`` False when the target lies
     outside the rates at the bounds, and then ``closest`` is the end nearest to it (``value``
     is that end, ``ci`` is ``(nan, nan)``).
+
+    Examples
+    --------
+    A 30 % win rate cannot be reached between 5 and 10 when the rate is ``value / 10``:
+
+    >>> import numpy as np
+    >>> def response(value, seeds):
+    ...     return ((seeds * 0.6180339887) % 1.0 < value / 10).astype(int)
+    >>> t = tune(None, "x", 0.3, bounds=(5.0, 10.0), seeds=range(500), response=response,
+    ...          progress=False)
+    >>> t.reachable, t.value, t.closest, bool(np.isnan(t.ci).all())
+    (False, 5.0, (5.0, 0.5), True)
+    >>> t.summary()
+    'npc_win = 0.3 is not reachable for x in the bounds: closest 5 gives 0.500 (... games)'
     """
 
     parameter: str
@@ -237,6 +251,21 @@ def tune(
     -------
     Tuned
         ``reachable=False`` (with ``closest``) when the target is outside the bounds' rates.
+
+    Examples
+    --------
+    A synthetic response whose win rate is ``value / 10`` (each seed a fixed uniform draw,
+    so points share their random numbers) is tuned to 30 % near ``value = 3``:
+
+    >>> import numpy as np
+    >>> def response(value, seeds):
+    ...     return ((seeds * 0.6180339887) % 1.0 < value / 10).astype(int)
+    >>> t = tune(None, "x", 0.3, bounds=(0.0, 10.0), seeds=range(1000), response=response,
+    ...          bootstrap=100, progress=False)
+    >>> t.reachable, round(t.value, 1), t.ci[0] < 3 < t.ci[1], t.games <= 20_000
+    (True, 3.0, True, True)
+    >>> list(t.curve.columns)
+    ['value', 'n', 'rate', 'lo', 'hi']
     """
     import pandas as pd
 
