@@ -178,6 +178,25 @@ class LevelRatings:
         Largest change of a rating in one game (rating points).
     provisional_rd : float
         Players whose deviation is above this do not move level ratings.
+
+    Examples
+    --------
+    Five levels of rising difficulty, each played once by 200 players (known from elsewhere,
+    so they are not provisional): the ratings come out in the order of the difficulties.
+
+    >>> import numpy as np
+    >>> from labkit.hexpuzzle.difficulty.skill_sim import telemetry_from_skill
+    >>> ids = ["L0", "L1", "L2", "L3", "L4"]
+    >>> theta = np.random.default_rng(0).normal(0, 1, 200)
+    >>> rows = telemetry_from_skill(ids, np.linspace(-1.5, 1.5, 5), theta, rng=1,
+    ...                             progression=False)
+    >>> r = LevelRatings(player_start=(1500, 60, 0.06))
+    >>> r.update(rows), r
+    (1000, LevelRatings(5 levels, 200 players, 1000 games))
+    >>> r.table()["level"].tolist()  # by rating, easiest first
+    ['L0', 'L1', 'L2', 'L3', 'L4']
+    >>> r.success("L0") > 0.5 > r.success("L4")
+    True
     """
 
     def __init__(

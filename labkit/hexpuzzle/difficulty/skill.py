@@ -102,6 +102,27 @@ class SkillModel:
         First attempts per level in the data.
     strengths : (n, 6) array
         The levels' parts as strengths (recognises a level passed as an object).
+
+    Examples
+    --------
+    >>> import tempfile, pathlib
+    >>> import numpy as np
+    >>> from labkit.hexpuzzle.difficulty.skill_sim import telemetry_from_skill
+    >>> ids = ["L0", "L1", "L2", "L3", "L4"]
+    >>> theta = np.random.default_rng(0).normal(0, 1, 200)
+    >>> rows = telemetry_from_skill(ids, np.linspace(-1.5, 1.5, 5), theta, rng=1)
+    >>> model = fit_skill_model(rows, ids, features=False)
+    >>> model
+    SkillModel(5 levels, 200 players, ability sd 0.74, features=False)
+    >>> model.success("L0") > 0.5 > model.success("L4")
+    True
+    >>> model.difficulty_of("L2") == model.difficulty[2].item()
+    True
+    >>> with tempfile.TemporaryDirectory() as tmp:
+    ...     model.save(pathlib.Path(tmp) / "skill.json")
+    ...     again = SkillModel.load(pathlib.Path(tmp) / "skill.json")
+    >>> again.level_ids == model.level_ids, bool(np.allclose(again.difficulty, model.difficulty))
+    (True, True)
     """
 
     level_ids: tuple[str, ...]
@@ -303,6 +324,26 @@ def fit_skill_model(
     ------
     SkillModelError
         No first attempts of the given levels, or fewer than two players.
+
+    Examples
+    --------
+    Telemetry drawn from known difficulties β (players quitting after failures) gives them back:
+
+    >>> import numpy as np
+    >>> from labkit.hexpuzzle.difficulty.skill_sim import telemetry_from_skill
+    >>> ids = ["L0", "L1", "L2", "L3", "L4"]
+    >>> beta = np.linspace(-1.5, 1.5, 5)
+    >>> theta = np.random.default_rng(0).normal(0, 1, 200)
+    >>> model = fit_skill_model(telemetry_from_skill(ids, beta, theta, rng=1), ids, features=False)
+    >>> model.n_attempts.tolist()  # fewer players reach the later levels
+    [200, 186, 166, 139, 112]
+    >>> error = np.abs(model.difficulty - beta)
+    >>> bool(np.all(np.diff(model.difficulty) > 0)), bool(error.max() < 0.5)
+    (True, True)
+    >>> fit_skill_model(telemetry_from_skill(ids, beta, [0.0], rng=1), ids, features=False)
+    Traceback (most recent call last):
+    ...
+    labkit.hexpuzzle.difficulty.skill_file.SkillModelError: need ... by at least two players ...
     """
     del rng
     from threadpoolctl import threadpool_limits

@@ -56,7 +56,25 @@ MODELS = (
 
 @dataclass
 class SkillReport:
-    """Held-out metrics per model; ``bins`` is the skill model's calibration table."""
+    """Held-out metrics per model; ``bins`` is the skill model's calibration table.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from labkit.hexpuzzle.difficulty.skill import fit_skill_model
+    >>> from labkit.hexpuzzle.difficulty.skill_sim import telemetry_from_skill
+    >>> ids = ["L0", "L1", "L2", "L3", "L4"]
+    >>> theta = np.random.default_rng(0).normal(0, 1, 200)
+    >>> rows = telemetry_from_skill(ids, np.linspace(-1.5, 1.5, 5), theta, rng=1)
+    >>> report = fit_skill_model(rows, ids, features=False).report(folds=2)
+    >>> report.folds, report.n_players, report.n_attempts, report.bins.shape[1]
+    (2, 200, 803, 3)
+    >>> m = report.metrics
+    >>> m["skill model"]["log_loss"] < m["structural score"]["log_loss"]
+    True
+    >>> print(str(report).splitlines()[0])
+    held-out first attempts: 803 by 200 players, 2-fold by player
+    """
 
     metrics: dict[str, dict[str, float]]
     bins: NDArray  # (k, 3): mean predicted, observed rate, count

@@ -63,6 +63,25 @@ def telemetry_from_skill(
     numpy structured array
         Telemetry rows (attempt 1 only; the counts other than ``won`` are 0), in arrival order:
         player by player, each in level order.
+
+    Examples
+    --------
+    Without quitting every player meets every level, and the easy level is won more often:
+
+    >>> import numpy as np
+    >>> theta = np.zeros(300)
+    >>> t = telemetry_from_skill(["easy", "hard"], [-2.0, 2.0], theta, rng=0, progression=False)
+    >>> len(t), t["player"][:3].tolist()
+    (600, ['r0000', 'r0000', 'r0001'])
+    >>> won = {lv: t["won"][t["level"] == lv].mean() for lv in ("easy", "hard")}
+    >>> bool(0.8 < won["easy"] < 0.95), bool(0.05 < won["hard"] < 0.2)  # sigma(+-2) = 0.88, 0.12
+    (True, True)
+
+    With quitting (the default), fewer players reach the later level:
+
+    >>> q = telemetry_from_skill(["easy", "hard"], [-2.0, 2.0], theta, rng=0, quit_rate=1.0)
+    >>> int((q["level"] == "easy").sum()), bool((q["level"] == "hard").sum() < 300)
+    (300, True)
     """
     ids = [lv if isinstance(lv, str) else getattr(lv, "id", None) or lv.level_id for lv in levels]
     beta = np.asarray(difficulty, dtype=np.float64)
