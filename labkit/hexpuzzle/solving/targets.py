@@ -307,6 +307,29 @@ def generate_to_target(
         The target was not reached; the message names the range the search did reach.
     labkit.ArgumentError
         Bad arguments (both or neither target, out of range, no model for a success target).
+
+    Examples
+    --------
+    A score target, with exactly one rotation needed:
+
+    >>> from labkit.hexpuzzle import score, solve
+    >>> level = generate_to_target(3, score=40, rotations=1, id="forty")
+    >>> d = score(level)
+    >>> level.id, abs(d.total - 40) <= 2, d.R, solve(level).status
+    ('forty', True, 1, 'solved')
+
+    A success target under any model with ``success(level, ability)`` (here a toy one):
+
+    >>> class Toy:
+    ...     def success(self, level, ability=0.0):
+    ...         return 1 - score(level).total / 100
+    >>> easy = generate_to_target(2, success=0.6, model=Toy())
+    >>> abs(Toy().success(easy) - 0.6) <= 0.05
+    True
+    >>> generate_to_target(2, success=0.6)
+    Traceback (most recent call last):
+    ...
+    labkit.ArgumentError: model: ...
     """
     kind, target, tol, rot = _check(
         score, success, model, ability, tolerance, rotations, radius, time_limit
