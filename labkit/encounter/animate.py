@@ -60,6 +60,10 @@ def animate(
     >>> anim = animate(trace, size=2, last=2)
     >>> len(anim.frames), [f.step for f in anim.frames], anim.fig.get_size_inches()[0].item()
     (3, [0, 1, 2], 2.0)
+    >>> import tempfile, pathlib
+    >>> with tempfile.TemporaryDirectory() as tmp:
+    ...     save_animation(anim, pathlib.Path(tmp) / "game.gif", dpi=20).stat().st_size > 0
+    True
     """
     from matplotlib.animation import FuncAnimation
 

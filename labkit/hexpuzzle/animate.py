@@ -171,6 +171,24 @@ def animate(
     ------
     ArgumentError
         No actions given and the solver finds no solution; a malformed action.
+
+    Examples
+    --------
+    The solver's two taps, four frames each, with the board held still around every action:
+
+    >>> import tempfile, pathlib
+    >>> from labkit.hexpuzzle import Level
+    >>> lvl = Level.hexagon(2, tiles=[("a", 1, 1, 0), ("b", 0, 0, 5)])
+    >>> anim = animate(lvl, frames_per_tap=4, size=2)
+    >>> len(anim.plan), anim.plan[0].title.endswith("playing"), anim.plan[-1].title.endswith("won")
+    (24, True, True)
+    >>> [f.fraction for f in anim.plan if f.trace is not None][:4]  # tap b sweeps out
+    [0.0, 0.333..., 0.666..., 1.0]
+    >>> len(plan(lvl, ["b"], frames_per_tap=4))  # what animate(lvl, ["b"], ...) plays: one tap
+    14
+    >>> with tempfile.TemporaryDirectory() as tmp:
+    ...     save_animation(anim, pathlib.Path(tmp) / "solve.gif", dpi=20).stat().st_size > 0
+    True
     """
     if not isinstance(level, Level):
         raise ArgumentError("must be a Level", argument="level", value=type(level).__name__)
@@ -178,7 +196,29 @@ def animate(
 
 
 def sweep_animation(trace: Trace, *, frames: int = 30, interval: int = 60, size: float = 5.0):
-    """One tap's sweep scrubbed from start to end (the collision viewer's slider, played)."""
+    """One tap's sweep scrubbed from start to end (the collision viewer's slider, played).
+
+    ``frames`` steps from 0 to 1 along the trace, then the last frame held. Returns a
+    ``FuncAnimation`` with ``plan`` and ``fig``, as :func:`animate` does.
+
+    Examples
+    --------
+    >>> import tempfile, pathlib
+    >>> from labkit.hexpuzzle import Level, trace
+    >>> lvl = Level.hexagon(2, tiles=[("a", 1, 1, 0), ("b", 0, 0, 5)])
+    >>> anim = sweep_animation(trace(lvl, "a"), frames=5, size=2)
+    >>> [f.fraction for f in anim.plan]
+    [0.0, 0.25, 0.5, 0.75, 1.0, 1.0, 1.0, 1.0, 1.0]
+    >>> anim.plan[0].title
+    'hexagon-2: tap a → blocked'
+    >>> with tempfile.TemporaryDirectory() as tmp:
+    ...     save_animation(anim, pathlib.Path(tmp) / "sweep.gif", dpi=20).suffix
+    '.gif'
+    >>> sweep_animation(trace(lvl, "a"), frames=1)
+    Traceback (most recent call last):
+    ...
+    labkit.ArgumentError: frames: must be >= 2 (got 1)
+    """
     if frames < 2:
         raise ArgumentError("must be >= 2", argument="frames", value=frames)
     title = f"{trace.level.id}: tap {trace.tile} → {trace.outcome}"
