@@ -24,6 +24,7 @@ from typing import Any
 
 from labkit import LabkitError
 from labkit.encounter.sim.settings import SimulationSettings, _default_doc_text
+from labkit.widgets._code import CodeError, CodeMixin, literal, source
 from labkit.widgets._figure import FigurePane, new_figure
 
 __all__ = ["BalanceTuner", "numeric_parameters"]
@@ -63,7 +64,7 @@ def numeric_parameters(doc: Any = None) -> dict[str, int | float]:
     return out
 
 
-class BalanceTuner:
+class BalanceTuner(CodeMixin):
     """Tune one balance number (or settings field) to a target rate.
 
     Examples
@@ -125,6 +126,7 @@ class BalanceTuner:
                            self.save_button])])  # fmt: skip
         self.ui = W.VBox([controls, self.text, self.pane.widget],
                          layout=W.Layout(max_width="1000px"))  # fmt: skip
+        self._add_code_button()
 
     @property
     def integer(self) -> bool:
@@ -196,21 +198,35 @@ class BalanceTuner:
         return Path(path)
 
     def to_code(self) -> str:
-        """Python source that rebuilds this app's current state."""
+        """Python source that rebuilds this app's current state.
+
+        Every control is set as it is now; when a tune has run, the code runs it again (the
+        search is deterministic on its seeds, so it finds the same value). The executor is not
+        written (it changes where games run, not what they give). An app built with
+        ``response=`` raises :class:`~labkit.widgets._code.CodeError`: a function is not data.
+        """
+        if self.response is not None:
+            raise CodeError("to_code cannot write a response function; build the app without "
+                            "response= (it then plays real games)")  # fmt: skip
         s = self.seeds
-        contiguous = s == list(range(s[0], s[0] + len(s))) if s else False
-        seeds = f"range({s[0]}, {s[0] + len(s)})" if contiguous else repr(s)
-        return "\n".join([
+        contiguous = bool(s) and s == list(range(s[0], s[0] + len(s)))
+        seeds = f"range({s[0]}, {s[0] + len(s)})" if contiguous else literal(s)
+        lines = [
             "from labkit.encounter.sim.settings import SimulationSettings",
             "from labkit.widgets import BalanceTuner",
-            f"app = BalanceTuner(SimulationSettings.from_dict({self.base.to_dict()!r}),",
-            f"                   seeds={seeds}, start={self.start})",
+            "",
+            f"app = BalanceTuner(SimulationSettings.from_dict({literal(self.base.to_dict())}),",
+            f"                   seeds={seeds}, start={self.start!r})",
+            # the parameter first: choosing it resets the range to its default
             f"app.parameter.value = {self.parameter.value!r}",
             f"app.low.value, app.high.value = {self.low.value!r}, {self.high.value!r}",
             f"app.metric.value, app.target.value = {self.metric.value!r}, {self.target.value!r}",
             f"app.budget.value = {self.budget.value!r}",
-            "app",
-        ])  # fmt: skip
+            f"app.path.value = {self.path.value!r}",
+        ]  # fmt: skip
+        if self.result is not None or self.error is not None:
+            lines.append("app.run()")
+        return source(lines, "app")
 
     def _ipython_display_(self) -> None:
         from IPython.display import display

@@ -259,3 +259,37 @@ def test_level_workshop_including_an_invalid_document():
     rebuilt = check_rebuilds(app, LevelWorkshop)
     assert rebuilt.document() == app.document()
     assert (rebuilt.level is None) == (app.level is None)
+
+
+def test_balance_tuner_after_a_tune_replays_it():
+    from labkit.encounter.sim.settings import SimulationSettings
+    from labkit.widgets import BalanceTuner
+
+    app = BalanceTuner(SimulationSettings(max_steps=150), seeds=range(7, 67), start=30)
+    app.parameter.value = "npcs"
+    app.low.value, app.high.value = 1.0, 6.0
+    app.metric.value, app.target.value = "monster_win", 0.4
+    app.budget.value = 300
+    app.path.value = "npcs_patch.json"
+    tuned = app.run()
+    assert tuned is not None
+    rebuilt = check_rebuilds(app, BalanceTuner)
+    assert rebuilt.seeds == list(range(7, 67)) and rebuilt.base == app.base
+    assert (rebuilt.result.value, rebuilt.result.games) == (tuned.value, tuned.games)
+    assert rebuilt.text.value == app.text.value
+
+
+def test_balance_tuner_before_a_tune_and_with_a_response_function():
+    import numpy as np
+
+    from labkit.widgets import BalanceTuner
+    from labkit.widgets._code import CodeError
+
+    app = BalanceTuner(seeds=[3, 1, 4, 15, 9, 2, 6, 5, 35, 8])
+    app.parameter.value = "/priority/base"
+    app.target.value = 0.3
+    rebuilt = check_rebuilds(app, BalanceTuner)
+    assert rebuilt.result is None and "app.run()" not in app.to_code()
+    assert rebuilt.seeds == [3, 1, 4, 15, 9, 2, 6, 5, 35, 8]
+    with pytest.raises(CodeError, match="response"):
+        BalanceTuner(response=lambda v, s: np.zeros(len(s))).to_code()
