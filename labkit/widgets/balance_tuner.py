@@ -215,7 +215,8 @@ class BalanceTuner(CodeMixin):
             "from labkit.encounter.sim.settings import SimulationSettings",
             "from labkit.widgets import BalanceTuner",
             "",
-            f"app = BalanceTuner(SimulationSettings.from_dict({literal(self.base.to_dict())}),",
+            f"settings = {literal(self.base.to_dict())}",
+            "app = BalanceTuner(SimulationSettings.from_dict(settings),",
             f"                   seeds={seeds}, start={self.start!r})",
             # the parameter first: choosing it resets the range to its default
             f"app.parameter.value = {self.parameter.value!r}",
