@@ -17,13 +17,12 @@ games by any ``response(value, seeds) -> 0/1`` function (tests, quick demos).
 from __future__ import annotations
 
 import html
-import json
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
 from labkit import LabkitError
-from labkit.encounter.sim.settings import SimulationSettings, _default_doc_text
+from labkit.encounter.sim.settings import SimulationSettings, default_balance_document
 from labkit.widgets._code import CodeError, CodeMixin, literal, source
 from labkit.widgets._figure import FigurePane, new_figure
 
@@ -45,7 +44,7 @@ def numeric_parameters(doc: Any = None) -> dict[str, int | float]:
     >>> "/version" in p, "/weapons/fists/natural" in p
     (False, False)
     """
-    doc = json.loads(_default_doc_text()) if doc is None else doc
+    doc = default_balance_document() if doc is None else doc
     out: dict[str, int | float] = {}
 
     def walk(node: Any, at: str) -> None:

@@ -42,7 +42,14 @@ from labkit.encounter.rules.balance import DEFAULT_PATH, Balance, balance_from_d
 from labkit.io import as_int, check, load_json, pointer, save_json
 from labkit.io import field as get
 
-__all__ = ["SimulationError", "SimulationSettings", "MAX_LEVEL", "balance_value", "FIELDS"]
+__all__ = [
+    "SimulationError",
+    "SimulationSettings",
+    "MAX_LEVEL",
+    "balance_value",
+    "FIELDS",
+    "default_balance_document",
+]
 
 MAX_LEVEL = 3
 
@@ -254,3 +261,18 @@ def _default_doc_text() -> str:
 
 def _default_doc() -> dict:
     return copy.deepcopy(json.loads(_default_doc_text()))
+
+
+def default_balance_document() -> dict:
+    """A fresh copy of the shipped balance document (``data/balance``), as parsed JSON.
+
+    Examples
+    --------
+    >>> doc = default_balance_document()
+    >>> doc["characters"]["monster"]["life"] == balance_value("/characters/monster/life")
+    True
+    >>> doc["characters"]["monster"]["life"] = 99  # a copy: the shipped values stay
+    >>> default_balance_document()["characters"]["monster"]["life"]
+    5
+    """
+    return _default_doc()
