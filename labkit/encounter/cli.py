@@ -13,31 +13,18 @@ from __future__ import annotations
 import argparse
 
 from labkit import LabkitError
-
-
-def _game_options(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--map-seed", type=int, default=0, help="seed of the room map (default 0)")
-    p.add_argument("--npcs", type=int, default=3)
-    p.add_argument("--monsters", type=int, default=1)
-    p.add_argument("--width", type=int, default=4, help="rooms across")
-    p.add_argument("--height", type=int, default=4, help="rooms down")
-    p.add_argument("--difficulty", default="1,1", help="NPC,monster levels 0-3 (default 1,1)")
-    p.add_argument("--policies", default="scavenger,hunter", help="NPC,monster policy names")
-    p.add_argument("--max-steps", type=int, default=300)
-    p.add_argument(
-        "--balance",
-        action="append",
-        default=[],
-        metavar="POINTER=VALUE",
-        help="patch the balance, e.g. /characters/monster/life=4 (repeatable)",
-    )
+from labkit.encounter.cli_options import (
+    game_options,
+    parse_seeds,
+    settings_from_args,
+)
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser("sim", help="encounter simulation: run, replay, batch")
     sub = parser.add_subparsers(dest="sim_command", metavar="COMMAND", required=True)
     run = sub.add_parser("run", help="play one game headless and save its trace")
-    _game_options(run)
+    game_options(run)
     run.add_argument("--seed", type=int, default=0, help="process seed (fights, policies)")
     run.add_argument("--snapshots", action="store_true", help="store per-step actor states")
     run.add_argument("--format", type=int, choices=(2, 3), default=3, help="trace format")
@@ -48,7 +35,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     rep.add_argument("trace", help="trace JSON file")
     rep.set_defaults(func=_cmd_replay)
     bat = sub.add_parser("batch", help="play many games (local processes or Dask)")
-    _game_options(bat)
+    game_options(bat)
     bat.add_argument("--seeds", default="0:100", help="A:B (range) or a,b,c (default 0:100)")
     bat.add_argument("--fixed-map", action="store_true", help="keep --map-seed for every game")
     bat.add_argument("--workers", type=int, help="local processes (default: one per core)")
@@ -65,44 +52,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     ani.set_defaults(func=_cmd_animate)
     from labkit.encounter import cli_balance
 
-    cli_balance.register(sub, _game_options)  # sweep, tune
-
-
-def _pair(text: str, name: str, kind: type = int) -> tuple:
-    parts = [p.strip() for p in text.split(",")]
-    if len(parts) != 2:
-        raise LabkitError(f"--{name} needs two comma-separated values", value=text)
-    try:
-        return tuple(kind(p) for p in parts)
-    except ValueError:
-        raise LabkitError(f"--{name} needs two {kind.__name__}s", value=text) from None
-
-
-def _balance(items: list[str]) -> dict:
-    import json
-
-    patch = {}
-    for item in items:
-        key, sep, value = item.partition("=")
-        if not sep or not key.startswith("/"):
-            raise LabkitError("--balance needs POINTER=VALUE, e.g. /combat/max_rounds=20",
-                              value=item)  # fmt: skip
-        try:
-            patch[key] = json.loads(value)
-        except json.JSONDecodeError:
-            patch[key] = value
-    return patch
-
-
-def _settings(args: argparse.Namespace, seed: int):
-    from labkit.encounter.sim.settings import SimulationSettings
-
-    return SimulationSettings(
-        map_seed=args.map_seed, seed=seed, npcs=args.npcs, monsters=args.monsters,
-        width=args.width, height=args.height, difficulty=_pair(args.difficulty, "difficulty"),
-        max_steps=args.max_steps, snapshots=getattr(args, "snapshots", False),
-        policies=_pair(args.policies, "policies", str), balance=_balance(args.balance),
-    )  # fmt: skip
+    cli_balance.register(sub, game_options)  # sweep, tune
 
 
 def _cmd_animate(args: argparse.Namespace) -> int:
@@ -120,7 +70,7 @@ def _cmd_run(args: argparse.Namespace) -> int:
     from labkit.encounter.records.journal import describe
     from labkit.encounter.sim.runner import simulate
 
-    trace = simulate(_settings(args, args.seed), version=args.format)
+    trace = simulate(settings_from_args(args, args.seed), version=args.format)
     s = trace.summary()
     print(f"{s['end_reason']}: winner {s['winner']} after {s['steps']} steps, {s['turns']} "
           f"turns, {s['events']} events, {s['encounters']} encounters")  # fmt: skip
@@ -147,23 +97,13 @@ def _cmd_replay(args: argparse.Namespace) -> int:
     return 1
 
 
-def _seeds(text: str) -> list[int]:
-    try:
-        if ":" in text:
-            a, b = text.split(":")
-            return list(range(int(a), int(b)))
-        return [int(x) for x in text.split(",") if x.strip()]
-    except ValueError:
-        raise LabkitError("--seeds must be A:B or a,b,c", value=text) from None
-
-
 def _cmd_batch(args: argparse.Namespace) -> int:
     from labkit.encounter.sim.batch import run_batch
 
-    seeds = _seeds(args.seeds)
+    seeds = parse_seeds(args.seeds)
     if not seeds:
         raise LabkitError("--seeds selects no game", value=args.seeds)
-    settings = _settings(args, seeds[0])
+    settings = settings_from_args(args, seeds[0])
     client = executor = None
     if args.scheduler:
         from distributed import Client

@@ -19,6 +19,7 @@ import json
 from typing import Any
 
 from labkit import ArgumentError
+from labkit.encounter.cli_options import pair, parse_seeds, settings_from_args
 
 
 def register(sub: argparse._SubParsersAction, game_options: Any) -> None:
@@ -114,12 +115,11 @@ def _executor(args: argparse.Namespace) -> tuple[Any, Any]:
 
 
 def _cmd_sweep(args: argparse.Namespace) -> int:
-    from labkit.encounter.cli import _seeds, _settings
     from labkit.encounter.sim.sweep import summary, sweep
 
     grid = parse_grid(args.grid)
-    seeds = _seeds(args.seeds)
-    base = _settings(args, 0)
+    seeds = parse_seeds(args.seeds)
+    base = settings_from_args(args, 0)
     executor, close = _executor(args)
     try:
         frame = sweep(base, grid, seeds, executor=executor, out=args.out,
@@ -152,17 +152,16 @@ def _cmd_sweep(args: argparse.Namespace) -> int:
 
 
 def _cmd_tune(args: argparse.Namespace) -> int:
-    from labkit.encounter.cli import _pair, _seeds, _settings
     from labkit.encounter.sim.tune import tune
 
-    low, high = _pair(args.bounds, "bounds", float)
+    low, high = pair(args.bounds, "bounds", float)
     integer = all(float(v).is_integer() and "." not in v for v in args.bounds.split(","))
     bounds = (int(low), int(high)) if integer else (low, high)
-    base = _settings(args, 0)
+    base = settings_from_args(args, 0)
     executor, close = _executor(args)
     try:
         t = tune(base, args.param, args.target, metric=args.metric, bounds=bounds,
-                 seeds=_seeds(args.seeds), executor=executor, start=args.start,
+                 seeds=parse_seeds(args.seeds), executor=executor, start=args.start,
                  budget=args.budget, progress=not args.quiet)  # fmt: skip
     finally:
         if close is not None:
