@@ -62,10 +62,8 @@ from __future__ import annotations
 
 import csv
 import math
-import multiprocessing
 import os
-from collections.abc import Callable, Iterable, Mapping, Sequence
-from concurrent.futures import ProcessPoolExecutor
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -73,7 +71,8 @@ import numpy as np
 
 from labkit import ArgumentError
 from labkit.encounter.rules.combat import wilson_interval
-from labkit.encounter.sim.runner import outcome_row
+from labkit.encounter.sim.engine import play_jobs
+from labkit.encounter.sim.pool import Job, local_executor, play_chunk
 from labkit.encounter.sim.settings import SimulationError, SimulationSettings
 from labkit.encounter.status import EndReason
 from labkit.io import atomic_write
@@ -90,81 +89,6 @@ BASE_FIELDS = [
     ("turns", "i4"),
     ("encounters", "i4"),
 ]
-TASKS_PER_WORKER = 32
-MAX_CHUNK = 50
-
-# One game to play: (job index, settings index, seed, map seed).
-Job = tuple[int, int, int, int]
-
-
-def play_chunk(docs: Mapping[int, dict], jobs: Sequence[Job], mode: str = "full") -> list[tuple]:
-    """Play ``jobs`` of settings ``docs`` (by settings index); the task every worker runs.
-
-    Returns ``(job index, *outcome_row)`` per game (see
-    :func:`~labkit.encounter.sim.runner.outcome_row`); ``mode="outcome"`` plays them in the numba
-    kernel (:mod:`labkit.encounter.sim.outcome_only`, the same rows), ``"full"`` in the session.
-    """
-    if mode == "outcome":
-        from labkit.encounter.sim.outcome_only import play_outcomes
-
-        return play_outcomes(docs, jobs)
-    base = {k: SimulationSettings.from_dict(doc) for k, doc in docs.items()}
-    return [
-        (i, *outcome_row(base[k].replace(seed=seed, map_seed=map_seed)))
-        for i, k, seed, map_seed in jobs
-    ]
-
-
-def _load_kernels() -> None:
-    """Load the encounter kernels (from numba's on-disk cache) into this process."""
-    from labkit import _jit
-    from labkit.encounter import _game_kernels, _kernels
-
-    for k in list(_jit.REGISTRY.values()):
-        if k.module in (_kernels.__name__, _game_kernels.__name__) and k.example is not None:
-            k.dispatcher(*k.example())
-
-
-def local_executor(max_workers: int | None = None) -> ProcessPoolExecutor:
-    """A process pool whose workers start with the encounter kernels loaded.
-
-    Pass it to :func:`run_batch` to reuse the same workers over many batches (``run_batch``
-    without an executor starts such a pool and shuts it down again).
-
-    Examples
-    --------
-    >>> from labkit.encounter.sim.settings import SimulationSettings
-    >>> with local_executor(2) as pool:
-    ...     a = run_batch(SimulationSettings(), range(4), executor=pool, progress=False)
-    ...     b = run_batch(SimulationSettings(), range(4), executor=pool, progress=False)
-    >>> bool((a.rows == b.rows).all())
-    True
-    """
-    workers = max_workers or os.cpu_count() or 1
-    pool = ProcessPoolExecutor(
-        workers, mp_context=multiprocessing.get_context(), initializer=_load_kernels
-    )
-    _load_before_fork(pool)
-    return pool
-
-
-def _load_before_fork(pool: ProcessPoolExecutor) -> None:
-    """With the ``fork`` start method, load the kernels in this process before the pool starts
-    its workers (at its first task), so they inherit them; once per process, then free."""
-    context = getattr(pool, "_mp_context", None)  # private, but the only way to ask a pool
-    if context is not None and context.get_start_method() == "fork":
-        _load_kernels()
-
-
-def _is_dask_client(executor: Any) -> bool:
-    return type(executor).__module__.startswith("distributed") and hasattr(executor, "get_executor")
-
-
-def _worker_count(executor: Any) -> int:
-    """How many games the executor runs at once (for the default chunk size)."""
-    if _is_dask_client(executor):
-        return max(1, sum(executor.nthreads().values()))
-    return getattr(executor, "_max_workers", None) or os.cpu_count() or 1
 
 
 def run_batch(
@@ -225,8 +149,6 @@ def run_batch(
             map_seed = s.map_seed if (fixed_map or seed_list is None) else seed
             jobs.append((len(jobs), k, seed, map_seed))
     docs = [s.to_dict() for s in sweep]
-
-    from labkit.encounter.sim.engine import play_jobs  # the engine builds on this module
 
     results: list[tuple | None] = [None] * len(jobs)
 

@@ -31,9 +31,10 @@ from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from typing import Any
 
 from labkit import ArgumentError
-from labkit.encounter.sim.batch import (
+from labkit.encounter.sim.pool import (
     MAX_CHUNK,
     TASKS_PER_WORKER,
+    Job,
     _is_dask_client,
     _load_before_fork,
     _worker_count,
@@ -43,7 +44,6 @@ from labkit.encounter.sim.batch import (
 
 __all__ = ["Job", "play_jobs", "play_games", "chunk_size", "IN_FLIGHT_PER_WORKER"]
 
-Job = tuple[int, int, int, int]
 IN_FLIGHT_PER_WORKER = 4
 # Outcome-only games take well under a millisecond of CPU, so a task needs many of them to
 # outweigh its round trip (on a loaded machine the parent hands out tasks late, and small tasks

@@ -1,0 +1,104 @@
+"""Where games run: the task every worker runs and the local process pool it runs in.
+
+Shared by :func:`~labkit.encounter.sim.batch.run_batch` and the chunked engine under
+:func:`~labkit.encounter.sweep` (:mod:`~labkit.encounter.sim.engine`), which both import it
+(so neither needs the other's helpers: no import cycle).
+
+Examples
+--------
+>>> from labkit.encounter.sim.settings import SimulationSettings
+>>> rows = play_chunk({0: SimulationSettings().to_dict()}, [(0, 0, 3, 3), (1, 0, 4, 4)])
+>>> [r[0] for r in rows], rows == play_chunk({0: SimulationSettings().to_dict()},
+...                                          [(0, 0, 3, 3), (1, 0, 4, 4)], mode="outcome")
+([0, 1], True)
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+from collections.abc import Mapping, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from typing import Any
+
+from labkit.encounter.sim.runner import outcome_row
+from labkit.encounter.sim.settings import SimulationSettings
+
+__all__ = ["Job", "play_chunk", "local_executor", "TASKS_PER_WORKER", "MAX_CHUNK"]
+
+TASKS_PER_WORKER = 32
+MAX_CHUNK = 50
+
+# One game to play: (job index, settings index, seed, map seed).
+Job = tuple[int, int, int, int]
+
+
+def play_chunk(docs: Mapping[int, dict], jobs: Sequence[Job], mode: str = "full") -> list[tuple]:
+    """Play ``jobs`` of settings ``docs`` (by settings index); the task every worker runs.
+
+    Returns ``(job index, *outcome_row)`` per game (see
+    :func:`~labkit.encounter.sim.runner.outcome_row`); ``mode="outcome"`` plays them in the numba
+    kernel (:mod:`labkit.encounter.sim.outcome_only`, the same rows), ``"full"`` in the session.
+    """
+    if mode == "outcome":
+        from labkit.encounter.sim.outcome_only import play_outcomes
+
+        return play_outcomes(docs, jobs)
+    base = {k: SimulationSettings.from_dict(doc) for k, doc in docs.items()}
+    return [
+        (i, *outcome_row(base[k].replace(seed=seed, map_seed=map_seed)))
+        for i, k, seed, map_seed in jobs
+    ]
+
+
+def _load_kernels() -> None:
+    """Load the encounter kernels (from numba's on-disk cache) into this process."""
+    from labkit import _jit
+    from labkit.encounter import _game_kernels, _kernels
+
+    for k in list(_jit.REGISTRY.values()):
+        if k.module in (_kernels.__name__, _game_kernels.__name__) and k.example is not None:
+            k.dispatcher(*k.example())
+
+
+def local_executor(max_workers: int | None = None) -> ProcessPoolExecutor:
+    """A process pool whose workers start with the encounter kernels loaded.
+
+    Pass it to :func:`run_batch` to reuse the same workers over many batches (``run_batch``
+    without an executor starts such a pool and shuts it down again).
+
+    Examples
+    --------
+    >>> from labkit.encounter.sim.batch import run_batch
+    >>> from labkit.encounter.sim.settings import SimulationSettings
+    >>> with local_executor(2) as pool:
+    ...     a = run_batch(SimulationSettings(), range(4), executor=pool, progress=False)
+    ...     b = run_batch(SimulationSettings(), range(4), executor=pool, progress=False)
+    >>> bool((a.rows == b.rows).all())
+    True
+    """
+    workers = max_workers or os.cpu_count() or 1
+    pool = ProcessPoolExecutor(
+        workers, mp_context=multiprocessing.get_context(), initializer=_load_kernels
+    )
+    _load_before_fork(pool)
+    return pool
+
+
+def _load_before_fork(pool: ProcessPoolExecutor) -> None:
+    """With the ``fork`` start method, load the kernels in this process before the pool starts
+    its workers (at its first task), so they inherit them; once per process, then free."""
+    context = getattr(pool, "_mp_context", None)  # private, but the only way to ask a pool
+    if context is not None and context.get_start_method() == "fork":
+        _load_kernels()
+
+
+def _is_dask_client(executor: Any) -> bool:
+    return type(executor).__module__.startswith("distributed") and hasattr(executor, "get_executor")
+
+
+def _worker_count(executor: Any) -> int:
+    """How many games the executor runs at once (for the default chunk size)."""
+    if _is_dask_client(executor):
+        return max(1, sum(executor.nthreads().values()))
+    return getattr(executor, "_max_workers", None) or os.cpu_count() or 1
