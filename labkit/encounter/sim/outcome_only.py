@@ -27,12 +27,14 @@ import numpy as np
 from labkit.encounter import _game_kernels as gk
 from labkit.encounter.sim.runner import Row, outcome_row
 from labkit.encounter.sim.settings import SimulationSettings
+from labkit.encounter.status import EndReason
 
 __all__ = ["play_outcomes", "outcome_row_fast", "kernel_args", "FIRST_BUFFER"]
 
 FIRST_BUFFER = 256  # raw draws per policy stream at first; a game that needs more is replayed
 _POLICY_CODES = {"scavenger": gk.SCAVENGER, "hunter": gk.HUNTER, "random": gk.RANDOM}
-_END = ("VICTORY", "STEP_LIMIT", "MUTUAL_DEATH")
+# the kernel's end codes 0, 1, 2, spelled as the session spells them (one definition)
+_END = (str(EndReason.VICTORY), str(EndReason.STEP_LIMIT), str(EndReason.MUTUAL_DEATH))
 _SIDES = ("npc", "monster")
 
 

@@ -56,6 +56,7 @@ import labkit
 from labkit import ArgumentError, LabkitError
 from labkit.encounter.sim.engine import Job, play_jobs
 from labkit.encounter.sim.settings import FIELDS, SimulationSettings, balance_value
+from labkit.encounter.status import EndReason
 
 __all__ = ["sweep", "summary", "SweepError", "METRICS", "design", "point_settings"]
 
@@ -67,8 +68,8 @@ MANIFEST = "manifest.json"
 METRICS: dict[str, Callable[[Any], Any]] = {
     "npc_win": lambda f: f["winner"] == "npc",
     "monster_win": lambda f: f["winner"] == "monster",
-    "step_limit": lambda f: f["end_reason"] == "STEP_LIMIT",
-    "mutual_death": lambda f: f["end_reason"] == "MUTUAL_DEATH",
+    "step_limit": lambda f: f["end_reason"] == EndReason.STEP_LIMIT,
+    "mutual_death": lambda f: f["end_reason"] == EndReason.MUTUAL_DEATH,
 }
 
 
@@ -346,7 +347,7 @@ def sweep(
     [[5, 0, 0], [5, 0, 1], [5, 0, 2], [400, 1, 0], [400, 1, 1], [400, 1, 2]]
     >>> short = frame[frame["max_steps"] == 5]
     >>> frame.attrs["parameters"], set(short["end_reason"]), bool((short["steps"] <= 5).all())
-    (['max_steps'], {'STEP_LIMIT'}, True)
+    (['max_steps'], {'step_limit'}, True)
     """
     import pyarrow as pa
 
