@@ -8,7 +8,10 @@ even where Python would happen to tolerate it. Two graphs are checked:
   (a model calling its parser, which builds the model) is still a cycle in the design. The only
   lazy edges left out are the ones the design asks for: a model importing its drawing module
   (``draw``, ``draw_*``, ``*_draw``) inside ``_repr_svg_``, and the root package's facade
-  functions (``labkit.warmup``, ``labkit.notebook_header``).
+  functions (``labkit.warmup``, ``labkit.notebook_header``). Imports inside a kernel's warm-up
+  factory (a function named ``_example*``, passed as ``@kernel(example=...)``) are not edges
+  either: they build example arguments through the public layer above for ``labkit warmup``
+  only, and no rule runs through them.
 
 Blocks under ``if TYPE_CHECKING:`` are never edges. Domains may not import each other except
 ``mapturn -> pathfinding`` (the chase); a domain never imports ``widgets`` or ``labkit.cli``;
@@ -50,6 +53,7 @@ class _Imports(ast.NodeVisitor):
     def __init__(self) -> None:
         self.found: list[tuple[ast.Import | ast.ImportFrom, bool]] = []
         self.depth = 0
+        self.warmup = 0  # inside a kernel's ``_example*`` warm-up factory
 
     def visit_If(self, node: ast.If) -> None:
         if "TYPE_CHECKING" in ast.unparse(node.test):
@@ -63,13 +67,21 @@ class _Imports(ast.NodeVisitor):
         self.generic_visit(node)
         self.depth -= 1
 
-    visit_FunctionDef = visit_AsyncFunctionDef = visit_Lambda = _function
+    visit_AsyncFunctionDef = visit_Lambda = _function
+
+    def visit_FunctionDef(self, node: ast.FunctionDef) -> None:
+        warmup = node.name.startswith("_example")
+        self.warmup += warmup
+        self._function(node)
+        self.warmup -= warmup
 
     def visit_Import(self, node: ast.Import) -> None:
-        self.found.append((node, self.depth > 0))
+        if not self.warmup:
+            self.found.append((node, self.depth > 0))
 
     def visit_ImportFrom(self, node: ast.ImportFrom) -> None:
-        self.found.append((node, self.depth > 0))
+        if not self.warmup:
+            self.found.append((node, self.depth > 0))
 
 
 def _resolve(name: str) -> str | None:
