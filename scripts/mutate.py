@@ -1,7 +1,7 @@
 """Mutation testing of labkit's rule and kernel modules with mutmut (``make mutate``).
 
-Each module is mutated alone and run against its own test files only, so one module takes
-minutes, not hours. For every module this script builds a scratch project under
+Each module is mutated alone and run against its own test files (and its doctests) only, so
+one module takes minutes, not hours. For every module this script builds a scratch project under
 ``build/mutate/<name>/`` (a copy of ``labkit/``, ``data/`` and ``tests/`` plus a
 ``pyproject.toml`` whose ``[tool.mutmut]`` names the one file and its tests), runs
 ``mutmut run`` there with one worker, and collects the verdicts into
@@ -44,7 +44,11 @@ OUT = ROOT / "build" / "mutate"
 # name: (module file, its test files, mutate as Python with the JIT off)
 MODULES: dict[str, tuple[str, list[str], bool]] = {
     "rng": ("labkit/rng.py", ["tests/test_rng.py", "tests/test_rng_names.py"], False),
-    "io": ("labkit/io.py", ["tests/test_io.py", "tests/test_atomic_saves.py"], False),
+    "io": (
+        "labkit/io.py",
+        ["tests/test_io.py", "tests/test_io_contract.py", "tests/test_atomic_saves.py"],
+        False,
+    ),
     "hex-kernels": (
         "labkit/hexpuzzle/_kernels.py",
         ["tests/hexpuzzle/test_sweep.py", "tests/hexpuzzle/test_sweep_grazing.py"],
@@ -52,8 +56,11 @@ MODULES: dict[str, tuple[str, list[str], bool]] = {
     ),
     "hex-scorer": (
         "labkit/hexpuzzle/difficulty.py",
-        ["tests/hexpuzzle/test_difficulty.py", "tests/hexpuzzle/test_difficulty_rounding.py",
-         "tests/hexpuzzle/test_campaign.py"],
+        [
+            "tests/hexpuzzle/test_difficulty.py",
+            "tests/hexpuzzle/test_difficulty_rounding.py",
+            "tests/hexpuzzle/test_campaign.py",
+        ],
         False,
     ),  # fmt: skip
     "hex-solver": ("labkit/hexpuzzle/solver.py", ["tests/hexpuzzle/test_solver.py"], False),
@@ -64,14 +71,21 @@ MODULES: dict[str, tuple[str, list[str], bool]] = {
     ),
     "mapturn-scheduler": (
         "labkit/mapturn/scheduler.py",
-        ["tests/mapturn/test_clock.py", "tests/mapturn/test_acceptance.py",
-         "tests/mapturn/test_persistence.py", "tests/mapturn/test_actions.py"],
+        [
+            "tests/mapturn/test_clock.py",
+            "tests/mapturn/test_acceptance.py",
+            "tests/mapturn/test_persistence.py",
+            "tests/mapturn/test_actions.py",
+        ],
         False,
     ),  # fmt: skip
     "mapturn-skills": (
         "labkit/mapturn/skills.py",
-        ["tests/mapturn/test_battle_threshold.py", "tests/mapturn/test_acceptance.py",
-         "tests/mapturn/test_actions.py"],
+        [
+            "tests/mapturn/test_battle_threshold.py",
+            "tests/mapturn/test_acceptance.py",
+            "tests/mapturn/test_actions.py",
+        ],
         False,
     ),  # fmt: skip
     "mapturn-kernels": ("labkit/mapturn/_kernels.py", ["tests/mapturn/test_timeline.py"], True),
@@ -84,8 +98,12 @@ MODULES: dict[str, tuple[str, list[str], bool]] = {
     "encounter-cards": ("labkit/encounter/cards.py", ["tests/encounter/test_cards.py"], False),
     "encounter-kernels": (
         "labkit/encounter/_kernels.py",
-        ["tests/encounter/test_combat.py", "tests/encounter/test_tables.py",
-         "tests/encounter/test_sound.py", "tests/encounter/test_earshot.py"],
+        [
+            "tests/encounter/test_combat.py",
+            "tests/encounter/test_tables.py",
+            "tests/encounter/test_sound.py",
+            "tests/encounter/test_earshot.py",
+        ],
         True,
     ),  # fmt: skip
     "pathfinding-kernels": (
@@ -149,7 +167,8 @@ def prepare(name: str) -> Path:
         'source_paths = ["labkit"]\n'
         f"only_mutate = [{json.dumps(module)}]\n"
         'also_copy = ["data"]\n'
-        f"pytest_add_cli_args_test_selection = {json.dumps(tests)}\n"
+        # The module's own doctests count among its tests.
+        f"pytest_add_cli_args_test_selection = {json.dumps([*tests, module])}\n"
         'pytest_add_cli_args = ["-p", "no:cacheprovider", "-q", "-x"]\n'
         "timeout_multiplier = 5.0\n"
     )
@@ -242,9 +261,9 @@ def report(names: list[str]) -> str:
             f"{rate:.1%} | {rate_eq:.1%} | {r['seconds']} |"
         )
         if other:
-            body.append(f"\n{name}: other verdicts: " + ", ".join(
-                f"{v} {n}" for v, n in sorted(counts.items()) if v not in ("killed", "timeout",
-                                                                           "survived")))  # fmt: skip
+            rest = [f"{v} {n}" for v, n in sorted(counts.items())
+                    if v not in ("killed", "timeout", "survived")]  # fmt: skip
+            body.append(f"\n{name}: other verdicts: " + ", ".join(rest))
         if survived:
             body.append(f"\n## {name}: surviving mutants\n")
             for key in survived:
