@@ -92,7 +92,11 @@ MODULES: dict[str, tuple[str, list[str], bool]] = {
     "encounter-tables": ("labkit/encounter/tables.py", ["tests/encounter/test_tables.py"], False),
     "encounter-sound": (
         "labkit/encounter/sound.py",
-        ["tests/encounter/test_sound.py", "tests/encounter/test_earshot.py"],
+        [
+            "tests/encounter/test_sound.py",
+            "tests/encounter/test_earshot.py",
+            "tests/encounter/test_sound_errors.py",
+        ],
         False,
     ),
     "encounter-cards": ("labkit/encounter/cards.py", ["tests/encounter/test_cards.py"], False),
