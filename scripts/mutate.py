@@ -89,7 +89,11 @@ MODULES: dict[str, tuple[str, list[str], bool]] = {
         False,
     ),  # fmt: skip
     "mapturn-kernels": ("labkit/mapturn/_kernels.py", ["tests/mapturn/test_timeline.py"], True),
-    "encounter-tables": ("labkit/encounter/tables.py", ["tests/encounter/test_tables.py"], False),
+    "encounter-tables": (
+        "labkit/encounter/tables.py",
+        ["tests/encounter/test_tables.py", "tests/encounter/test_tables_contract.py"],
+        False,
+    ),
     "encounter-sound": (
         "labkit/encounter/sound.py",
         [
