@@ -190,7 +190,7 @@ def run(name: str) -> None:
     env.pop("PYTHONPATH", None)  # mutmut puts its mutants/ first on the path
     env.setdefault("NUMBA_CACHE_DIR", str(OUT / "numba-cache"))
     env["MPLBACKEND"] = "Agg"
-    env["HYPOTHESIS_PROFILE"] = "ci"
+    env["HYPOTHESIS_PROFILE"] = "mutate"  # tests/conftest.py: fewer examples, no shrinking
     if MODULES[name][2]:
         env["LABKIT_DISABLE_JIT"] = "1"
     mutmut = [sys.executable, "-m", "mutmut"]
