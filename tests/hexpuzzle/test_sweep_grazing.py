@@ -124,3 +124,28 @@ def test_grazing_on_the_lattice_the_spec_example():
     # sqrt(3)·(1.76 − 1.5) below the centre line.
     want = y - math.sqrt(3) * (R - 1.5)
     assert index == 0 and dist == pytest.approx(want, abs=1e-9)
+
+
+def test_the_batch_prefilter_keeps_obstacles_touched_exactly_on_its_bounding_box():
+    # first_contacts narrows each path to obstacles whose (slack-widened) bounding box meets the
+    # path's own box. A path lying exactly on that box's edge still touches the hexagon (its
+    # top/bottom edge, or its left/right vertex): the filter must keep it, as the plain sweep
+    # does. The box is x in [-H, H], y in [-A, A] around a centre at the origin.
+    from labkit.hexpuzzle import _kernels
+
+    A = R * _kernels._C30 * (1.0 + _kernels.SLACK)
+    H = R * (1.0 + _kernels.SLACK)
+    paths = {
+        "along the top edge": [[-0.5, -A], [0.5, -A]],
+        "along the bottom edge": [[-0.5, A], [0.5, A]],
+        "down past the left vertex": [[-H, -0.1], [-H, 0.1]],
+        "down past the right vertex": [[H, -0.1], [H, 0.1]],
+        "leaving the right vertex": [[H, 0.0], [H + 1.0, 0.0]],
+        "arriving at the left vertex": [[-H - 1.0, 0.0], [-H, 0.0]],
+    }
+    centre = [[0.0, 0.0]]
+    for name, path in paths.items():
+        single = first_contact(path, centre)
+        dist, index = first_contacts(np.array([path]), centre)
+        assert single[1] == 0 and index[0] == 0, name
+        assert dist[0] == pytest.approx(single[0], abs=1e-12), name
