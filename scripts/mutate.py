@@ -51,7 +51,11 @@ MODULES: dict[str, tuple[str, list[str], bool]] = {
     ),
     "hex-kernels": (
         "labkit/hexpuzzle/_kernels.py",
-        ["tests/hexpuzzle/test_sweep.py", "tests/hexpuzzle/test_sweep_grazing.py"],
+        [
+            "tests/hexpuzzle/test_sweep.py",
+            "tests/hexpuzzle/test_sweep_grazing.py",
+            "tests/hexpuzzle/test_sweep_kernel_args.py",
+        ],
         True,
     ),
     "hex-scorer": (
