@@ -63,10 +63,11 @@ MODULES: dict[str, tuple[str, list[str], bool]] = {
         [
             "tests/hexpuzzle/test_difficulty.py",
             "tests/hexpuzzle/test_difficulty_rounding.py",
+            "tests/hexpuzzle/test_difficulty_contract.py",
             "tests/hexpuzzle/test_campaign.py",
         ],
         False,
-    ),  # fmt: skip
+    ),
     "hex-solver": ("labkit/hexpuzzle/solver.py", ["tests/hexpuzzle/test_solver.py"], False),
     "hex-solver-kernels": (
         "labkit/hexpuzzle/_solver_kernels.py",
@@ -87,11 +88,12 @@ MODULES: dict[str, tuple[str, list[str], bool]] = {
         "labkit/mapturn/skills.py",
         [
             "tests/mapturn/test_battle_threshold.py",
+            "tests/mapturn/test_skill_rules.py",
             "tests/mapturn/test_acceptance.py",
             "tests/mapturn/test_actions.py",
         ],
         False,
-    ),  # fmt: skip
+    ),
     "mapturn-kernels": ("labkit/mapturn/_kernels.py", ["tests/mapturn/test_timeline.py"], True),
     "encounter-tables": (
         "labkit/encounter/tables.py",
