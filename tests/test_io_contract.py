@@ -223,3 +223,10 @@ def test_atomic_write_binary_and_a_new_file_gets_the_umask(tmp_path):
         assert q.stat().st_mode & 0o777 == 0o640
     finally:
         os.umask(old)
+
+
+def test_load_json_raises_the_formats_own_error_for_bad_text(tmp_path):
+    p = tmp_path / "bad.json"
+    p.write_text("{oops")
+    with pytest.raises(ShapeError):
+        lio.load_json(p, error=ShapeError)
