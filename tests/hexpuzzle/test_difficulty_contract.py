@@ -70,3 +70,15 @@ def test_html_shows_the_parts_table_and_the_quantities():
     assert "<caption>big: <b>–</b> · – · undetermined</caption>" in html
     assert "<tr><td>layers</td><td>–</td><td>–</td><td>20</td></tr>" in html
     assert "<p>N=6, T=0.833, W=None, F=3, R=None, K=6, M=9</p>" in html
+
+
+def test_plot_stacks_the_six_parts_on_the_given_axes():
+    from matplotlib.figure import Figure
+
+    ax = Figure().add_subplot()
+    fig = OK.plot(ax=ax)
+    assert fig is ax.figure
+    heights = [p.get_height() for p in ax.patches]
+    assert heights == pytest.approx(list(PARTS.values()))
+    assert [t.get_text() for t in ax.texts] == ["23"]
+    assert OK.plot().axes[0].patches  # a figure of its own without ax
