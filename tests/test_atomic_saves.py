@@ -56,15 +56,15 @@ def save_mapturn(path):
 
 
 def save_trace(path):
-    from labkit.encounter.runner import simulate
-    from labkit.encounter.settings import SimulationSettings
+    from labkit.encounter.sim.runner import simulate
+    from labkit.encounter.sim.settings import SimulationSettings
 
     simulate(SimulationSettings(max_steps=40)).save(path)
 
 
 def save_batch_csv(path):
-    from labkit.encounter.batch import run_batch
-    from labkit.encounter.settings import SimulationSettings
+    from labkit.encounter.sim.batch import run_batch
+    from labkit.encounter.sim.settings import SimulationSettings
 
     with ThreadPoolExecutor(1) as pool:
         res = run_batch(SimulationSettings(max_steps=40), range(3), executor=pool, progress=False)
@@ -73,14 +73,14 @@ def save_batch_csv(path):
 
 def save_telemetry(path):
     from labkit._data import data_path
-    from labkit.hexpuzzle.telemetry import load_telemetry, save_telemetry
+    from labkit.hexpuzzle.difficulty.telemetry import load_telemetry, save_telemetry
 
     table = load_telemetry(data_path("telemetry", "sample.csv"), frame=False)
     save_telemetry(path, table, comments=["a comment"])
 
 
 def _puzzle_cli(argv):
-    from labkit.hexpuzzle.cli_calibration import register_calibration_commands
+    from labkit.hexpuzzle.cli.calibration import register_calibration_commands
 
     parser = argparse.ArgumentParser()
     register_calibration_commands(parser.add_subparsers(dest="cmd", required=True))

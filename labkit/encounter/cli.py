@@ -86,7 +86,7 @@ def _balance(items: list[str]) -> dict:
 
 
 def _settings(args: argparse.Namespace, seed: int):
-    from labkit.encounter.settings import SimulationSettings
+    from labkit.encounter.sim.settings import SimulationSettings
 
     return SimulationSettings(
         map_seed=args.map_seed, seed=seed, npcs=args.npcs, monsters=args.monsters,
@@ -97,8 +97,8 @@ def _settings(args: argparse.Namespace, seed: int):
 
 
 def _cmd_run(args: argparse.Namespace) -> int:
-    from labkit.encounter.journal import describe
-    from labkit.encounter.runner import simulate
+    from labkit.encounter.records.journal import describe
+    from labkit.encounter.sim.runner import simulate
 
     trace = simulate(_settings(args, args.seed), version=args.format)
     s = trace.summary()
@@ -115,8 +115,8 @@ def _cmd_run(args: argparse.Namespace) -> int:
 
 
 def _cmd_replay(args: argparse.Namespace) -> int:
-    from labkit.encounter.replay import replay
-    from labkit.encounter.trace import SimulationTrace
+    from labkit.encounter.records.replay import replay
+    from labkit.encounter.records.trace import SimulationTrace
 
     trace = SimulationTrace.load(args.trace)
     found = replay(trace)
@@ -138,7 +138,7 @@ def _seeds(text: str) -> list[int]:
 
 
 def _cmd_batch(args: argparse.Namespace) -> int:
-    from labkit.encounter.batch import run_batch
+    from labkit.encounter.sim.batch import run_batch
 
     seeds = _seeds(args.seeds)
     if not seeds:
@@ -150,7 +150,7 @@ def _cmd_batch(args: argparse.Namespace) -> int:
 
         client = executor = Client(args.scheduler)
     elif args.workers:
-        from labkit.encounter.batch import local_executor
+        from labkit.encounter.sim.batch import local_executor
 
         executor = local_executor(args.workers)
     try:

@@ -69,7 +69,7 @@ def read_levels(path: str) -> list[Any]:
 
 
 def _solve(args: argparse.Namespace) -> int:
-    from labkit.hexpuzzle.solver import solve
+    from labkit.hexpuzzle.solving.solver import solve
 
     if args.max_states < 1:
         from labkit.hexpuzzle.level import LevelError
@@ -96,7 +96,7 @@ def _solve(args: argparse.Namespace) -> int:
 
 def _hint(args: argparse.Namespace) -> int:
     from labkit.hexpuzzle.game import PuzzleState
-    from labkit.hexpuzzle.hints import advise
+    from labkit.hexpuzzle.solving.hints import advise
 
     for level in read_levels(args.file):
         advice = advise(PuzzleState(level))
@@ -105,7 +105,7 @@ def _hint(args: argparse.Namespace) -> int:
 
 
 def _score(args: argparse.Namespace) -> int:
-    from labkit.hexpuzzle.difficulty import PARTS, score
+    from labkit.hexpuzzle.difficulty.scoring import PARTS, score
 
     head = f"{'level':<16} {'total':>5}  {'band':<12} " + " ".join(f"{p:>8}" for p in PARTS)
     print(head + f"  {'status'}")
@@ -121,7 +121,7 @@ def _score(args: argparse.Namespace) -> int:
 
 
 def _generate(args: argparse.Namespace) -> int:
-    from labkit.hexpuzzle.generator import generate_many
+    from labkit.hexpuzzle.solving.generator import generate_many
 
     out = Path(args.out)
     levels = generate_many(

@@ -8,10 +8,10 @@ from concurrent.futures import ThreadPoolExecutor
 import numpy as np
 import pytest
 
-from labkit.encounter import batch
-from labkit.encounter.batch import run_batch
-from labkit.encounter.runner import outcome, simulate
-from labkit.encounter.settings import SimulationError, SimulationSettings
+from labkit.encounter.sim import batch
+from labkit.encounter.sim.batch import run_batch
+from labkit.encounter.sim.runner import outcome, simulate
+from labkit.encounter.sim.settings import SimulationError, SimulationSettings
 
 from ..faults import DiskFull
 

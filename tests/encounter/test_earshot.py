@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from labkit.encounter.sound import Direction, heard_at, propagate_sound
+from labkit.encounter.rules.sound import Direction, heard_at, propagate_sound
 
 # Unit steps toward each compass direction (y down is south) and the direction a listener
 # standing that way from the source hears the sound come from (the opposite one).

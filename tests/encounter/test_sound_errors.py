@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from labkit.encounter.sound import SoundError, propagate_sound
+from labkit.encounter.rules.sound import SoundError, propagate_sound
 
 
 @pytest.mark.parametrize(

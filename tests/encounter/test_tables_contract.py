@@ -6,8 +6,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from labkit.encounter.balance import BalanceError
-from labkit.encounter.tables import hit_chance, priority_chance, pursuit_chance, table_index
+from labkit.encounter.rules.balance import BalanceError
+from labkit.encounter.rules.tables import hit_chance, priority_chance, pursuit_chance, table_index
 
 
 def test_scalars_come_back_as_python_numbers():

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from labkit.hexpuzzle.difficulty import Difficulty, parts_from, score
+from labkit.hexpuzzle.difficulty.scoring import Difficulty, parts_from, score
 from labkit.hexpuzzle.level import Level
-from labkit.hexpuzzle.solver import Solution
+from labkit.hexpuzzle.solving.solver import Solution
 
 
 def test_an_empty_level_scores_zero_and_measures_nothing():

@@ -13,7 +13,7 @@ from types import SimpleNamespace
 
 import pytest
 
-from labkit.hexpuzzle import difficulty
+from labkit.hexpuzzle.difficulty import scoring as difficulty
 from labkit.hexpuzzle.coords import hexagon_cells
 from labkit.hexpuzzle.level import Level
 
