@@ -59,7 +59,7 @@ MODULES: dict[str, tuple[str, list[str], bool]] = {
         True,
     ),
     "hex-scorer": (
-        "labkit/hexpuzzle/difficulty.py",
+        "labkit/hexpuzzle/difficulty/scoring.py",
         [
             "tests/hexpuzzle/test_difficulty.py",
             "tests/hexpuzzle/test_difficulty_rounding.py",
@@ -68,9 +68,9 @@ MODULES: dict[str, tuple[str, list[str], bool]] = {
         ],
         False,
     ),
-    "hex-solver": ("labkit/hexpuzzle/solver.py", ["tests/hexpuzzle/test_solver.py"], False),
+    "hex-solver": ("labkit/hexpuzzle/solving/solver.py", ["tests/hexpuzzle/test_solver.py"], False),
     "hex-solver-kernels": (
-        "labkit/hexpuzzle/_solver_kernels.py",
+        "labkit/hexpuzzle/solving/_kernels.py",
         ["tests/hexpuzzle/test_solver.py"],
         True,
     ),
@@ -96,12 +96,12 @@ MODULES: dict[str, tuple[str, list[str], bool]] = {
     ),
     "mapturn-kernels": ("labkit/mapturn/_kernels.py", ["tests/mapturn/test_timeline.py"], True),
     "encounter-tables": (
-        "labkit/encounter/tables.py",
+        "labkit/encounter/rules/tables.py",
         ["tests/encounter/test_tables.py", "tests/encounter/test_tables_contract.py"],
         False,
     ),
     "encounter-sound": (
-        "labkit/encounter/sound.py",
+        "labkit/encounter/rules/sound.py",
         [
             "tests/encounter/test_sound.py",
             "tests/encounter/test_earshot.py",
@@ -109,7 +109,7 @@ MODULES: dict[str, tuple[str, list[str], bool]] = {
         ],
         False,
     ),
-    "encounter-cards": ("labkit/encounter/cards.py", ["tests/encounter/test_cards.py"], False),
+    "encounter-cards": ("labkit/encounter/rules/cards.py", ["tests/encounter/test_cards.py"], False),
     "encounter-kernels": (
         "labkit/encounter/_kernels.py",
         [
