@@ -12,7 +12,7 @@ export NUMBA_CACHE_DIR ?= $(CURDIR)/build/numba-cache
 export HYPOTHESIS_PROFILE ?= ci
 export MPLBACKEND ?= Agg
 
-.PHONY: lab test lint bench report docs clean install browser
+.PHONY: lab test lint bench report docs clean install browser mutate
 
 install: $(STAMP)
 
@@ -51,6 +51,11 @@ test: $(STAMP) lint browser
 
 bench: $(STAMP)
 	$(BIN)/python -m benchmarks $(BENCH_ARGS)
+
+# Mutation testing (mutmut) of the rule and kernel modules, one module at a time against its own
+# tests; `make mutate MUTATE_ARGS="rng io"` for some modules. Report: build/mutate/report.md.
+mutate: $(STAMP)
+	$(BIN)/python scripts/mutate.py $(MUTATE_ARGS)
 
 report: $(STAMP)
 	$(BIN)/python -m labkit._report build/report

@@ -6,7 +6,7 @@ import os
 
 import matplotlib
 import pytest
-from hypothesis import HealthCheck, settings
+from hypothesis import HealthCheck, Phase, settings
 
 matplotlib.use("Agg")
 
@@ -20,6 +20,16 @@ settings.register_profile(
     suppress_health_check=[HealthCheck.too_slow],
 )
 settings.register_profile("dev", max_examples=300, deadline=None)
+# Mutation testing (scripts/mutate.py): a killed mutant needs one failing example, not a shrunk
+# one, and every test runs once per mutant.
+settings.register_profile(
+    "mutate",
+    derandomize=True,
+    max_examples=50,
+    deadline=None,
+    phases=[Phase.explicit, Phase.reuse, Phase.generate],
+    suppress_health_check=list(HealthCheck),
+)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
 
 

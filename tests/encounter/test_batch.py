@@ -9,12 +9,29 @@ import numpy as np
 import pytest
 
 from labkit import ArgumentError
-from labkit.encounter.rules.combat import wilson_interval
+from labkit.encounter.sim import pool as worker_pool
 from labkit.encounter.sim.batch import run_batch
 from labkit.encounter.sim.runner import outcome, simulate
 from labkit.encounter.sim.settings import SimulationSettings
 
+from ..faults import DiskFull
+
 BASE = SimulationSettings(max_steps=200)
+
+
+def wilson_by_roots(k, n, z=1.96):
+    """The Wilson interval from its definition: the p for which the observed share is on the
+    edge of the normal test, (k/n − p)² = z²·p(1 − p)/n, a quadratic in p."""
+    share = k / n
+    a, b, c = 1 + z * z / n, -(2 * share + z * z / n), share * share
+    lo, hi = sorted(np.roots([a, b, c]).real)
+    return max(lo, 0.0), min(hi, 1.0)
+
+
+def test_wilson_by_roots_matches_hand_worked_numbers():
+    # 7 wins of 20 (z = 1.96): roots of 1.19208 p^2 - 0.89604 p + 0.1225 = 0.
+    assert wilson_by_roots(7, 20) == pytest.approx((0.18119, 0.56714), abs=2e-5)
+    assert wilson_by_roots(0, 20) == pytest.approx((0.0, 0.16113), abs=2e-5)
 
 
 @pytest.fixture(scope="module")
@@ -51,10 +68,10 @@ def test_sweep_over_settings_and_summary_intervals():
     s = res.summary()
     assert s["n"].tolist() == [20, 20]
     for rec in s:
-        lo, hi = wilson_interval(rec["npc_wins"], 20)
-        assert rec["npc_win_lo"] == pytest.approx(float(lo)) and rec["npc_win_hi"] == pytest.approx(
-            float(hi)
-        )
+        for side in ("npc", "monster"):
+            lo, hi = wilson_by_roots(int(rec[f"{side}_wins"]), 20)
+            assert rec[f"{side}_win_lo"] == pytest.approx(lo, abs=1e-9)
+            assert rec[f"{side}_win_hi"] == pytest.approx(hi, abs=1e-9)
         assert rec["npc_win_lo"] <= rec["npc_win"] <= rec["npc_win_hi"]
         assert rec["mean_steps_lo"] <= rec["mean_steps"] <= rec["mean_steps_hi"]
         assert rec["npc_wins"] + rec["monster_wins"] + rec["step_limit"] + rec["mutual_death"] == 20
@@ -70,7 +87,7 @@ def test_fixed_map_keeps_the_map_seed():
     assert res.rows[0]["steps"] == outcome(BASE.replace(map_seed=42, seed=1))["steps"]
 
 
-def test_csv_is_written_atomically_with_a_header(local, tmp_path):
+def test_csv_has_a_header_and_one_line_per_game(local, tmp_path):
     path = tmp_path / "out.csv"
     local.to_csv(path)
     with path.open() as fh:
@@ -80,6 +97,37 @@ def test_csv_is_written_atomically_with_a_header(local, tmp_path):
     assert [p.name for p in tmp_path.iterdir()] == ["out.csv"]  # no temporary left behind
 
 
-def test_a_failing_game_propagates_and_empty_sweep_is_refused():
+def test_csv_is_written_atomically(local, tmp_path, monkeypatch):
+    path = tmp_path / "out.csv"
+    path.write_text("an earlier table\n")
+    fault = DiskFull(monkeypatch, budget=40)  # the disk fills up inside the first rows
+    with pytest.raises(OSError, match="injected"):
+        local.to_csv(path)
+    monkeypatch.undo()
+    assert fault.tripped == 1
+    assert path.read_text() == "an earlier table\n"
+    assert [p.name for p in tmp_path.iterdir()] == ["out.csv"]
+
+
+def test_a_failing_game_propagates(monkeypatch):
+    real = worker_pool.outcome_row
+
+    def flaky(settings):
+        if settings.seed == 7:
+            raise RuntimeError("game 7 crashed")
+        return real(settings)
+
+    # the journalled game ("full") is the one that goes through outcome_row
+    monkeypatch.setattr(worker_pool, "outcome_row", flaky)
+    with ThreadPoolExecutor(2) as pool, pytest.raises(RuntimeError, match="game 7 crashed"):
+        run_batch(BASE, range(10), executor=pool, chunksize=3, progress=False, mode="full")
+    # The same sweep without the crash plays through.
+    monkeypatch.undo()
+    with ThreadPoolExecutor(2) as pool:
+        done = run_batch(BASE, range(10), executor=pool, chunksize=3, progress=False, mode="full")
+        assert len(done) == 10
+
+
+def test_an_empty_sweep_is_refused():
     with pytest.raises(ArgumentError, match="settings: no settings"):
         run_batch([], progress=False)

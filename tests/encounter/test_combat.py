@@ -159,17 +159,47 @@ def test_first_strike_decides_round_one():
     assert simulate_fights(fists, knife, 500, rng=2).first_strikes == (0, 500, 0)
 
 
-def test_fight_exchange_by_exchange():
-    rng = np.random.default_rng(3)
-    fight = Fight(Loadout(weapon="long_knife"), Loadout(weapon="revolver", ammo=1))
-    ex = fight.exchange("attack", "attack", rng)
-    assert ex.round == 1 and ex.first == 0  # knife's first strike 2 beats the revolver's 1
-    assert fight.ammo[1] == 0 or ex.outcome == "a_wins"
-    if not fight.over:
-        ex = fight.exchange("attack", "retreat", rng)
-        assert ex.outcome in ("a_wins", "b_escaped")
+# Knife (A): hit 2, agility 2, first strike 2, damage 2, life 3, no pursuit beyond grade 1.
+# Revolver with one round (B): hit 3, agility 0, first strike 1, damage 3, life 3.
+# Hand-worked chances (E2 tables): A hits B at +2 -> 45 %; B hits A at +1 -> 30 %; A pursues B
+# at pursuit 1 - 0 = +1 -> 21 %. Wounds: A takes 3 from B, B takes 2 from A (min wound 1).
+KNIFE, GUN = Loadout(weapon="long_knife"), Loadout(weapon="revolver", ammo=1)
+
+
+def uniforms(seed, n):
+    """The uniforms the exchange will draw, one per strike or pursuit (no priority draw in
+    round 1: first strike decides), drawn here from a fresh generator of the same seed."""
+    return np.random.default_rng(seed).random(n)
+
+
+def test_round_one_both_land_and_the_second_striker_kills():
+    u = uniforms(3, 2)
+    assert u[0] < 0.45 and u[1] < 0.30  # A lands (B: 3 -> 1), B's last round lands (A: 3 -> 0)
+    fight = Fight(KNIFE, GUN)
+    ex = fight.exchange("attack", "attack", np.random.default_rng(3))
+    assert (ex.round, ex.first, ex.outcome) == (1, 0, "b_wins")
+    assert ex.life == (0, 1) and ex.ammo == (0, 0) and fight.over
     with pytest.raises(CombatError, match="over"):
-        fight.exchange("attack", "attack", rng)
+        fight.exchange("attack", "attack", np.random.default_rng(3))
+
+
+@pytest.mark.parametrize("seed, outcome, life_b", [(12, "a_wins", -1), (8, "b_escaped", 1)])
+def test_a_retreat_is_pursued_once(seed, outcome, life_b):
+    u = uniforms(seed, 3)
+    # Round 1: A lands (B: 3 -> 1), B misses with its only round. Round 2: B retreats, A's
+    # pursuit lands (B: 1 -> -1, dead) or misses (B escapes).
+    assert u[0] < 0.45 and u[1] >= 0.30 and (u[2] < 0.21) == (outcome == "a_wins")
+    rng = np.random.default_rng(seed)
+    fight = Fight(KNIFE, GUN)
+    ex = fight.exchange("attack", "attack", rng)
+    assert (ex.outcome, ex.life, ex.ammo) == ("continue", (3, 1), (0, 0))
+    ex = fight.exchange("attack", "retreat", rng)
+    assert (ex.round, ex.outcome, ex.life) == (2, outcome, (3, life_b))
+    assert fight.counters[0].tolist() == [1, 1, 1, int(outcome == "a_wins")]
+
+
+def test_both_retreating_part_and_bad_decisions_are_refused():
+    rng = np.random.default_rng(0)
     assert Fight(Loadout(), Loadout()).exchange("retreat", "retreat", rng).outcome == "parted"
     with pytest.raises(CombatError, match="attack"):
         Fight(Loadout(), Loadout()).exchange("flee", "attack", rng)
@@ -192,13 +222,31 @@ def test_empty_gun_never_lands():
 def test_summary_and_intervals():
     s = simulate_fights(Loadout(weapon="revolver"), Loadout(character="monster"), 2000, rng=4)
     summary = s.summary()
-    lo, hi = summary["win_a_ci"]
-    assert lo <= s.win_a <= hi and summary["n"] == 2000
-    assert s.mean_rounds >= 1
+    # The interval is Wilson's for the counted wins: the roots in p of
+    # (k/n - p)^2 = z^2 p (1 - p) / n, solved here as a quadratic.
+    k, n, z = s.outcomes["a_wins"], 2000, 1.96
+    share = k / n
+    roots = sorted(np.roots([1 + z * z / n, -(2 * share + z * z / n), share * share]).real)
+    assert summary["win_a_ci"] == pytest.approx(roots, abs=1e-9) and summary["n"] == 2000
+    assert s.win_a == k / n
+    # Mean rounds from the histogram of fight lengths (index = rounds).
+    counts = np.asarray(s.rounds)
+    assert counts.sum() == n and counts[0] == 0
+    assert s.mean_rounds == pytest.approx((np.arange(len(counts)) * counts).sum() / n)
     lo, hi = wilson_interval(np.array([0, 10]), 10)
     assert lo[0] == 0 and hi[1] == 1 and hi[0] > 0
     with pytest.raises(ArgumentError, match="n: must be at least 1"):
         simulate_fights(Loadout(), Loadout(), 0)
+
+
+def test_wilson_interval_against_hand_worked_numbers():
+    # 7 of 20 at z = 1.96: 1.19208 p^2 - 0.89604 p + 0.1225 = 0 -> p = 0.18119, 0.56714
+    # (asymmetric around 0.35: the interval is not centred on the share).
+    lo, hi = wilson_interval(7, 20)
+    assert (float(lo), float(hi)) == pytest.approx((0.18119, 0.56714), abs=2e-5)
+    lo, hi = wilson_interval(np.array([0, 20]), 20)
+    assert lo.tolist() == pytest.approx([0.0, 0.83887], abs=2e-5)
+    assert hi.tolist() == pytest.approx([0.16113, 1.0], abs=2e-5)
 
 
 def test_exchange_kernel_codes_are_consistent():

@@ -15,7 +15,7 @@ from labkit.encounter.sim.policy import (
 )
 from labkit.encounter.sim.session import GameSession
 from labkit.encounter.sim.settings import SimulationSettings
-from labkit.rng import make_rng
+from labkit.rng import make_rng, stream
 
 
 class Spy:
@@ -153,6 +153,33 @@ def test_changing_one_policys_draws_moves_neither_the_map_nor_earlier_events():
     assert other.initial_map == plain.initial_map
     assert trace.events[:8] == other_trace.events[:8]  # spawns come from the map stream
     assert trace.events != other_trace.events
+
+
+def test_every_actor_draws_from_its_own_stream():
+    # One stream per actor, none equal to another: the first numbers each policy's stream
+    # gives differ from actor to actor, and are those of policy/<actor id> of the game seed
+    # (so an actor's numbers do not depend on which other actors play).
+    class Recorder:
+        def __init__(self, level, rng):
+            self.rng = rng
+            self.first = tuple(rng.random(4).tolist())
+
+        def decide(self, obs):
+            return obs.legal_actions[0]
+
+    def firsts(npcs, monsters):
+        settings = SimulationSettings(seed=9, map_seed=9, npcs=npcs, monsters=monsters)
+        session = GameSession(settings, policies={"npc": Recorder, "monster": Recorder})
+        return {a: p.first for a, p in session.policies.items()}, session
+
+    big, session = firsts(3, 2)
+    assert len(big) == 5 and len(set(big.values())) == 5
+    assert len({id(p.rng) for p in session.policies.values()}) == 5
+    for actor, first in big.items():
+        assert first == tuple(stream(9, f"policy/{actor}").random(4).tolist())
+    small, _ = firsts(1, 1)
+    assert all(big[a] == small[a] for a in small)
+    session.run()  # and the recorded policies play a game to its end
 
 
 def test_registry_names():

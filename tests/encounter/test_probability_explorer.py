@@ -8,8 +8,9 @@ import pytest
 from labkit.widgets import ProbabilityExplorer
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture
 def app():
+    """A fresh explorer per test: tests move its sliders, and no test may see another's."""
     return ProbabilityExplorer(n=1500)
 
 
@@ -20,7 +21,6 @@ def test_table_slider_moves_the_curve_and_the_estimate(app):
     assert app.curves["hit"].get_ydata()[5] == 40 and before_line[5] == 30
     assert app.balance.hit_table[5] == 0.40
     assert app.stats.outcomes != before
-    app.hit[5].value = 30
 
 
 def test_priority_slope_and_clamp_move_the_bars(app):
@@ -40,8 +40,6 @@ def test_loadout_change_updates_text_and_rounds(app):
     app.side["b"]["retreat_at"].value = 3
     assert app.stats.outcomes["b_escaped"] + app.stats.outcomes["a_wins"] > 0
     assert app.text.value != text
-    app.side["a"]["weapon"].value = "long_knife"
-    app.side["b"]["retreat_at"].value = 0
 
 
 def test_broken_table_shows_an_error_and_keeps_the_last_valid_one(app):

@@ -80,8 +80,24 @@ def test_report_is_complete_and_consistent(recovered):
     for word in ("R²", "Spearman", "baseline", "band edges", *PARTS):
         assert word in text
     res = cal.residuals
-    assert np.allclose(res, cal.index - cal.predicted)
     assert np.isfinite(res).all()
+    # Residuals recomputed from scratch: the observed index by plain loops over the telemetry
+    # (the same data set the fixture made), the prediction from the weights and the parts.
+    tele = telemetry_from_weights(levels, TRUTH, players=300, rng=40, intercept=BASELINE)
+    index = list(reference_index(tele, {d.level_id: d.N for d in levels}).values())
+    predicted = [
+        min(100.0, max(0.0, cal.intercept + sum(cal.weights[p] * d.parts[p] / WEIGHTS[p]
+                                                for p in PARTS)))
+        for d in levels
+    ]  # fmt: skip
+    assert np.allclose(res, np.subtract(index, predicted))
+    # They are least-squares residuals under w >= 0 (the fit's optimality conditions): no
+    # part's strengths, and not the baseline, could take up more of them.
+    x = np.array([[d.parts[p] / WEIGHTS[p] for p in PARTS] for d in levels])
+    for j, p in enumerate(PARTS):
+        pull = float(res @ x[:, j])
+        assert (abs(pull) < 1e-6) if cal.weights[p] > 0 else (pull < 1e-6), (p, pull)
+    assert abs(res.sum()) < 1e-6 if cal.intercept > 0 else res.sum() < 1e-6
     ranking = cal.ranking()
     assert sorted(r["rank"] for r in ranking) == list(range(1, 37))
     assert sorted(r["old_rank"] for r in ranking) == list(range(1, 37))
@@ -176,11 +192,19 @@ def test_band_edges_fall_back_when_success_does_not_fall():
 def test_bootstrap_modes_and_no_bootstrap():
     levels = example_difficulties(12, rng=4)
     tele = telemetry_from_weights(levels, TRUTH, players=60, rng=5)
+    intervals = {}
     for mode in ("players", "levels"):
         cal = calibrate(tele, levels, n_boot=40, bootstrap=mode, rng=6)
         for p in PARTS:
             lo, hi = cal.ci[p]
-            assert lo <= hi
+            # Each interval holds the estimate and the truth and is informative, not vacuous.
+            assert lo <= cal.weights[p] <= hi and lo <= TRUTH[p] <= hi, (mode, p, lo, hi)
+            assert hi - lo < 20, (mode, p, lo, hi)
+            if TRUTH[p] > 0:
+                assert hi > lo, (mode, p)
+        intervals[mode] = [cal.ci[p] for p in PARTS]
+    # Resampling players and resampling levels are different experiments.
+    assert intervals["players"] != intervals["levels"]
     none = calibrate(tele, levels, n_boot=0)
     assert np.isnan(none.ci["size"][0]) and none.weights == cal.weights
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 
 import pytest
 
@@ -30,6 +31,75 @@ def test_campaign_shape_order_and_bands():
     assert [e["score"] for e in DOC["levels"]] == [d.as_dict() for d in scores]
 
 
+# Neighbour offsets of SPEC H1, by direction/port.
+OFFSETS = ((0, -1), (1, -1), (1, 0), (0, 1), (-1, 1), (-1, 0))
+
+
+def mean_turns(doc):
+    """H9's T from the level JSON alone: follow each tile's route cell by cell (H4) and count
+    the cells passed through by non-opposite ports, one cycle of a loop."""
+    tracks = {(c["q"], c["r"]): c["tracks"] for c in doc["cells"]}
+    total = 0
+    for tile in doc["tiles"]:
+        (q, r), port, seen = (tile["q"], tile["r"]), tile["dir"], set()
+        while True:
+            dq, dr = OFFSETS[port]
+            q, r = q + dq, r + dr
+            if (q, r) not in tracks:
+                break
+            entry = (port + 3) % 6
+            if ((q, r), entry) in seen:
+                break
+            seen.add(((q, r), entry))
+            port = tracks[(q, r)][entry]
+            total += port != (entry + 3) % 6
+    return total / len(doc["tiles"])
+
+
+def h9_total(N, T, W, F, R, M):
+    """SPEC H9 written out: the six parts and the total rounded half up."""
+    K = N
+    parts = [
+        min(1, N / 37) * 15,
+        min(1, T / 5) * 20,
+        min(1, max(0, W - 1) / 9) * 20,
+        (1 - F / N) * 15,
+        min(1, R / 4) * 20,
+        min(1, max(0, 1 - (M - K) / max(1, 0.4 * N))) * 10,
+    ]
+    return math.floor(sum(parts) + 0.5)
+
+
+def h9_band(total):
+    return (
+        "easy"
+        if total < 30
+        else "intermediate"
+        if total < 50
+        else "hard"
+        if total < 70
+        else ("challenge")
+    )
+
+
+@pytest.mark.parametrize("index", range(24))
+def test_recorded_scores_follow_the_spec_formula(index):
+    entry, level = DOC["levels"][index], LEVELS[index]
+    recorded, d = entry["score"], score(level)
+    # Measured from the level file alone: N, M and T.
+    N, M = len(entry["level"]["tiles"]), entry["level"]["moveLimit"]
+    T = mean_turns(entry["level"])
+    assert (d.N, d.K, d.M) == (N, N, M) and d.T == pytest.approx(T)
+    # W and R come from the solver: its solution replays to a win with R rotations, and W
+    # layers can hold at most N taps.
+    sol = solve(level)
+    assert sum(a.kind == "rotate" for a in sol.actions) == d.R == sol.rotations
+    assert 1 <= d.W <= N and 0 <= d.F <= N
+    want = h9_total(N, T, d.W, d.F, d.R, M)
+    assert d.total == recorded["total"] == want
+    assert d.band == recorded["band"] == h9_band(want)
+
+
 @pytest.mark.parametrize("index", range(24))
 def test_every_campaign_level_is_solved_and_replays(index):
     level = LEVELS[index]
@@ -49,6 +119,13 @@ def test_slots_regenerate_identically(position):
         shipped.pop(key)
         fresh.pop(key)
     assert fresh == shipped
+    # And the slot is what its recipe (H8) asks for, checked on the level itself.
+    recipe = DOC["generator"]["recipes"][entry["slot"]]
+    assert len(level.board) == {2: 19, 3: 37}[recipe["radius"]]
+    assert recipe["tiles"][0] <= len(level.tiles) <= recipe["tiles"][1]
+    assert recipe["slack"][0] <= level.move_limit - len(level.tiles) <= recipe["slack"][1]
+    rotations = solve(level).rotations
+    assert recipe["rotations"][0] <= rotations <= recipe["rotations"][1]
 
 
 def test_campaign_file_errors_name_the_pointer(tmp_path):

@@ -83,6 +83,17 @@ def test_generate_many_uses_independent_named_streams():
     again = generate_many(3, 2, progress=False, tiles=4, rotations=1, prefix="x")
     assert [lv.to_json() for lv in again] == [lv.to_json() for lv in levels[:2]]
 
+    def body(level):  # the level without its name: board, tiles, limits
+        doc = level.to_json()
+        return {k: v for k, v in doc.items() if k not in ("id", "name")}
+
+    # Each level has its own stream: no two are the same level, and another seed gives
+    # other levels again.
+    bodies = [json.dumps(body(lv), sort_keys=True) for lv in levels]
+    assert len(set(bodies)) == 3
+    other = generate_many(4, 3, progress=False, tiles=4, rotations=1, prefix="x")
+    assert not {json.dumps(body(lv), sort_keys=True) for lv in other} & set(bodies)
+
 
 def test_bad_arguments_and_impossible_requests():
     with pytest.raises(ValueError, match="tiles"):

@@ -15,12 +15,18 @@ TRUTH = {"size": 5.0, "turns": 10.0, "layers": 30.0, "blocking": 0.0, "rotation"
 
 
 @pytest.fixture(scope="module")
-def bench():
+def data():
+    """Levels and telemetry: read-only inputs, shared by the module."""
+    levels = example_difficulties(14, rng=3)
+    return levels, telemetry_from_weights(levels, TRUTH, players=120, rng=4)
+
+
+@pytest.fixture
+def bench(data):
+    """A fresh workbench per test: tests move its sliders, and no test may see another's."""
     from labkit.widgets import DifficultyWorkbench
 
-    levels = example_difficulties(14, rng=3)
-    tele = telemetry_from_weights(levels, TRUTH, players=120, rng=4)
-    return DifficultyWorkbench(levels, tele, n_boot=30)
+    return DifficultyWorkbench(*data, n_boot=30)
 
 
 def test_sliders_rescore_and_rerank_live(bench):

@@ -1,0 +1,319 @@
+"""Mutation testing of labkit's rule and kernel modules with mutmut (``make mutate``).
+
+Each module is mutated alone and run against its own test files (and its doctests) only, so
+one module takes minutes, not hours. For every module this script builds a scratch project under
+``build/mutate/<name>/`` (a copy of ``labkit/``, ``data/`` and ``tests/`` plus a
+``pyproject.toml`` whose ``[tool.mutmut]`` names the one file and its tests), runs
+``mutmut run`` there with one worker, and collects the verdicts into
+``build/mutate/report.md`` (kill rate and every surviving mutant's diff, per module). Your
+checkout is never modified: mutmut copies the scratch project again into ``mutants/``.
+
+Kernels are mutated in their Python form: mutmut skips decorated functions, so in the scratch
+copy of a ``_kernels.py`` each ``@kernel(...)`` decorator is rewritten as the equivalent call
+after the function (``f = kernel(...)(f)``), and the tests run with ``LABKIT_DISABLE_JIT=1``
+(numba would otherwise compile every mutant).
+
+Usage::
+
+    python scripts/mutate.py                 # every module (long: run it over a lunch break)
+    python scripts/mutate.py rng io sound    # some modules
+    python scripts/mutate.py --list          # the module table
+    python scripts/mutate.py --report        # rebuild the report from earlier runs
+
+Each run starts afresh (mutmut's cached verdicts would ignore new tests).
+Equivalent mutants (no test can tell them apart) are listed with a reason in
+``tests/MUTANTS.md``; the report marks them.
+"""
+
+from __future__ import annotations
+
+import argparse
+import ast
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+OUT = ROOT / "build" / "mutate"
+
+# name: (module file, its test files, mutate as Python with the JIT off)
+MODULES: dict[str, tuple[str, list[str], bool]] = {
+    "rng": ("labkit/rng.py", ["tests/test_rng.py", "tests/test_rng_names.py"], False),
+    "io": (
+        "labkit/io.py",
+        ["tests/test_io.py", "tests/test_io_contract.py", "tests/test_atomic_saves.py"],
+        False,
+    ),
+    "hex-kernels": (
+        "labkit/hexpuzzle/_kernels.py",
+        [
+            "tests/hexpuzzle/test_sweep.py",
+            "tests/hexpuzzle/test_sweep_grazing.py",
+            "tests/hexpuzzle/test_sweep_kernel_args.py",
+        ],
+        True,
+    ),
+    "hex-scorer": (
+        "labkit/hexpuzzle/difficulty/scoring.py",
+        [
+            "tests/hexpuzzle/test_difficulty.py",
+            "tests/hexpuzzle/test_difficulty_rounding.py",
+            "tests/hexpuzzle/test_difficulty_contract.py",
+            "tests/hexpuzzle/test_campaign.py",
+        ],
+        False,
+    ),
+    "hex-solver": ("labkit/hexpuzzle/solving/solver.py", ["tests/hexpuzzle/test_solver.py"], False),
+    "hex-solver-kernels": (
+        "labkit/hexpuzzle/solving/_kernels.py",
+        ["tests/hexpuzzle/test_solver.py"],
+        True,
+    ),
+    "mapturn-scheduler": (
+        "labkit/mapturn/scheduler.py",
+        [
+            "tests/mapturn/test_clock.py",
+            "tests/mapturn/test_acceptance.py",
+            "tests/mapturn/test_persistence.py",
+            "tests/mapturn/test_actions.py",
+        ],
+        False,
+    ),  # fmt: skip
+    "mapturn-skills": (
+        "labkit/mapturn/skills.py",
+        [
+            "tests/mapturn/test_battle_threshold.py",
+            "tests/mapturn/test_skill_rules.py",
+            "tests/mapturn/test_acceptance.py",
+            "tests/mapturn/test_actions.py",
+        ],
+        False,
+    ),
+    "mapturn-kernels": ("labkit/mapturn/_kernels.py", ["tests/mapturn/test_timeline.py"], True),
+    "encounter-tables": (
+        "labkit/encounter/rules/tables.py",
+        ["tests/encounter/test_tables.py", "tests/encounter/test_tables_contract.py"],
+        False,
+    ),
+    "encounter-sound": (
+        "labkit/encounter/rules/sound.py",
+        [
+            "tests/encounter/test_sound.py",
+            "tests/encounter/test_earshot.py",
+            "tests/encounter/test_sound_errors.py",
+        ],
+        False,
+    ),
+    "encounter-cards": (
+        "labkit/encounter/rules/cards.py",
+        ["tests/encounter/test_cards.py"],
+        False,
+    ),
+    "encounter-kernels": (
+        "labkit/encounter/_kernels.py",
+        [
+            "tests/encounter/test_combat.py",
+            "tests/encounter/test_tables.py",
+            "tests/encounter/test_sound.py",
+            "tests/encounter/test_earshot.py",
+        ],
+        True,
+    ),  # fmt: skip
+    "pathfinding-kernels": (
+        "labkit/pathfinding/_kernels.py",
+        ["tests/pathfinding/test_grid.py"],
+        True,
+    ),
+    "pathfinding-predicate": (
+        "labkit/pathfinding/predicate.py",
+        ["tests/pathfinding/test_predicate.py"],
+        False,
+    ),
+}
+
+
+def undecorate_kernels(source: str) -> str:
+    """Rewrite ``@kernel...`` decorators of module-level functions as calls after them.
+
+    ``@kernel(example=f)\\ndef k(...): ...`` becomes ``def k(...): ...\\nk = kernel(example=f)(k)``
+    -- the same object bound to the same name, but a function mutmut will mutate.
+    """
+    lines = source.splitlines(keepends=True)
+    tree = ast.parse(source)
+    edits = []
+    for node in tree.body:
+        if not isinstance(node, ast.FunctionDef) or not node.decorator_list:
+            continue
+        decorators = [ast.get_source_segment(source, d) for d in node.decorator_list]
+        if not all(re.match(r"kernel\b", d or "") for d in decorators):
+            continue
+        first = node.decorator_list[0].lineno - 1
+        start = node.lineno - 1  # the ``def`` line
+        call = node.name
+        for d in reversed(decorators):
+            call = f"{d}({call})"
+        edits.append((first, start, node.end_lineno, f"{node.name} = {call}\n"))
+    for first, start, end, assign in reversed(edits):
+        lines[end:end] = [assign]
+        del lines[first:start]
+    return "".join(lines)
+
+
+def prepare(name: str) -> Path:
+    module, tests, jit_off = MODULES[name]
+    work = OUT / name
+    work.mkdir(parents=True, exist_ok=True)
+    skip = shutil.ignore_patterns("__pycache__", "*.nbi", "*.nbc", ".hypothesis")
+    # A fresh copy and fresh verdicts each run: mutmut's cache keys verdicts on the mutated
+    # function, so a new test would not re-judge a cached survivor.
+    for folder in ("labkit", "data", "tests", "mutants"):
+        shutil.rmtree(work / folder, ignore_errors=True)
+    for folder in ("labkit", "data", "tests"):
+        shutil.copytree(ROOT / folder, work / folder, ignore=skip)
+    if jit_off:
+        target = work / module
+        target.write_text(undecorate_kernels(target.read_text(encoding="utf-8")), "utf-8")
+    text = (ROOT / "pyproject.toml").read_text(encoding="utf-8")
+    text = text.split("\n[tool.mutmut]")[0]
+    text += (
+        "\n[tool.mutmut]\n"
+        'source_paths = ["labkit"]\n'
+        f"only_mutate = [{json.dumps(module)}]\n"
+        'also_copy = ["data"]\n'
+        # The module's own doctests count among its tests.
+        f"pytest_add_cli_args_test_selection = {json.dumps([*tests, module])}\n"
+        'pytest_add_cli_args = ["-p", "no:cacheprovider", "-q", "-x"]\n'
+        "timeout_multiplier = 5.0\n"
+    )
+    (work / "pyproject.toml").write_text(text, encoding="utf-8")
+    return work
+
+
+def run(name: str) -> None:
+    work = prepare(name)
+    env = dict(os.environ)
+    env.pop("PYTHONPATH", None)  # mutmut puts its mutants/ first on the path
+    env.setdefault("NUMBA_CACHE_DIR", str(OUT / "numba-cache"))
+    env["MPLBACKEND"] = "Agg"
+    env["HYPOTHESIS_PROFILE"] = "mutate"  # tests/conftest.py: fewer examples, no shrinking
+    if MODULES[name][2]:
+        env["LABKIT_DISABLE_JIT"] = "1"
+    mutmut = [sys.executable, "-m", "mutmut"]
+    started = time.monotonic()
+    print(f"== {name}: mutating {MODULES[name][0]} against {', '.join(MODULES[name][1])}")
+    with open(work / "mutmut.log", "w") as log:
+        subprocess.run([*mutmut, "run", "--max-children", "1"], cwd=work, env=env, stdout=log,
+                       stderr=subprocess.STDOUT, check=False)  # fmt: skip
+    subprocess.run([*mutmut, "export-cicd-stats"], cwd=work, env=env, check=False,
+                   stdout=subprocess.DEVNULL)  # fmt: skip
+    (work / "seconds").write_text(f"{time.monotonic() - started:.0f}\n")
+
+
+def equivalents() -> dict[str, str]:
+    """``tests/MUTANTS.md`` rows ``| mutant name | reason |``."""
+    path = ROOT / "tests" / "MUTANTS.md"
+    out = {}
+    if path.exists():
+        for line in path.read_text(encoding="utf-8").splitlines():
+            cells = [c.strip() for c in line.strip().strip("|").split("|")]
+            if len(cells) >= 2 and "__mutmut_" in cells[0]:
+                out[cells[0].strip("`")] = cells[1]
+    return out
+
+
+def module_results(name: str) -> dict | None:
+    work = OUT / name
+    if not (work / "mutants").exists():
+        return None
+    env = dict(os.environ)
+    env.pop("PYTHONPATH", None)
+    res = subprocess.run([sys.executable, "-m", "mutmut", "results", "--all", "true"], cwd=work,
+                         env=env, capture_output=True, text=True, check=False)  # fmt: skip
+    status = {}
+    for line in res.stdout.splitlines():
+        if ": " in line and "__mutmut_" in line:
+            key, verdict = line.strip().rsplit(": ", 1)
+            status[key] = verdict
+    diffs = {}
+    for key, verdict in status.items():
+        if verdict == "survived":
+            show = subprocess.run([sys.executable, "-m", "mutmut", "show", key], cwd=work,
+                                  env=env, capture_output=True, text=True, check=False)  # fmt: skip
+            diffs[key] = show.stdout.strip()
+    seconds = (work / "seconds").read_text().strip() if (work / "seconds").exists() else "?"
+    return {"status": status, "diffs": diffs, "seconds": seconds}
+
+
+def report(names: list[str]) -> str:
+    eq = equivalents()
+    head = ["# Mutation testing report (`make mutate`)", "",
+            "| module | file | mutants | killed | timeout | survived (equivalent) | other | "
+            "kill rate | kill rate excl. equivalent | seconds |",
+            "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"]  # fmt: skip
+    body = []
+    for name in names:
+        r = module_results(name)
+        file = MODULES[name][0]
+        if r is None:
+            head.append(f"| {name} | {file} | not run | | | | | | | |")
+            continue
+        counts: dict[str, int] = {}
+        for verdict in r["status"].values():
+            counts[verdict] = counts.get(verdict, 0) + 1
+        total = len(r["status"])
+        killed = counts.get("killed", 0) + counts.get("timeout", 0)
+        survived = [k for k, v in r["status"].items() if v == "survived"]
+        equiv = [k for k in survived if k in eq]
+        other = total - killed - len(survived)
+        rate = killed / total if total else float("nan")
+        tested = total - len(equiv)
+        rate_eq = killed / tested if tested else float("nan")
+        head.append(
+            f"| {name} | {file} | {total} | {counts.get('killed', 0)} | "
+            f"{counts.get('timeout', 0)} | {len(survived)} ({len(equiv)}) | {other} | "
+            f"{rate:.1%} | {rate_eq:.1%} | {r['seconds']} |"
+        )
+        if other:
+            rest = [f"{v} {n}" for v, n in sorted(counts.items())
+                    if v not in ("killed", "timeout", "survived")]  # fmt: skip
+            body.append(f"\n{name}: other verdicts: " + ", ".join(rest))
+        if survived:
+            body.append(f"\n## {name}: surviving mutants\n")
+            for key in survived:
+                note = f" -- equivalent: {eq[key]}" if key in eq else ""
+                body.append(f"### `{key}`{note}\n\n```diff\n{r['diffs'].get(key, '')}\n```\n")
+    return "\n".join(head + body) + "\n"
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("modules", nargs="*", help=f"default: all of {', '.join(MODULES)}")
+    parser.add_argument("--list", action="store_true", help="print the module table")
+    parser.add_argument("--report", action="store_true", help="only rebuild the report")
+    args = parser.parse_args(argv)
+    if args.list:
+        for name, (file, tests, jit_off) in MODULES.items():
+            print(f"{name:22} {file:36} {' '.join(tests)}{'  (JIT off)' if jit_off else ''}")
+        return 0
+    unknown = [m for m in args.modules if m not in MODULES]
+    if unknown:
+        parser.error(f"unknown module(s) {unknown}; see --list")
+    names = args.modules or list(MODULES)
+    if not args.report:
+        for name in names:  # one at a time: mutmut is CPU heavy
+            run(name)
+    text = report(list(MODULES))
+    OUT.mkdir(parents=True, exist_ok=True)
+    (OUT / "report.md").write_text(text, encoding="utf-8")
+    print(text.split("\n\n## ")[0])
+    print(f"full report with every survivor: {OUT / 'report.md'}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
