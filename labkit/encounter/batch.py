@@ -65,6 +65,7 @@ from typing import Any
 
 import numpy as np
 
+from labkit import ArgumentError
 from labkit.encounter.combat import wilson_interval
 from labkit.encounter.runner import outcome_row
 from labkit.encounter.settings import SimulationError, SimulationSettings
@@ -84,6 +85,10 @@ BASE_FIELDS = [
 ]
 TASKS_PER_WORKER = 32
 MAX_CHUNK = 50
+#: Limits of one batch (work and memory grow linearly with the games): games per call, and
+#: local worker processes.
+MAX_GAMES = 1_000_000
+MAX_WORKERS = 256
 
 # One game to play: (job index, settings index, seed, map seed).
 Job = tuple[int, int, int, int]
@@ -100,6 +105,52 @@ def play_chunk(docs: Mapping[int, dict], jobs: Sequence[Job]) -> list[tuple]:
         (i, *outcome_row(base[k].replace(seed=seed, map_seed=map_seed)))
         for i, k, seed, map_seed in jobs
     ]
+
+
+def _watch_parent(parent: int, every: float = 1.0) -> None:
+    """In a worker: exit as soon as the parent process is gone (killed, even by SIGKILL).
+
+    A pool worker otherwise keeps playing its chunk, and may wait on its queue for ever, after
+    ``labkit sim batch`` was killed; re-parented, its ``getppid()`` changes.
+    """
+    import threading
+    import time
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(every)
+        os._exit(1)
+
+    threading.Thread(target=watch, name="labkit-parent-watch", daemon=True).start()
+
+
+def _start_worker(parent: int | None = None) -> None:
+    """Pool initializer: watch the parent, then load the kernels."""
+    if parent is not None:
+        _watch_parent(parent)
+    _load_kernels()
+
+
+def stop_pool(pool: Any) -> None:
+    """Shut a pool down at once: cancel what has not started and end its worker processes.
+
+    Used when a batch is interrupted (Ctrl-C, SIGTERM, an error): a plain ``shutdown()`` would
+    wait for every queued chunk to be played first.
+    """
+    try:
+        pool.shutdown(wait=False, cancel_futures=True)
+    except TypeError:  # an executor-like object without these options
+        pool.shutdown()
+    for proc in list((getattr(pool, "_processes", None) or {}).values()):
+        try:
+            proc.terminate()
+        except (OSError, AttributeError, ValueError):
+            pass
+    for proc in list((getattr(pool, "_processes", None) or {}).values()):
+        try:
+            proc.join(5)
+        except (OSError, AttributeError, ValueError, AssertionError):
+            pass
 
 
 def _load_kernels() -> None:
@@ -127,9 +178,18 @@ def local_executor(max_workers: int | None = None) -> ProcessPoolExecutor:
     >>> bool((a.rows == b.rows).all())
     True
     """
+    if max_workers is not None:
+        if isinstance(max_workers, bool) or not isinstance(max_workers, int):
+            raise ArgumentError("must be an integer", argument="max_workers", value=max_workers)
+        if not 1 <= max_workers <= MAX_WORKERS:
+            raise ArgumentError(f"must be between 1 and {MAX_WORKERS}", argument="max_workers",
+                                value=max_workers)  # fmt: skip
     workers = max_workers or os.cpu_count() or 1
     pool = ProcessPoolExecutor(
-        workers, mp_context=multiprocessing.get_context(), initializer=_load_kernels
+        workers,
+        mp_context=multiprocessing.get_context(),
+        initializer=_start_worker,
+        initargs=(os.getpid(),),
     )
     _load_before_fork(pool)
     return pool
@@ -189,9 +249,18 @@ def run_batch(
     sweep = [settings] if isinstance(settings, SimulationSettings) else list(settings)
     if not sweep:
         raise SimulationError("no settings to play", pointer="/settings", value=[])
-    seed_list = None if seeds is None else [int(s) for s in seeds]
+    if chunksize is not None and (
+        isinstance(chunksize, bool) or not isinstance(chunksize, int) or not 1 <= chunksize
+    ):
+        raise ArgumentError("must be an integer >= 1 (or None)", argument="chunksize",
+                            value=chunksize)  # fmt: skip
+    seed_list = None if seeds is None else _seed_list(seeds)
     for seed in seed_list or []:
         sweep[0].replace(seed=seed, map_seed=seed)  # a bad seed fails here, naming the field
+    games = len(sweep) * (1 if seed_list is None else len(seed_list))
+    if games > MAX_GAMES:
+        raise ArgumentError(f"{games} games, more than the limit of {MAX_GAMES}",
+                            argument="seeds", value=games)  # fmt: skip
     jobs: list[Job] = []
     for k, s in enumerate(sweep):
         for seed in [s.seed] if seed_list is None else seed_list:
@@ -215,11 +284,11 @@ def run_batch(
         from tqdm.auto import tqdm
 
         bar = tqdm(total=len(jobs), desc="games", unit="game")
+    futures: list = []
     try:
-        futures = [
-            pool.submit(play_chunk, {k: docs[k] for k in {job[1] for job in chunk}}, chunk)
-            for chunk in chunks
-        ]
+        for chunk in chunks:
+            needed = {k: docs[k] for k in {job[1] for job in chunk}}
+            futures.append(pool.submit(play_chunk, needed, chunk))
         for fut in as_completed(futures):
             rows = fut.result()
             for row in rows:
@@ -231,6 +300,14 @@ def run_batch(
                 bar.update(len(rows))
             elif callable(progress):
                 progress(done, len(jobs))
+    except BaseException:
+        if own:
+            stop_pool(executor)  # interrupted: do not play the queued chunks first
+            own = False
+        else:
+            for fut in futures:
+                fut.cancel()
+        raise
     finally:
         if bar is not None:
             bar.close()
@@ -240,6 +317,22 @@ def run_batch(
     if missing:
         raise SimulationError("games were lost", pointer=f"/jobs/{missing[0]}", value=len(missing))
     return BatchResult(_table(jobs, results, sweep), sweep)
+
+
+def _seed_list(seeds: Iterable[int]) -> list[int]:
+    """The seeds as ints, at most :data:`MAX_GAMES` of them (a huge range fails before use)."""
+    if isinstance(seeds, range) and len(seeds) > MAX_GAMES:
+        raise ArgumentError(f"{len(seeds)} seeds, more than the limit of {MAX_GAMES}",
+                            argument="seeds", value=seeds)  # fmt: skip
+    out = []
+    for s in seeds:
+        if isinstance(s, bool) or not isinstance(s, (int, np.integer)):
+            raise ArgumentError("seeds must be integers", argument="seeds", value=s)
+        out.append(int(s))
+        if len(out) > MAX_GAMES:
+            raise ArgumentError(f"more than the limit of {MAX_GAMES} seeds", argument="seeds",
+                                value=len(out))  # fmt: skip
+    return out
 
 
 def _table(jobs: list[Job], rows: list[Any], sweep: list[SimulationSettings]) -> np.ndarray:

@@ -11,22 +11,47 @@ Examples (shell)::
 from __future__ import annotations
 
 import argparse
+from typing import Any
 
 from labkit import LabkitError
+from labkit import _args as A
+
+
+def _balance_item(text: str) -> tuple[str, Any]:
+    """``POINTER=VALUE`` (the value is JSON, or a plain string when it is not JSON)."""
+    import json
+
+    from labkit.io import FormatError, parse_json
+
+    key, sep, value = text.partition("=")
+    if not sep or not key.startswith("/") or len(key) < 2:
+        raise argparse.ArgumentTypeError(
+            f"needs POINTER=VALUE, e.g. /combat/max_rounds=20 (got {text[:60]!r})"
+        )
+    try:
+        return key, parse_json(value)
+    except FormatError:
+        try:
+            json.loads(value)
+        except ValueError:
+            return key, value  # not JSON at all: a plain string
+        raise argparse.ArgumentTypeError(f"value is not usable JSON: {value[:60]!r}") from None
 
 
 def _game_options(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--map-seed", type=int, default=0, help="seed of the room map (default 0)")
-    p.add_argument("--npcs", type=int, default=3)
-    p.add_argument("--monsters", type=int, default=1)
-    p.add_argument("--width", type=int, default=4, help="rooms across")
-    p.add_argument("--height", type=int, default=4, help="rooms down")
-    p.add_argument("--difficulty", default="1,1", help="NPC,monster levels 0-3 (default 1,1)")
+    p.add_argument("--map-seed", type=A.seed, default=0, help="seed of the room map (default 0)")
+    p.add_argument("--npcs", type=A.int_range(1, 64), default=3)
+    p.add_argument("--monsters", type=A.int_range(1, 64), default=1)
+    p.add_argument("--width", type=A.int_range(1, 64), default=4, help="rooms across (1-64)")
+    p.add_argument("--height", type=A.int_range(1, 64), default=4, help="rooms down (1-64)")
+    p.add_argument("--difficulty", type=A.int_pair(0, 3), default=(1, 1),
+                   help="NPC,monster levels 0-3 (default 1,1)")  # fmt: skip
     p.add_argument("--policies", default="scavenger,hunter", help="NPC,monster policy names")
-    p.add_argument("--max-steps", type=int, default=300)
+    p.add_argument("--max-steps", type=A.int_range(1, 10_000_000), default=300)
     p.add_argument(
         "--balance",
         action="append",
+        type=_balance_item,
         default=[],
         metavar="POINTER=VALUE",
         help="patch the balance, e.g. /characters/monster/life=4 (repeatable)",
@@ -38,23 +63,26 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     sub = parser.add_subparsers(dest="sim_command", metavar="COMMAND", required=True)
     run = sub.add_parser("run", help="play one game headless and save its trace")
     _game_options(run)
-    run.add_argument("--seed", type=int, default=0, help="process seed (fights, policies)")
+    run.add_argument("--seed", type=A.seed, default=0, help="process seed (fights, policies)")
     run.add_argument("--snapshots", action="store_true", help="store per-step actor states")
     run.add_argument("--format", type=int, choices=(2, 3), default=3, help="trace format")
-    run.add_argument("--out", help="trace file to write (JSON)")
-    run.add_argument("--journal", type=int, default=0, metavar="N", help="print N events")
+    run.add_argument("--out", type=A.out_file, help="trace file to write (JSON)")
+    run.add_argument("--journal", type=A.int_range(0, None), default=0, metavar="N",
+                     help="print N events")  # fmt: skip
     run.set_defaults(func=_cmd_run)
     rep = sub.add_parser("replay", help="re-run a trace; exit 1 on the first divergence")
     rep.add_argument("trace", help="trace JSON file")
     rep.set_defaults(func=_cmd_replay)
     bat = sub.add_parser("batch", help="play many games (local processes or Dask)")
     _game_options(bat)
-    bat.add_argument("--seeds", default="0:100", help="A:B (range) or a,b,c (default 0:100)")
+    bat.add_argument("--seeds", type=A.seed_range, default="0:100",
+                     help="A:B (A <= seed < B) or a,b,c (default 0:100; <= 1,000,000)")  # fmt: skip
     bat.add_argument("--fixed-map", action="store_true", help="keep --map-seed for every game")
-    bat.add_argument("--workers", type=int, help="local processes (default: one per core)")
+    bat.add_argument("--workers", type=A.int_range(1, 256),
+                     help="local processes (default: one per core)")  # fmt: skip
     bat.add_argument("--scheduler", help="dask.distributed scheduler address")
-    bat.add_argument("--chunksize", type=int, help="games per task")
-    bat.add_argument("--out", help="CSV file for the rows")
+    bat.add_argument("--chunksize", type=A.int_range(1, 100_000), help="games per task")
+    bat.add_argument("--out", type=A.out_file, help="CSV file for the rows")
     bat.add_argument("--quiet", action="store_true", help="no progress bar")
     bat.set_defaults(func=_cmd_batch)
 
@@ -69,20 +97,8 @@ def _pair(text: str, name: str, kind: type = int) -> tuple:
         raise LabkitError(f"--{name} needs two {kind.__name__}s", value=text) from None
 
 
-def _balance(items: list[str]) -> dict:
-    import json
-
-    patch = {}
-    for item in items:
-        key, sep, value = item.partition("=")
-        if not sep or not key.startswith("/"):
-            raise LabkitError("--balance needs POINTER=VALUE, e.g. /combat/max_rounds=20",
-                              value=item)  # fmt: skip
-        try:
-            patch[key] = json.loads(value)
-        except json.JSONDecodeError:
-            patch[key] = value
-    return patch
+def _balance(items: list[tuple[str, Any]]) -> dict:
+    return dict(items)
 
 
 def _settings(args: argparse.Namespace, seed: int):
@@ -90,7 +106,7 @@ def _settings(args: argparse.Namespace, seed: int):
 
     return SimulationSettings(
         map_seed=args.map_seed, seed=seed, npcs=args.npcs, monsters=args.monsters,
-        width=args.width, height=args.height, difficulty=_pair(args.difficulty, "difficulty"),
+        width=args.width, height=args.height, difficulty=args.difficulty,
         max_steps=args.max_steps, snapshots=getattr(args, "snapshots", False),
         policies=_pair(args.policies, "policies", str), balance=_balance(args.balance),
     )  # fmt: skip
@@ -127,22 +143,10 @@ def _cmd_replay(args: argparse.Namespace) -> int:
     return 1
 
 
-def _seeds(text: str) -> list[int]:
-    try:
-        if ":" in text:
-            a, b = text.split(":")
-            return list(range(int(a), int(b)))
-        return [int(x) for x in text.split(",") if x.strip()]
-    except ValueError:
-        raise LabkitError("--seeds must be A:B or a,b,c", value=text) from None
-
-
 def _cmd_batch(args: argparse.Namespace) -> int:
     from labkit.encounter.batch import run_batch
 
-    seeds = _seeds(args.seeds)
-    if not seeds:
-        raise LabkitError("--seeds selects no game", value=args.seeds)
+    seeds = args.seeds
     settings = _settings(args, seeds[0])
     client = executor = None
     if args.scheduler:
@@ -156,6 +160,13 @@ def _cmd_batch(args: argparse.Namespace) -> int:
     try:
         result = run_batch(settings, seeds, executor=executor, progress=not args.quiet,
                            chunksize=args.chunksize, fixed_map=args.fixed_map)  # fmt: skip
+    except BaseException:
+        if client is None and executor is not None:
+            from labkit.encounter.batch import stop_pool
+
+            stop_pool(executor)  # interrupted: end the workers now, not after the queue
+            executor = None
+        raise
     finally:
         if client is not None:
             client.close()

@@ -35,6 +35,7 @@ from typing import Any
 
 import labkit
 from labkit import LabkitError
+from labkit.encounter.balance import MAX_STOCK
 from labkit.encounter.journal import CATEGORIES, events_html
 from labkit.encounter.settings import SimulationSettings
 from labkit.encounter.world import ROOM_KINDS
@@ -47,6 +48,8 @@ __all__ = ["TraceError", "SimulationTrace", "FORMAT", "VERSIONS"]
 FORMAT = "labkit.encounter.trace"
 VERSIONS = (2, 3)
 END_REASONS = ("VICTORY", "STEP_LIMIT", "MUTUAL_DEATH")
+#: Largest trace file read (a 10,000-step game with snapshots is a few megabytes).
+MAX_BYTES = 256 * 1024 * 1024
 
 
 class TraceError(LabkitError):
@@ -126,7 +129,7 @@ class SimulationTrace:
     @classmethod
     def load(cls, path: str | os.PathLike) -> SimulationTrace:
         """Read and validate a trace file (format 2 or 3)."""
-        doc = load_json(path, format=FORMAT, error=TraceError)
+        doc = load_json(path, format=FORMAT, error=TraceError, max_bytes=MAX_BYTES)
         return cls.from_dict(doc, file=str(path))
 
     @classmethod
@@ -161,21 +164,27 @@ class SimulationTrace:
         }
 
     def _repr_html_(self) -> str:
+        from html import escape
+
         s = self.settings
+        survivors = ", ".join(self.survivors) or "none"
         head = (
-            f"<b>SimulationTrace</b> format {self.version} · labkit {self.labkit} · "
+            f"<b>SimulationTrace</b> format {self.version} · labkit {escape(str(self.labkit))} · "
             f"map seed {s.map_seed}, seed {s.seed} · {s.width}×{s.height} rooms, "
             f"{s.npcs} NPCs vs {s.monsters} monsters, difficulty {list(s.difficulty)}<br>"
-            f"<b>{self.end_reason}</b> winner: {self.winner} · {self.steps} steps, "
-            f"{self.turns} turns, {len(self.events)} events · survivors: "
-            f"{', '.join(self.survivors) or 'none'}"
+            f"<b>{escape(str(self.end_reason))}</b> winner: {escape(str(self.winner))} · "
+            f"{self.steps} steps, {self.turns} turns, {len(self.events)} events · survivors: "
+            f"{escape(survivors)}"
         )
         picture = ""
         if self.map is not None:
             from labkit.encounter.replay import frame_svg, playback
 
-            *_, last = playback(self)
-            picture = f"<div>final state</div>{frame_svg(last, self.map)}"
+            try:
+                *_, last = playback(self)
+                picture = f"<div>final state</div>{frame_svg(last, self.map)}"
+            except TraceError as exc:  # a hand-edited trace: show the rest, say why not this
+                picture = f"<div>no final state: {escape(str(exc))}</div>"
         return f"<div>{head}{picture}<details><summary>events</summary>" \
                f"{events_html(self.events)}</details></div>"  # fmt: skip
 
@@ -250,11 +259,12 @@ def _check_map(m: dict, s: SimulationSettings) -> dict:
             at = pointer("map", key, rid)
             check(isinstance(items, dict), "must map items to counts", at, items, TraceError)
             for item, n in items.items():
-                as_int(n, at + pointer(item), 1, None, TraceError)
+                as_int(n, at + pointer(item), 1, MAX_STOCK, TraceError)
     spawns = get(m, "spawns", dict, "/map", TraceError)
     for aid in s.actor_ids:
         p = get(spawns, aid, list, "/map/spawns", TraceError)
-        ok = len(p) == 2 and 0 <= p[0] < s.width and 0 <= p[1] < s.height
+        ok = len(p) == 2 and all(type(v) is int for v in p)
+        ok = ok and 0 <= p[0] < s.width and 0 <= p[1] < s.height
         check(ok, "must be [x, y] inside the map", pointer("map", "spawns", aid), p, TraceError)
     get(m, "pool", dict, "/map", TraceError)
     return m

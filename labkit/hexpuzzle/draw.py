@@ -145,6 +145,7 @@ class BoardPlot:
                     fontsize=7,
                     zorder=12,
                     color="black",
+                    parse_math=False,  # an id from a file is text, never mathtext ($...$)
                 )
                 for (x, y), t in zip(centres, tiles)
             ]
@@ -152,7 +153,7 @@ class BoardPlot:
         pad = 2.6
         self.ax.set_xlim(xy[:, 0].min() - pad, xy[:, 0].max() + pad)
         self.ax.set_ylim(xy[:, 1].max() + pad, xy[:, 1].min() - pad)  # logical y points down
-        self.ax.set_title(title or _title(level), fontsize=10)
+        self.ax.set_title(title or _title(level), fontsize=10, parse_math=False)
         self.show_trace(None)
 
     # --- a sweep --------------------------------------------------------------------------
