@@ -388,7 +388,10 @@ def _build(doc: dict, file: str | None) -> Balance:
         at = pointer("characters", name)
         stats = _ints(c, at, ("hit", "pursuit", "agility", "first_strike"))
         life = as_int(
-            get(c, "life", int, at, BalanceError), pointer_join(at, "life"), 1, MAX_STAT,
+            get(c, "life", int, at, BalanceError),
+            pointer_join(at, "life"),
+            1,
+            MAX_STAT,
             BalanceError,
         )
         weapon = get(c, "weapon", str, at, BalanceError)
