@@ -153,3 +153,27 @@ def in_file(text: str) -> str:
     if not os.path.lexists(text):
         raise argparse.ArgumentTypeError(f"no such file: {text!r}")
     return text
+
+
+def check_int(value: object, argument: str, lo: int | None = None, hi: int | None = None) -> int:
+    """For public functions: ``value`` as an int in ``[lo, hi]``, else :class:`ArgumentError`.
+
+    Examples
+    --------
+    >>> check_int(10**9, "count", 0, 10_000)
+    Traceback (most recent call last):
+    ...
+    labkit.ArgumentError: count: must be between 0 and 10000 (got 1000000000)
+    """
+    import numbers
+
+    from labkit import ArgumentError
+
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
+        raise ArgumentError("must be an integer", argument=argument, value=value)
+    value = int(value)
+    if (lo is not None and value < lo) or (hi is not None and value > hi):
+        span = f"between {lo} and {hi}" if lo is not None and hi is not None else (
+            f">= {lo}" if lo is not None else f"<= {hi}")  # fmt: skip
+        raise ArgumentError(f"must be {span}", argument=argument, value=value)
+    return value

@@ -12,12 +12,15 @@ import json
 from pathlib import Path
 from typing import Any
 
+from labkit import _args as A
+
 
 def register_solver_commands(sub: Any) -> None:
     """Add solve, hint, score, generate and campaign to the ``puzzle`` sub-parsers ``sub``."""
     solve = sub.add_parser("solve", help="fewest rotations to clear a level (SPEC H7)")
     solve.add_argument("file", metavar="FILE")
-    solve.add_argument("--max-states", type=int, default=20_000, metavar="N")
+    solve.add_argument("--max-states", type=A.int_range(1, 10_000_000), default=20_000,
+                       metavar="N")  # fmt: skip
     solve.add_argument("--json", action="store_true", help="print the result as JSON")
     solve.set_defaults(func=_solve)
 
@@ -30,29 +33,33 @@ def register_solver_commands(sub: Any) -> None:
     score.set_defaults(func=_score)
 
     gen = sub.add_parser("generate", help="generate levels backwards from a seed (SPEC H8)")
-    gen.add_argument("--seed", type=int, required=True, metavar="S")
-    gen.add_argument("--count", type=int, default=1, metavar="N")
-    gen.add_argument("--out", required=True, metavar="DIR", help="directory for the level files")
+    gen.add_argument("--seed", type=A.seed, required=True, metavar="S")
+    gen.add_argument("--count", type=A.int_range(1, 10_000), default=1, metavar="N")
+    gen.add_argument("--out", type=A.out_dir, required=True, metavar="DIR",
+                     help="directory for the level files")  # fmt: skip
     gen.add_argument("--radius", type=int, default=2, choices=(2, 3))
-    gen.add_argument("--tiles", type=int, nargs=2, default=(5, 8), metavar=("LO", "HI"))
-    gen.add_argument("--rotations", type=int, nargs=2, default=(1, 3), metavar=("LO", "HI"))
-    gen.add_argument("--slack", type=int, nargs=2, default=(0, 3), metavar=("LO", "HI"))
+    gen.add_argument("--tiles", type=A.int_range(0, 61), nargs=2, default=(5, 8),
+                     metavar=("LO", "HI"))  # fmt: skip
+    gen.add_argument("--rotations", type=A.int_range(0, 999), nargs=2, default=(1, 3),
+                     metavar=("LO", "HI"))  # fmt: skip
+    gen.add_argument("--slack", type=A.int_range(0, 999), nargs=2, default=(0, 3),
+                     metavar=("LO", "HI"))  # fmt: skip
     gen.set_defaults(func=_generate)
 
     camp = sub.add_parser("campaign", help="build the 24-level main line into one file")
-    camp.add_argument("--out", required=True, metavar="FILE")
-    camp.add_argument("--seed", type=int, default=None, metavar="S")
+    camp.add_argument("--out", type=A.out_file, required=True, metavar="FILE")
+    camp.add_argument("--seed", type=A.seed, default=None, metavar="S")
     camp.set_defaults(func=_campaign)
 
 
 def read_levels(path: str) -> list[Any]:
     """Every level in a file: one level, a JSON list of levels, or a campaign file."""
     from labkit import io as lio
-    from labkit.hexpuzzle.level import Level, LevelError
+    from labkit.hexpuzzle.level import MAX_BYTES, Level, LevelError
     from labkit.hexpuzzle.mainline import FORMAT as CAMPAIGN_FORMAT
     from labkit.hexpuzzle.mainline import load as load_campaign
 
-    doc = lio.load_json(path, error=LevelError)
+    doc = lio.load_json(path, error=LevelError, max_bytes=MAX_BYTES)
     if isinstance(doc, dict) and doc.get("format") == CAMPAIGN_FORMAT:
         return load_campaign(path)
     if isinstance(doc, list):

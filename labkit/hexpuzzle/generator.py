@@ -48,6 +48,9 @@ from labkit.hexpuzzle.solver import search, solve
 from labkit.hexpuzzle.trace import trace
 from labkit.rng import RngLike, make_rng, stream
 
+#: Most levels one call of :func:`generate_many` makes (work and memory are linear in it).
+MAX_GENERATE = 10_000
+
 __all__ = ["GeneratorError", "generate", "generate_many", "place_backwards"]
 
 _MATCHINGS = all_matchings()
@@ -245,7 +248,8 @@ def generate_many(
     """``count`` levels from independent named streams ``level/0``, ``level/1``, … of ``seed``.
 
     Level ``i`` depends only on ``seed`` and ``i``, so any one can be regenerated alone. Shows a
-    tqdm progress bar unless ``progress`` is false.
+    tqdm progress bar unless ``progress`` is false. ``count`` is 0 … :data:`MAX_GENERATE`
+    (``ArgumentError`` otherwise).
 
     Examples
     --------
@@ -256,6 +260,9 @@ def generate_many(
 
     from tqdm.auto import tqdm
 
+    from labkit._args import check_int
+
+    check_int(count, "count", 0, MAX_GENERATE)
     # Bad options fail here, before a progress bar is drawn.
     given = inspect.signature(generate).bind(None, **options)
     given.apply_defaults()
