@@ -99,8 +99,16 @@ def _safe_repr(value: Any, limit: int = MAX_VALUE) -> str:
     try:
         if isinstance(value, str) and len(value) > limit:
             return f"{repr(value[:limit])[: limit - 5]}… ({len(value)} characters)"
-        if isinstance(value, (list, tuple, dict, set)) and len(value) > limit:
-            return f"<{type(value).__name__} of {len(value)} items>"
+        if isinstance(value, (list, tuple, dict)) and len(value) > 8:
+            # the start of a long container, never the repr of all of it
+            items = list(value.items())[:8] if isinstance(value, dict) else list(value[:8])
+            if isinstance(value, dict):
+                head = ", ".join(f"{_safe_repr(k, 40)}: {_safe_repr(v, 40)}" for k, v in items)
+                text = f"{{{head}, … ({len(value)} items)}}"
+            else:
+                head = ", ".join(_safe_repr(v, 40) for v in items)
+                text = f"[{head}, … ({len(value)} items)]"
+            return text if len(text) <= limit else f"{text[: limit - 20]}… ({len(value)} items)"
         return _shorten(repr(value), limit)
     except Exception:  # a value whose repr fails (e.g. an int over 4300 digits)
         return f"<{type(value).__name__}>"

@@ -14,6 +14,7 @@ import platform
 import sys
 import time
 from collections.abc import Sequence
+from typing import NoReturn
 
 import labkit
 
@@ -64,8 +65,17 @@ def _cmd_warmup(args: argparse.Namespace) -> int:
     return 0
 
 
+class _Parser(argparse.ArgumentParser):
+    """argparse with a one-line error: ``labkit sim batch: error: argument --workers: ...``."""
+
+    def error(self, message: str) -> NoReturn:
+        from labkit import _shorten
+
+        self.exit(2, f"{self.prog}: error: {_shorten(message, 400)} (see --help)\n")
+
+
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = _Parser(
         prog="labkit",
         description="labkit: research toolkit for turn- and grid-based game mechanics.",
     )

@@ -128,10 +128,10 @@ def _score(args: argparse.Namespace) -> int:
 
 
 def _generate(args: argparse.Namespace) -> int:
-    from labkit.hexpuzzle.generator import generate_many
+    from labkit.hexpuzzle.generator import iter_generate
 
     out = Path(args.out)
-    levels = generate_many(
+    levels = iter_generate(
         args.seed,
         args.count,
         prefix=f"gen-{args.seed}",
@@ -140,9 +140,11 @@ def _generate(args: argparse.Namespace) -> int:
         rotations=tuple(args.rotations),
         slack=tuple(args.slack),
     )
-    for level in levels:
+    written = 0
+    for level in levels:  # saved as they come: an interruption keeps every finished level
         level.save(out / f"{level.id}.json")
-    print(f"wrote {len(levels)} level(s) to {out}")
+        written += 1
+    print(f"wrote {written} level(s) to {out}")
     return 0
 
 

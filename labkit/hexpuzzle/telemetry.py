@@ -59,6 +59,7 @@ import csv
 import io
 import math
 import os
+import re
 from collections.abc import Iterable, Sequence
 from typing import Any
 
@@ -103,6 +104,8 @@ MAX_BYTES = 256 * 1024 * 1024
 MAX_TEXT = 200
 MAX_COUNT = 1_000_000_000
 MAX_SECONDS = 365 * 24 * 3600.0
+_INTEGER = re.compile(r"[+-]?[0-9]+")
+_DECIMAL = re.compile(r"[+-]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][+-]?[0-9]+)?")
 
 
 class TelemetryError(LabkitError):
@@ -131,7 +134,8 @@ def _parse_cell(text: str, kind: str, where: str) -> Any:
         raise TelemetryError("must be 0 or 1", pointer=where, value=text)
     if kind == "seconds":
         try:
-            value = float(text)
+            # ASCII only: float() would also read "١٢" or "1_0"
+            value = float(text) if _DECIMAL.fullmatch(text) else math.nan
         except ValueError:
             value = math.nan
         if not (math.isfinite(value) and 0 <= value <= MAX_SECONDS):
@@ -139,11 +143,8 @@ def _parse_cell(text: str, kind: str, where: str) -> Any:
         return value
     lo = 1 if kind == "attempt" else 0
     value = -1
-    if len(text) <= 20:  # int() of thousands of digits is slow; such a value is refused anyway
-        try:
-            value = int(text)
-        except ValueError:
-            pass
+    if len(text) <= 20 and _INTEGER.fullmatch(text):  # ASCII digits only, no "1_000" or "٣"
+        value = int(text)
     if not lo <= value <= MAX_COUNT:
         raise TelemetryError(f"must be an integer {lo}-{MAX_COUNT}", pointer=where, value=text)
     return value
