@@ -75,6 +75,8 @@ MAX_STAT = 1_000_000
 MAX_STOCK = 10_000
 MAX_POOL = 100_000
 MAX_ROUNDS = 10_000
+#: Bound of the priority rule's base and per-agility slope (probabilities are clamped anyway).
+MAX_WEIGHT = 1000
 MAX_BYTES = 4 * 1024 * 1024
 
 
@@ -290,6 +292,10 @@ def _build(doc: dict, file: str | None) -> Balance:
         pr,
         BalanceError,
     )
+    for key in ("base", "per_agility"):
+        value = getattr(rule, key)
+        check(abs(value) <= MAX_WEIGHT, f"must be between -{MAX_WEIGHT} and {MAX_WEIGHT}",
+              f"/priority/{key}", value, BalanceError)  # fmt: skip
 
     combat = _ints(
         get(doc, "combat", dict, "", BalanceError),

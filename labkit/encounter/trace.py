@@ -233,6 +233,9 @@ def _build(doc: Any) -> SimulationTrace:
     if version >= 3:
         the_map = _check_map(get(doc, "map", dict, "", TraceError), s)
     snaps = get(doc, "snapshots", list, "", TraceError, default=None)
+    check((snaps is not None) == s.snapshots,
+          "must be present exactly when /settings/snapshots is true", "/snapshots",
+          None if snaps is None else len(snaps), TraceError)  # fmt: skip
     if snaps is not None:
         check(len(snaps) == steps, f"must hold one entry per step ({steps})", "/snapshots",
               len(snaps), TraceError)  # fmt: skip
