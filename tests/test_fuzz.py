@@ -36,7 +36,7 @@ from tests.hostile_cases import (
 FUZZ_EXAMPLES = 25
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _base(kind: str):
     doc = FORMATS[kind].base()
     fmt = FORMATS[kind]
