@@ -6,6 +6,17 @@ and raises a :class:`~labkit.LabkitError` subclass that names the file, the JSON
 problem. :func:`save_json` and :func:`atomic_write` write to a temporary file beside the target
 and rename it over the target, so an interrupted save leaves the old file intact.
 
+Every format reads through one hardened path: :func:`read_bytes` (regular files only: a FIFO,
+device, socket or folder is refused before it is opened, so nothing blocks; at most the
+format's ``max_bytes``, which ``LABKIT_MAX_BYTES`` overrides), :func:`decode_text` (UTF-8, a
+byte-order mark accepted, a bad byte named by line and column) and :func:`parse_json` (no
+NaN/Infinity, no number that overflows to infinity, no duplicate key, no nesting deeper than
+:data:`MAX_DEPTH`, no lone surrogate; each refusal names the JSON pointer). Error messages are
+capped in length (:class:`~labkit.LabkitError` shows the start of a long value).
+
+Writes are atomic. A target that is a symbolic link is followed (the file it points to is
+replaced, the link stays); a target that is a folder is an error before anything is written.
+
 Nothing read from disk is ever passed to ``pickle``, ``eval`` or ``exec``.
 
 Examples
