@@ -326,6 +326,7 @@ def _wait(predicate, seconds: float) -> bool:
     return predicate()
 
 
+@pytest.mark.slow
 def test_interrupted_generate_leaves_no_temporary_file(tmp_path):
     out = tmp_path / "levels"
     proc = subprocess.Popen(
@@ -367,6 +368,7 @@ run_batch(SimulationSettings(max_steps=10_000), range(100_000), executor=pool, p
 """
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("sig", [signal.SIGKILL, signal.SIGTERM])
 def test_batch_workers_exit_when_the_parent_dies(tmp_path, sig):
     pids_file = tmp_path / "pids"

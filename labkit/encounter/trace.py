@@ -16,6 +16,13 @@ file). :meth:`SimulationTrace.load` validates everything before building anythin
 :class:`TraceError` naming the JSON pointer and the bad value. A format-2 file stays format 2
 (nothing can invent its map without re-running the rules).
 
+Limits: a file is at most :data:`MAX_BYTES`; the settings' own limits hold (at most 64 NPCs and
+64 monsters, a 64 × 64 map, ``max_steps`` ≤ 10,000,000, seeds 0 … 2**63 − 1, a balance patch
+within the balance file's limits), steps ≤ ``max_steps``, loot counts ≤ the balance's
+``MAX_STOCK``, snapshots present exactly when the settings keep them. Replaying costs what
+playing the game costs: O(steps × actors) time, O(events) memory. ``replay`` checks every claim
+(events, steps, turns, winner, end reason, survivors, the initial map, snapshots, entropy).
+
 Examples
 --------
 >>> from labkit.encounter.settings import SimulationSettings
