@@ -402,3 +402,36 @@ def test_replay_checks_every_claim():
     changed = json.loads(json.dumps(doc))
     changed["entropy"] = {"map": [1], "process": [2]}
     assert replay(SimulationTrace.from_dict(changed)).field == "entropy"
+
+
+def _children(pid: int) -> list[int]:
+    try:
+        text = Path(f"/proc/{pid}/task/{pid}/children").read_text()
+    except OSError:
+        return []
+    return [int(p) for p in text.split()]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("workers", [["--workers", "2"], []])
+def test_sigterm_stops_the_batch_command_and_its_workers(workers):
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "labkit", "sim", "batch", "--seeds", "0:100000", "--quiet",
+         *workers], env=_env(), stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+    )  # fmt: skip
+    kids: list[int] = []
+    try:
+        assert _wait(lambda: len(_children(proc.pid)) >= 1, 240), "no worker started"
+        time.sleep(1)
+        kids = [k for k in _children(proc.pid) if _alive(k)]
+        proc.send_signal(signal.SIGTERM)
+        assert proc.wait(120) == 128 + signal.SIGTERM
+        assert _wait(lambda: not any(_alive(k) for k in kids), 60), "workers still running"
+        assert b"Traceback" not in proc.stderr.read()
+    finally:
+        proc.kill()
+        for k in kids:
+            try:
+                os.kill(k, signal.SIGKILL)
+            except ProcessLookupError:
+                pass

@@ -137,16 +137,18 @@ def stop_pool(pool: Any) -> None:
     Used when a batch is interrupted (Ctrl-C, SIGTERM, an error): a plain ``shutdown()`` would
     wait for every queued chunk to be played first.
     """
+    # Taken before shutdown(), which forgets them (private, but the pool offers no terminate).
+    procs = list((getattr(pool, "_processes", None) or {}).values())
     try:
         pool.shutdown(wait=False, cancel_futures=True)
     except TypeError:  # an executor-like object without these options
         pool.shutdown()
-    for proc in list((getattr(pool, "_processes", None) or {}).values()):
+    for proc in procs:
         try:
             proc.terminate()
         except (OSError, AttributeError, ValueError):
             pass
-    for proc in list((getattr(pool, "_processes", None) or {}).values()):
+    for proc in procs:
         try:
             proc.join(5)
         except (OSError, AttributeError, ValueError, AssertionError):
