@@ -157,6 +157,8 @@ class Format:
     freeform: str = r"^$"
     #: pointers that may also hold null (formats without a writer)
     nullable: str = r"^$"
+    #: number fields (an int there may become a float; formats without a writer)
+    numeric: str = r"^$"
 
 
 TOWER = str(DATA / "mapturn" / "tower.json")
@@ -168,14 +170,14 @@ FORMATS: dict[str, Format] = {
         _load_level,
         _dump_level,
         lambda p: ["puzzle", "show", p],
-    ),  # fmt: skip
+    ),
     "map": Format(
         "map",
         lambda: _read(DATA / "maps" / "corridors.json"),
         _load_map,
         _dump_map,
         lambda p: ["path", "find", p, "--from", "0,0", "--to", "1,1"],
-    ),  # fmt: skip
+    ),
     "tower": Format(
         "tower",
         tower_doc,
@@ -184,7 +186,8 @@ FORMATS: dict[str, Format] = {
         lambda p: ["mapturn", "play", p],
         freeform=r"/(actArgs|effect)(/|$)|^/hero/|^/name$",
         nullable=r"/(timeCost|actArgs|durationBattles|exclusiveGroup)$",
-    ),  # fmt: skip
+        numeric=r"/timeCost$",
+    ),
     "save": Format(
         "save",
         save_doc,
@@ -192,7 +195,7 @@ FORMATS: dict[str, Format] = {
         _dump_save,
         lambda p: ["mapturn", "play", TOWER, "--load", p],
         freeform=r"^/(labkit)$|/temp(/|$)|/enemyMemory/",
-    ),  # fmt: skip
+    ),
     "balance": Format(
         "balance",
         lambda: _read(DATA / "balance" / "a_edition.json"),
@@ -201,7 +204,8 @@ FORMATS: dict[str, Format] = {
         lambda p: [],
         freeform=r"^/(edition|notes?)(/|$)",
         nullable=r"/(ammo|quota_item)$",
-    ),  # fmt: skip
+        numeric=r"^/(priority|tables)/",
+    ),
     "trace": Format(
         "trace",
         trace_doc,
@@ -210,7 +214,7 @@ FORMATS: dict[str, Format] = {
         lambda p: ["sim", "replay", p],
         freeform=r"^/(labkit|entropy)(/|$)|^/events/\d+/state(/|$)|"
         r"^/snapshots(/|$)",
-    ),  # fmt: skip
+    ),
 }
 
 
@@ -486,8 +490,12 @@ def _check_accepted(case: Case, fmt: Format | None, obj: Any) -> tuple[str, str]
     elif case.mutation == "retype":
         value = get_at(original, tuple(_parts(case.at)))
         base = get_at(fmt.base(), tuple(_parts(case.at)))
-        allowed = (value is None and re.search(fmt.nullable, case.at)) or (
-            type(value) is type(base) or (type(base) is float and type(value) is int)
+        numbers = {type(value), type(base)} <= {int, float}
+        allowed = (
+            (value is None and re.search(fmt.nullable, case.at))
+            or (numbers and re.search(fmt.numeric, case.at))
+            or type(value) is type(base)
+            or (type(base) is float and type(value) is int)
         )
         if not allowed:
             return "accepted", f"accepted a {type(value).__name__} at {case.at}"

@@ -305,7 +305,8 @@ def parse_tower(doc: dict, base: str | Path | None = None, source: str | None = 
         ok = isinstance(ref, dict) and len(ref) == 1 and next(iter(ref)) in tables
         check(ok, 'must be {"enemy"|"item"|"terrain": id}', at, ref, TowerError)
         kind, ident = next(iter(ref.items()))
-        check(ident in tables[kind], f"unknown {kind} id", f"{at}/{kind}", ident, TowerError)
+        check(isinstance(ident, str) and ident in tables[kind], f"unknown {kind} id",
+              f"{at}/{kind}", ident, TowerError)  # fmt: skip
         legend[int(number)] = (kind, ident)
     floors: dict[str, np.ndarray] = {}
     floor_docs = get(doc, "floors", dict, "", TowerError)
