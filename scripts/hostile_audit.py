@@ -57,6 +57,7 @@ def main() -> int:
     parser.add_argument("--verbose", action="store_true", help="print every non-clean case")
     parser.add_argument("--no-cli", action="store_true", help="Python loaders only")
     parser.add_argument("--only-args", action="store_true", help="bad command lines only")
+    parser.add_argument("--kinds", help="comma-separated formats to audit (default: all)")
     args = parser.parse_args()
     os.environ.setdefault("MPLBACKEND", "Agg")
     py = collections.Counter()
@@ -70,6 +71,8 @@ def main() -> int:
         for kind in [] if args.only_args else [*FORMATS, "telemetry"]:
             for name, path in special_paths(_fresh(tmp)):
                 cases.append(Case(kind, f"path:{name}", b"", mutation=f"path:{path}"))
+        if args.kinds:
+            cases = [c for c in cases if c.kind in args.kinds.split(",")]
         for i, case in enumerate(cases):
             per_kind[case.kind] += 1
             if case.mutation.startswith("path:"):
