@@ -6,7 +6,9 @@ import numpy as np
 from scipy import stats as sps
 
 from benchmarks import benchmark, compare
-from labkit.encounter import combat, sound, tables
+from labkit.encounter import tables
+from labkit.encounter.rules import combat
+from labkit.encounter.rules import sound
 
 SECTOR_OF_ANGLE = np.array([0, 1, 2, 3, 4, 5, 6, 7, 0], dtype=np.int8)
 

@@ -1,7 +1,7 @@
 """Encounter simulation: games per second (one process) and batch scaling on 2 workers vs 1.
 
 The batch row measures steady-state throughput: each side gets its own
-:func:`~labkit.encounter.batch.local_executor` pool, started and warmed (one batch) before any
+:func:`~labkit.encounter.sim.batch.local_executor` pool, started and warmed (one batch) before any
 timing, then the 1-worker and 2-worker batches are timed alternately (1, 2, 2, 1, 1, 2, ...) so
 that load from anything else on the shared machine falls on both sides alike; the row gives the
 medians. Pool start-up (new pool until every worker has answered, kernels loaded) is timed
@@ -22,9 +22,9 @@ import time
 
 from benchmarks import Row, benchmark, compare
 from labkit import _jit
-from labkit.encounter.batch import local_executor, run_batch
-from labkit.encounter.runner import outcome
-from labkit.encounter.settings import SimulationSettings
+from labkit.encounter.sim.batch import local_executor, run_batch
+from labkit.encounter.sim.runner import outcome
+from labkit.encounter.sim.settings import SimulationSettings
 
 GAMES = 40
 BATCH = 200

@@ -12,9 +12,9 @@ import time
 
 from benchmarks import Row, benchmark, compare, median_time
 from labkit import _jit
-from labkit.hexpuzzle import contacts
+from labkit.hexpuzzle.solving import contacts
 from labkit.hexpuzzle import mainline as campaign
-from labkit.hexpuzzle.solver import solve
+from labkit.hexpuzzle.solving.solver import solve
 
 
 def _solve_all(levels) -> int:

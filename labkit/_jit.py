@@ -38,7 +38,7 @@ import numba
 KERNEL_MODULES = (
     "labkit._demo",
     "labkit.hexpuzzle._kernels",
-    "labkit.hexpuzzle._solver_kernels",
+    "labkit.hexpuzzle.solving._kernels",
     "labkit.pathfinding._kernels",
     "labkit.mapturn._kernels",
     "labkit.encounter._kernels",

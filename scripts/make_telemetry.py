@@ -1,9 +1,9 @@
 """Regenerate ``data/telemetry/sample.csv``: simulated players on the 24-level campaign.
 
 Usage: ``python scripts/make_telemetry.py [--seed S] [--players N] [--out FILE]``. Three groups
-of ``N`` players (novice, regular, expert; :data:`labkit.hexpuzzle.players.SKILL_GROUPS`) play
+of ``N`` players (novice, regular, expert; :data:`labkit.hexpuzzle.difficulty.players.SKILL_GROUPS`) play
 every campaign level, up to three attempts each. The output depends only on the seed, the
-campaign file and ``labkit.hexpuzzle.players``: running it again reproduces it byte for byte.
+campaign file and ``labkit.hexpuzzle.difficulty.players``: running it again reproduces it byte for byte.
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ import argparse
 import time
 from pathlib import Path
 
-from labkit.hexpuzzle.cli_calibration import write_simulated_telemetry
+from labkit.hexpuzzle.cli.calibration import write_simulated_telemetry
 from labkit.hexpuzzle.mainline import campaign
 
 DEFAULT_OUT = Path(__file__).resolve().parents[1] / "data" / "telemetry" / "sample.csv"

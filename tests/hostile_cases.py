@@ -75,8 +75,8 @@ def save_doc() -> dict:
 
 
 def trace_doc() -> dict:
-    from labkit.encounter.session import GameSession
-    from labkit.encounter.settings import SimulationSettings
+    from labkit.encounter.sim.session import GameSession
+    from labkit.encounter.sim.settings import SimulationSettings
 
     # a short game (6 steps, a winner) keeps the committed traces small
     settings = SimulationSettings(seed=7, map_seed=7, width=2, height=2, npcs=1, monsters=1,
@@ -125,13 +125,13 @@ def _dump_save(engine: Any) -> Any:
 
 
 def _load_balance(path: Path) -> Any:
-    from labkit.encounter.balance import load_balance
+    from labkit.encounter.rules.balance import load_balance
 
     return load_balance(path)
 
 
 def _load_trace(path: Path) -> Any:
-    from labkit.encounter.trace import SimulationTrace
+    from labkit.encounter.records.trace import SimulationTrace
 
     return SimulationTrace.load(path)
 
@@ -141,7 +141,7 @@ def _dump_trace(obj: Any) -> Any:
 
 
 def _load_telemetry(path: Path) -> Any:
-    from labkit.hexpuzzle.telemetry import load_telemetry
+    from labkit.hexpuzzle.difficulty.telemetry import load_telemetry
 
     return load_telemetry(path, frame=False)
 
@@ -500,7 +500,7 @@ def _check_accepted(case: Case, fmt: Format | None, obj: Any) -> tuple[str, str]
         if not allowed:
             return "accepted", f"accepted a {type(value).__name__} at {case.at}"
     if case.kind == "trace" and case.mutation != "file":
-        from labkit.encounter.replay import replay
+        from labkit.encounter.records.replay import replay
 
         if replay(obj) is None and not re.match(r"^/labkit", case.at):
             return "accepted", "replay found no divergence in a changed trace"

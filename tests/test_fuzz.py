@@ -116,7 +116,7 @@ HEADER = "level,player,attempt,first_try,collisions,hints,rotations,undos,second
        text=st.one_of(st.text(max_size=30), st.sampled_from(["1e30", "9" * 40, "nan", "-0",
                       "\u0663", "1_0", " 1", '"1"', "0x1", "inf"])))  # fmt: skip
 def test_mutated_telemetry_fails_clean_or_loads_what_it_says(tmp_path, column, text):
-    from labkit.hexpuzzle.telemetry import TelemetryError, load_telemetry, to_csv
+    from labkit.hexpuzzle.difficulty.telemetry import TelemetryError, load_telemetry, to_csv
 
     row = list(ROW)
     row[column] = text

@@ -62,7 +62,7 @@ def test_corpus_through_the_python_loader(name):
             return
         obj = _loader(want["kind"])(path)
         if want["kind"] == "trace":
-            from labkit.encounter.replay import replay
+            from labkit.encounter.records.replay import replay
 
             found = replay(obj)
             if want["expect"] == "divergence":
@@ -101,7 +101,7 @@ def test_mathtext_tile_id_draws_as_text(tmp_path):
 
 
 def test_trace_html_escapes_strings_from_the_file():
-    from labkit.encounter.trace import SimulationTrace
+    from labkit.encounter.records.trace import SimulationTrace
 
     t = SimulationTrace.load(CORPUS / "trace-html-labkit.json")
     html = t._repr_html_()
@@ -194,11 +194,11 @@ def test_a_long_bad_value_gives_a_short_error(tmp_path):
 
 
 def test_counts_of_public_functions_are_limited():
-    from labkit.encounter.batch import local_executor, run_batch
-    from labkit.encounter.settings import SimulationSettings
-    from labkit.hexpuzzle.calibration import calibrate
-    from labkit.hexpuzzle.generator import generate_many
-    from labkit.hexpuzzle.players import skill_groups
+    from labkit.encounter.sim.batch import local_executor, run_batch
+    from labkit.encounter.sim.settings import SimulationSettings
+    from labkit.hexpuzzle.difficulty.fit import calibrate
+    from labkit.hexpuzzle.solving.generator import generate_many
+    from labkit.hexpuzzle.difficulty.players import skill_groups
     from labkit.mapturn import gauge_timeline
 
     with pytest.raises(ArgumentError, match="count"):
@@ -220,7 +220,7 @@ def test_counts_of_public_functions_are_limited():
 
 
 def test_kernel_overflow_is_refused_on_load_not_in_the_run():
-    from labkit.encounter.settings import SimulationError, SimulationSettings
+    from labkit.encounter.sim.settings import SimulationError, SimulationSettings
 
     for patch in ({"/characters/monster/life": 10**30}, {"/weapons/claws/damage": 2**63},
                   {"/combat/max_rounds/x": 1}, {"/tables/hit/x": 0.5}):  # fmt: skip
@@ -357,8 +357,8 @@ def _alive(pid: int) -> bool:
 
 WORKERS_SCRIPT = """
 import os, sys
-from labkit.encounter.batch import local_executor, run_batch
-from labkit.encounter.settings import SimulationSettings
+from labkit.encounter.sim.batch import local_executor, run_batch
+from labkit.encounter.sim.settings import SimulationSettings
 pool = local_executor(2)
 fut = pool.submit(os.getpid)
 fut.result()
@@ -390,8 +390,8 @@ def test_batch_workers_exit_when_the_parent_dies(tmp_path, sig):
 
 
 def test_replay_checks_every_claim():
-    from labkit.encounter.replay import replay
-    from labkit.encounter.trace import SimulationTrace
+    from labkit.encounter.records.replay import replay
+    from labkit.encounter.records.trace import SimulationTrace
 
     doc = trace_doc()
     assert replay(SimulationTrace.from_dict(doc)) is None

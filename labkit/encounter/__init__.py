@@ -3,24 +3,24 @@
 The rule layer (SPEC E2–E5) holds no session state, so the game session and notebooks call the
 same functions:
 
-* :mod:`~labkit.encounter.tables` — ``HIT``, ``PURSUIT``, ``hit_chance``, ``pursuit_chance``,
-  ``priority_chance`` (tables are data: :mod:`~labkit.encounter.balance`);
-* :mod:`~labkit.encounter.combat` — ``Loadout``, ``compose``, ``Fight`` (one exchange at a
+* :mod:`~labkit.encounter.rules.tables` — ``HIT``, ``PURSUIT``, ``hit_chance``, ``pursuit_chance``,
+  ``priority_chance`` (tables are data: :mod:`~labkit.encounter.rules.balance`);
+* :mod:`~labkit.encounter.rules.combat` — ``Loadout``, ``compose``, ``Fight`` (one exchange at a
   time), ``simulate_fights`` (Monte Carlo), ``sample_hits``;
-* :mod:`~labkit.encounter.sound` — ``propagate_sound``, ``heard_at``, ``Direction``;
-* :mod:`~labkit.encounter.notes` — ``NoteBook``, ``NoteKind``, ``Observation``;
-* :mod:`~labkit.encounter.cards` — ``CardPool``, ``Room``, ``Bag``, ``census``.
+* :mod:`~labkit.encounter.rules.sound` — ``propagate_sound``, ``heard_at``, ``Direction``;
+* :mod:`~labkit.encounter.rules.notes` — ``NoteBook``, ``NoteKind``, ``Observation``;
+* :mod:`~labkit.encounter.rules.cards` — ``CardPool``, ``Room``, ``Bag``, ``census``.
 
 The simulation (SPEC E1, E4, E6, E7) plays whole games on those rules:
 
-* :mod:`~labkit.encounter.settings` / :mod:`~labkit.encounter.world` /
-  :mod:`~labkit.encounter.session` — ``SimulationSettings``, the seeded room map, ``GameSession``
+* :mod:`~labkit.encounter.sim.settings` / :mod:`~labkit.encounter.sim.world` /
+  :mod:`~labkit.encounter.sim.session` — ``SimulationSettings``, the seeded room map, ``GameSession``
   (Action / Encounter / Finished);
-* :mod:`~labkit.encounter.policy` — AI policies reading only their own observation;
-* :mod:`~labkit.encounter.journal`, :mod:`~labkit.encounter.trace` — ``ActionJournal``,
+* :mod:`~labkit.encounter.sim.policy` — AI policies reading only their own observation;
+* :mod:`~labkit.encounter.records.journal`, :mod:`~labkit.encounter.records.trace` — ``ActionJournal``,
   ``SimulationTrace`` (formats 2 and 3);
-* :mod:`~labkit.encounter.runner`, :mod:`~labkit.encounter.replay`,
-  :mod:`~labkit.encounter.batch` — ``simulate``, ``replay``, ``playback``, ``run_batch``.
+* :mod:`~labkit.encounter.sim.runner`, :mod:`~labkit.encounter.records.replay`,
+  :mod:`~labkit.encounter.sim.batch` — ``simulate``, ``replay``, ``playback``, ``run_batch``.
 
 Examples
 --------
@@ -32,11 +32,11 @@ Examples
 from __future__ import annotations
 
 from labkit.encounter import tables
-from labkit.encounter.actors import Actor, Phase
-from labkit.encounter.balance import Balance, BalanceError, default_balance, load_balance
-from labkit.encounter.batch import BatchResult, run_batch, survival_curve
-from labkit.encounter.cards import Bag, CardPool, ItemCounts, ItemError, Room, census
-from labkit.encounter.combat import (
+from labkit.encounter.sim.actors import Actor, Phase
+from labkit.encounter.rules.balance import Balance, BalanceError, default_balance, load_balance
+from labkit.encounter.sim.batch import BatchResult, run_batch, survival_curve
+from labkit.encounter.rules.cards import Bag, CardPool, ItemCounts, ItemError, Room, census
+from labkit.encounter.rules.combat import (
     CombatError,
     Fight,
     FightStats,
@@ -45,9 +45,9 @@ from labkit.encounter.combat import (
     sample_hits,
     simulate_fights,
 )
-from labkit.encounter.journal import ActionJournal
-from labkit.encounter.notes import NoteBook, NoteKind, Observation
-from labkit.encounter.policy import (
+from labkit.encounter.records.journal import ActionJournal
+from labkit.encounter.rules.notes import NoteBook, NoteKind, Observation
+from labkit.encounter.sim.policy import (
     POLICIES,
     HunterPolicy,
     Policy,
@@ -55,13 +55,13 @@ from labkit.encounter.policy import (
     ScavengerPolicy,
     ScriptedPolicy,
 )
-from labkit.encounter.replay import Divergence, Frame, playback, replay
-from labkit.encounter.runner import outcome, simulate
-from labkit.encounter.session import GameSession
-from labkit.encounter.settings import SimulationError, SimulationSettings
-from labkit.encounter.sound import Direction, SoundError, heard_at, propagate_sound
-from labkit.encounter.trace import SimulationTrace, TraceError
-from labkit.encounter.world import World
+from labkit.encounter.records.replay import Divergence, Frame, playback, replay
+from labkit.encounter.sim.runner import outcome, simulate
+from labkit.encounter.sim.session import GameSession
+from labkit.encounter.sim.settings import SimulationError, SimulationSettings
+from labkit.encounter.rules.sound import Direction, SoundError, heard_at, propagate_sound
+from labkit.encounter.records.trace import SimulationTrace, TraceError
+from labkit.encounter.sim.world import World
 
 __all__ = [
     "tables",

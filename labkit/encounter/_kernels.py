@@ -2,11 +2,11 @@
 
 Arrays and scalars only. Randomness comes from the numpy ``Generator`` passed in (numba draws
 from it exactly as numpy would, so a kernel and a plain-Python loop fed the same seed see the
-same numbers). Callers go through :mod:`labkit.encounter.combat` and
-:mod:`labkit.encounter.sound`, which validate inputs and name the columns below.
+same numbers). Callers go through :mod:`labkit.encounter.rules.combat` and
+:mod:`labkit.encounter.rules.sound`, which validate inputs and name the columns below.
 
 Fighter rows (``stats[side, column]``, int64) — see :data:`COLUMNS`.
-Exchange outcomes and draw order are documented in :mod:`labkit.encounter.combat`.
+Exchange outcomes and draw order are documented in :mod:`labkit.encounter.rules.combat`.
 """
 
 from __future__ import annotations

@@ -20,9 +20,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from enum import Enum
 
-from labkit.encounter.cards import Bag
-from labkit.encounter.notes import NoteBook, Observation
-from labkit.encounter.sound import Direction
+from labkit.encounter.rules.cards import Bag
+from labkit.encounter.rules.notes import NoteBook, Observation
+from labkit.encounter.rules.sound import Direction
 
 __all__ = ["Phase", "Actor", "FIGHT_ACTIONS"]
 

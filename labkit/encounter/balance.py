@@ -19,7 +19,7 @@ Decisions the SPEC leaves open, recorded here:
 * ``combat.min_wound`` is the least life a landed blow takes after protection (so armour never
   makes a fighter immortal); ``combat.max_rounds`` caps a fight (a *stalemate*).
 * The card pool's ``quota_item`` (bullets in the A edition) is the item whose global stock is
-  spread over the rooms allowed to yield it (see :mod:`labkit.encounter.cards`).
+  spread over the rooms allowed to yield it (see :mod:`labkit.encounter.rules.cards`).
 
 Examples
 --------
@@ -264,7 +264,7 @@ def balance_from_dict(doc: Any, *, file: str | None = None) -> Balance:
     >>> balance_from_dict(doc)
     Traceback (most recent call last):
     ...
-    labkit.encounter.balance.BalanceError: /card_pool/stock/bullet: must be ... (got -1)
+    labkit.encounter.rules.balance.BalanceError: /card_pool/stock/bullet: must be ... (got -1)
     """
     try:
         doc = check_header(doc, format=FORMAT, versions=VERSIONS, error=BalanceError)

@@ -24,7 +24,7 @@ Keeping the overhead per game small (what lets 2 workers approach twice 1 worker
 * a task carries each settings document it needs once plus ``(job, settings index, seed, map
   seed)`` per game, not one settings document per game; the worker validates each settings
   once per chunk and only swaps the seeds;
-* a worker sends back compact tuples (:func:`~labkit.encounter.runner.outcome_row`): no actor
+* a worker sends back compact tuples (:func:`~labkit.encounter.sim.runner.outcome_row`): no actor
   ids, no seeds — the parent knows them — and the parent fills the table column by column;
 * the default chunk is about :data:`TASKS_PER_WORKER` tasks per worker (at most
   :data:`MAX_CHUNK` games): enough tasks that the last one to finish leaves the other workers
@@ -43,7 +43,7 @@ played once as given.
 Examples
 --------
 >>> from concurrent.futures import ThreadPoolExecutor
->>> from labkit.encounter.settings import SimulationSettings
+>>> from labkit.encounter.sim.settings import SimulationSettings
 >>> with ThreadPoolExecutor(2) as pool:
 ...     res = run_batch(SimulationSettings(), range(6), executor=pool, progress=False)
 >>> len(res), res.rows["seed"].tolist()
@@ -66,9 +66,9 @@ from typing import Any
 import numpy as np
 
 from labkit import ArgumentError
-from labkit.encounter.combat import wilson_interval
-from labkit.encounter.runner import outcome_row
-from labkit.encounter.settings import SimulationError, SimulationSettings
+from labkit.encounter.rules.combat import wilson_interval
+from labkit.encounter.sim.runner import outcome_row
+from labkit.encounter.sim.settings import SimulationError, SimulationSettings
 from labkit.io import atomic_write
 
 __all__ = ["run_batch", "BatchResult", "local_executor", "play_chunk", "survival_curve"]
@@ -98,7 +98,7 @@ def play_chunk(docs: Mapping[int, dict], jobs: Sequence[Job]) -> list[tuple]:
     """Play ``jobs`` of settings ``docs`` (by settings index); the task every worker runs.
 
     Returns ``(job index, *outcome_row)`` per game (see
-    :func:`~labkit.encounter.runner.outcome_row`).
+    :func:`~labkit.encounter.sim.runner.outcome_row`).
     """
     base = {k: SimulationSettings.from_dict(doc) for k, doc in docs.items()}
     return [
@@ -173,7 +173,7 @@ def local_executor(max_workers: int | None = None) -> ProcessPoolExecutor:
 
     Examples
     --------
-    >>> from labkit.encounter.settings import SimulationSettings
+    >>> from labkit.encounter.sim.settings import SimulationSettings
     >>> with local_executor(2) as pool:
     ...     a = run_batch(SimulationSettings(), range(4), executor=pool, progress=False)
     ...     b = run_batch(SimulationSettings(), range(4), executor=pool, progress=False)

@@ -42,8 +42,8 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
 from labkit import LabkitError
-from labkit.encounter.balance import Balance, default_balance
-from labkit.encounter.combat import Loadout
+from labkit.encounter.rules.balance import Balance, default_balance
+from labkit.encounter.rules.combat import Loadout
 
 __all__ = ["ItemError", "ItemCounts", "CardPool", "Room", "Bag", "census"]
 

@@ -102,7 +102,7 @@ def _balance(items: list[tuple[str, Any]]) -> dict:
 
 
 def _settings(args: argparse.Namespace, seed: int):
-    from labkit.encounter.settings import SimulationSettings
+    from labkit.encounter.sim.settings import SimulationSettings
 
     return SimulationSettings(
         map_seed=args.map_seed, seed=seed, npcs=args.npcs, monsters=args.monsters,
@@ -113,8 +113,8 @@ def _settings(args: argparse.Namespace, seed: int):
 
 
 def _cmd_run(args: argparse.Namespace) -> int:
-    from labkit.encounter.journal import describe
-    from labkit.encounter.runner import simulate
+    from labkit.encounter.records.journal import describe
+    from labkit.encounter.sim.runner import simulate
 
     trace = simulate(_settings(args, args.seed), version=args.format)
     s = trace.summary()
@@ -131,8 +131,8 @@ def _cmd_run(args: argparse.Namespace) -> int:
 
 
 def _cmd_replay(args: argparse.Namespace) -> int:
-    from labkit.encounter.replay import replay
-    from labkit.encounter.trace import SimulationTrace
+    from labkit.encounter.records.replay import replay
+    from labkit.encounter.records.trace import SimulationTrace
 
     trace = SimulationTrace.load(args.trace)
     found = replay(trace)
@@ -144,7 +144,7 @@ def _cmd_replay(args: argparse.Namespace) -> int:
 
 
 def _cmd_batch(args: argparse.Namespace) -> int:
-    from labkit.encounter.batch import run_batch
+    from labkit.encounter.sim.batch import run_batch
 
     seeds = args.seeds
     settings = _settings(args, seeds[0])
@@ -154,7 +154,7 @@ def _cmd_batch(args: argparse.Namespace) -> int:
 
         client = executor = Client(args.scheduler)
     elif args.workers:
-        from labkit.encounter.batch import local_executor
+        from labkit.encounter.sim.batch import local_executor
 
         executor = local_executor(args.workers)
     try:
@@ -162,7 +162,7 @@ def _cmd_batch(args: argparse.Namespace) -> int:
                            chunksize=args.chunksize, fixed_map=args.fixed_map)  # fmt: skip
     except BaseException:
         if client is None and executor is not None:
-            from labkit.encounter.batch import stop_pool
+            from labkit.encounter.sim.batch import stop_pool
 
             stop_pool(executor)  # interrupted: end the workers now, not after the queue
             executor = None

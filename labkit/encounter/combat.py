@@ -46,7 +46,7 @@ from numpy.typing import ArrayLike
 
 from labkit import LabkitError
 from labkit.encounter import _kernels
-from labkit.encounter.balance import Balance, default_balance
+from labkit.encounter.rules.balance import Balance, default_balance
 from labkit.rng import RngLike, make_rng
 
 __all__ = [
@@ -370,7 +370,7 @@ def sample_hits(
     rng : int, SeedSequence or Generator
         Randomness; a Generator is advanced by exactly ``index.size`` uniforms, in order.
     table : array of 9 floats, optional
-        Table to sample (default :data:`labkit.encounter.tables.HIT`; pass ``PURSUIT`` for
+        Table to sample (default :data:`labkit.encounter.rules.tables.HIT`; pass ``PURSUIT`` for
         pursuits).
 
     Returns
@@ -384,7 +384,7 @@ def sample_hits(
     >>> round(float(hits.mean()), 2)
     0.45
     """
-    from labkit.encounter.tables import HIT
+    from labkit.encounter.rules.tables import HIT
 
     t = HIT if table is None else np.asarray(table, dtype=np.float64)
     if t.shape != (9,) or not np.all((t >= 0) & (t <= 1)):

@@ -11,8 +11,8 @@ from typing import Any
 import numpy as np
 
 from labkit.encounter import tables
-from labkit.encounter.balance import Balance, PriorityRule
-from labkit.encounter.sound import DIRECTION_VECTORS, Direction
+from labkit.encounter.rules.balance import Balance, PriorityRule
+from labkit.encounter.rules.sound import DIRECTION_VECTORS, Direction
 
 __all__ = ["draw_curves", "draw_priority", "draw_rounds", "update_rounds", "draw_sound", "DIFFS"]
 

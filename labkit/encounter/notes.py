@@ -36,7 +36,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field, replace
 from enum import Enum
 
-from labkit.encounter.sound import Direction
+from labkit.encounter.rules.sound import Direction
 
 __all__ = ["NoteKind", "Note", "NoteBook", "Observation", "VISIBLE_TURNS", "CAPACITY"]
 

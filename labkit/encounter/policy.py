@@ -1,4 +1,4 @@
-"""AI policies (SPEC E4): each decides from its own :class:`~labkit.encounter.notes.Observation`.
+"""AI policies (SPEC E4): each decides from its own :class:`~labkit.encounter.rules.notes.Observation`.
 
 A policy is any object with ``decide(observation) -> str`` returning one of the observation's
 ``legal_actions``; in an encounter those are ``attack`` and ``retreat``. A policy gets its own
@@ -22,7 +22,7 @@ so its stream advances the same way whatever it chooses.
 
 Examples
 --------
->>> from labkit.encounter.notes import NoteBook, Observation
+>>> from labkit.encounter.rules.notes import NoteBook, Observation
 >>> obs = Observation.build("npc-0", 1, NoteBook("npc-0"), position=(0, 0), life=3,
 ...                         legal_actions=("move:E", "explore", "wait"))
 >>> ScavengerPolicy(level=3, rng=1).decide(obs)
@@ -35,9 +35,9 @@ from collections.abc import Callable, Iterable, Sequence
 
 import numpy as np
 
-from labkit.encounter.notes import NoteKind, Observation
-from labkit.encounter.sound import DIRECTION_VECTORS, Direction
-from labkit.encounter.world import STEPS
+from labkit.encounter.rules.notes import NoteKind, Observation
+from labkit.encounter.rules.sound import DIRECTION_VECTORS, Direction
+from labkit.encounter.sim.world import STEPS
 from labkit.rng import RngLike, make_rng
 
 __all__ = [

@@ -8,12 +8,12 @@
   from the stored initial map and applies the events of each step to a board of actors, loot,
   corpses and the sounds of that step, yielding one :class:`Frame` per step (frame 0 = spawn).
 * :func:`frame_svg` draws a frame on the room map as a small SVG (no matplotlib), used by
-  :class:`~labkit.encounter.trace.SimulationTrace`'s notebook display.
+  :class:`~labkit.encounter.records.trace.SimulationTrace`'s notebook display.
 
 Examples
 --------
->>> from labkit.encounter.settings import SimulationSettings
->>> from labkit.encounter.session import GameSession
+>>> from labkit.encounter.sim.settings import SimulationSettings
+>>> from labkit.encounter.sim.session import GameSession
 >>> t = GameSession(SimulationSettings(seed=2, max_steps=80)).run()
 >>> replay(t) is None
 True
@@ -30,7 +30,7 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from labkit.encounter.trace import SimulationTrace, TraceError
+from labkit.encounter.records.trace import SimulationTrace, TraceError
 
 __all__ = ["Divergence", "replay", "Frame", "playback", "frame_svg"]
 
@@ -90,7 +90,7 @@ def replay(
     trace : SimulationTrace
         Format 2 or 3.
     policies : mapping, optional
-        Policy overrides as :class:`~labkit.encounter.session.GameSession` takes them (to check
+        Policy overrides as :class:`~labkit.encounter.sim.session.GameSession` takes them (to check
         what a changed AI would have done differently).
 
     Returns
@@ -98,7 +98,7 @@ def replay(
     Divergence or None
         ``None`` when every event agrees.
     """
-    from labkit.encounter.session import GameSession
+    from labkit.encounter.sim.session import GameSession
 
     game = GameSession(trace.settings, policies=policies)
     game.run(version=trace.version)

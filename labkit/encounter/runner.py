@@ -8,7 +8,7 @@
 
 Examples
 --------
->>> from labkit.encounter.settings import SimulationSettings
+>>> from labkit.encounter.sim.settings import SimulationSettings
 >>> t = simulate(SimulationSettings(seed=7, map_seed=7))
 >>> row = outcome(SimulationSettings(seed=7, map_seed=7))
 >>> (row["winner"], row["steps"]) == (t.winner, t.steps)
@@ -20,9 +20,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from labkit.encounter.session import GameSession
-from labkit.encounter.settings import SimulationSettings
-from labkit.encounter.trace import SimulationTrace
+from labkit.encounter.sim.session import GameSession
+from labkit.encounter.sim.settings import SimulationSettings
+from labkit.encounter.records.trace import SimulationTrace
 
 __all__ = ["simulate", "outcome", "outcome_row"]
 
@@ -79,7 +79,7 @@ def outcome_row(settings: SimulationSettings) -> Row:
 
     Examples
     --------
-    >>> from labkit.encounter.settings import SimulationSettings
+    >>> from labkit.encounter.sim.settings import SimulationSettings
     >>> row = outcome_row(SimulationSettings(seed=7, map_seed=7))
     >>> d = outcome(SimulationSettings(seed=7, map_seed=7))
     >>> row[:5] == (d["winner"], d["end_reason"], d["steps"], d["turns"], d["encounters"])

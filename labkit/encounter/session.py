@@ -3,7 +3,7 @@
 :class:`GameSession` advances one *step* at a time: either the polled actor performs one action
 (state ``ACTION``), or — while an encounter is open, the only interrupting state — both sides
 submit ``attack``/``retreat`` and one exchange is resolved by
-:class:`~labkit.encounter.combat.Fight`. ``continue`` keeps both engaged; when the fight ends the
+:class:`~labkit.encounter.rules.combat.Fight`. ``continue`` keeps both engaged; when the fight ends the
 dead go to ``FINISHED`` (skipped by polling forever) and survivors back to ``ACTION``; then
 :meth:`GameSession.begin_new_action` resets the actor's per-action flags and
 :meth:`GameSession.advance_poll_turn` passes the turn to the next living actor. A game turn ends
@@ -45,15 +45,15 @@ from typing import Any
 import numpy as np
 
 from labkit.encounter import _kernels
-from labkit.encounter.actors import FIGHT_ACTIONS, Actor, Phase
-from labkit.encounter.cards import Bag
-from labkit.encounter.combat import Fight
-from labkit.encounter.journal import ActionJournal
-from labkit.encounter.notes import NoteBook, NoteKind
-from labkit.encounter.policy import POLICIES
-from labkit.encounter.settings import SimulationError, SimulationSettings
-from labkit.encounter.sound import Direction
-from labkit.encounter.world import World, room_id
+from labkit.encounter.sim.actors import FIGHT_ACTIONS, Actor, Phase
+from labkit.encounter.rules.cards import Bag
+from labkit.encounter.rules.combat import Fight
+from labkit.encounter.records.journal import ActionJournal
+from labkit.encounter.rules.notes import NoteBook, NoteKind
+from labkit.encounter.sim.policy import POLICIES
+from labkit.encounter.sim.settings import SimulationError, SimulationSettings
+from labkit.encounter.rules.sound import Direction
+from labkit.encounter.sim.world import World, room_id
 from labkit.rng import stream
 
 __all__ = ["GameSession", "Encounter", "END_REASONS", "SIDES", "NOISE"]
@@ -193,8 +193,8 @@ class GameSession:
         return self.journal.events[mark:]
 
     def run(self, version: int = 3):
-        """Play to the end and return the :class:`~labkit.encounter.trace.SimulationTrace`."""
-        from labkit.encounter.trace import SimulationTrace
+        """Play to the end and return the :class:`~labkit.encounter.records.trace.SimulationTrace`."""
+        from labkit.encounter.records.trace import SimulationTrace
 
         while not self.finished:
             self.step()

@@ -8,8 +8,8 @@ snapshots are kept.
 Decisions the SPEC leaves open, recorded here:
 
 * ``difficulty`` is ``(npc level, monster level)``, each 0 (easy) … 3 (expert); the policy
-  classes turn a level into their own thresholds (see :mod:`labkit.encounter.policy`).
-* ``policies`` names the policy of each side in :data:`labkit.encounter.policy.POLICIES`, so a
+  classes turn a level into their own thresholds (see :mod:`labkit.encounter.sim.policy`).
+* ``policies`` names the policy of each side in :data:`labkit.encounter.sim.policy.POLICIES`, so a
   trace can say which AI played.
 * ``balance`` is a small patch of the shipped balance file, ``{JSON pointer: value}`` (e.g.
   ``{"/characters/monster/life": 4}``), so a sweep over one balance parameter is just a list of
@@ -37,7 +37,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from labkit import LabkitError
-from labkit.encounter.balance import DEFAULT_PATH, Balance, balance_from_dict, default_balance
+from labkit.encounter.rules.balance import DEFAULT_PATH, Balance, balance_from_dict, default_balance
 from labkit.io import as_int, check, pointer
 from labkit.io import field as get
 
@@ -144,7 +144,7 @@ def _validate(doc: Any, error: type[LabkitError], at: str = "") -> None:
     if "snapshots" in doc:
         get(doc, "snapshots", bool, at, error)
     if "policies" in doc:
-        from labkit.encounter.policy import POLICIES
+        from labkit.encounter.sim.policy import POLICIES
 
         p = get(doc, "policies", (list, tuple), at, error)
         check(len(p) == 2, "must be [npc policy, monster policy]", at + "/policies", p, error)

@@ -6,7 +6,7 @@ The rule drawings live in :mod:`labkit.encounter.draw`; these are the simulation
   actors; ``update_board`` changes the artists in place (the trace viewer scrubs with it);
 * :func:`plot_win_rates` — win rate per swept value with 95 % Wilson intervals;
 * :func:`plot_survival` — share of NPCs alive by turn with 95 % bands
-  (:func:`labkit.encounter.batch.survival_curve`).
+  (:func:`labkit.encounter.sim.batch.survival_curve`).
 """
 
 from __future__ import annotations
@@ -15,8 +15,8 @@ from typing import Any
 
 import numpy as np
 
-from labkit.encounter.replay import KIND_COLOURS, SIDE_COLOURS, Frame, actor_spots
-from labkit.encounter.world import ROOM_KINDS
+from labkit.encounter.records.replay import KIND_COLOURS, SIDE_COLOURS, Frame, actor_spots
+from labkit.encounter.sim.world import ROOM_KINDS
 
 __all__ = ["draw_board", "update_board", "plot_win_rates", "plot_survival"]
 

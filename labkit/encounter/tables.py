@@ -30,7 +30,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import ArrayLike
 
-from labkit.encounter.balance import BalanceError, PriorityRule, default_balance
+from labkit.encounter.rules.balance import BalanceError, PriorityRule, default_balance
 
 __all__ = [
     "HIT",
@@ -92,7 +92,7 @@ def table_index(level: ArrayLike, agility: ArrayLike) -> Any:
     >>> table_index(2.5, 0)
     Traceback (most recent call last):
     ...
-    labkit.encounter.balance.BalanceError: level: must be a whole number (got 2.5)
+    labkit.encounter.rules.balance.BalanceError: level: must be a whole number (got 2.5)
     """
     diff = _whole(level, "level") - _whole(agility, "agility")
     idx = np.clip(diff, INDEX_MIN, INDEX_MAX)

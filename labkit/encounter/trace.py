@@ -1,13 +1,13 @@
 """Simulation traces (SPEC E6): one game as a JSON file, formats 2 and 3.
 
-A trace stores the settings (so :func:`~labkit.encounter.replay.replay` can re-run the game),
+A trace stores the settings (so :func:`~labkit.encounter.records.replay.replay` can re-run the game),
 the event list, total steps and turns, the winner and the end reason (``VICTORY``,
 ``STEP_LIMIT`` — not a victory, winner ``null`` —, ``MUTUAL_DEATH``), labkit's version and the
 seed entropy, and with ``snapshots`` on the per-step actor states.
 
 * **Format 2** (the seed's): events carry ``sequence``/``turn``/``actor``/``category``/``state``.
 * **Format 3** (labkit's): adds the initial map (room kinds, loot, pool, spawn rooms) and a
-  ``step`` on every event, so :func:`~labkit.encounter.replay.playback` shows an old game
+  ``step`` on every event, so :func:`~labkit.encounter.records.replay.playback` shows an old game
   without running a rule.
 
 Files are written atomically with :func:`labkit.io.save_json` (compact JSON, keys in a fixed
@@ -25,8 +25,8 @@ playing the game costs: O(steps × actors) time, O(events) memory. ``replay`` ch
 
 Examples
 --------
->>> from labkit.encounter.settings import SimulationSettings
->>> from labkit.encounter.session import GameSession
+>>> from labkit.encounter.sim.settings import SimulationSettings
+>>> from labkit.encounter.sim.session import GameSession
 >>> t = GameSession(SimulationSettings(seed=4, max_steps=60)).run()
 >>> t.version, t.end_reason in ("VICTORY", "STEP_LIMIT"), t.events[0]["category"]
 (3, True, 'spawn')
@@ -42,10 +42,10 @@ from typing import Any
 
 import labkit
 from labkit import LabkitError
-from labkit.encounter.balance import MAX_STOCK
-from labkit.encounter.journal import CATEGORIES, events_html
-from labkit.encounter.settings import SimulationSettings
-from labkit.encounter.world import ROOM_KINDS
+from labkit.encounter.rules.balance import MAX_STOCK
+from labkit.encounter.records.journal import CATEGORIES, events_html
+from labkit.encounter.sim.settings import SimulationSettings
+from labkit.encounter.sim.world import ROOM_KINDS
 from labkit.io import as_int, check, check_header, dumps, load_json, pointer, save_json
 from labkit.io import field as get
 from labkit.rng import entropy
@@ -82,7 +82,7 @@ class SimulationTrace:
 
     @classmethod
     def from_session(cls, session: Any, version: int = 3) -> SimulationTrace:
-        """The trace of a (finished or not) :class:`~labkit.encounter.session.GameSession`."""
+        """The trace of a (finished or not) :class:`~labkit.encounter.sim.session.GameSession`."""
         check(version in VERSIONS, f"version must be one of {VERSIONS}", "/version", version,
               TraceError)  # fmt: skip
         s = session.settings
@@ -185,7 +185,7 @@ class SimulationTrace:
         )
         picture = ""
         if self.map is not None:
-            from labkit.encounter.replay import frame_svg, playback
+            from labkit.encounter.records.replay import frame_svg, playback
 
             try:
                 *_, last = playback(self)

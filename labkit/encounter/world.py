@@ -1,7 +1,7 @@
 """The seeded room map of an encounter game: room kinds, loot, the card pool and spawn rooms.
 
 The map is a ``width × height`` grid of rooms addressed ``(x, y)`` (y down = south, the
-convention of :mod:`labkit.encounter.sound`). Everything here is drawn from the *map* stream
+convention of :mod:`labkit.encounter.rules.sound`). Everything here is drawn from the *map* stream
 only (``labkit.rng.stream(map_seed, "map")``), so policies and fights never move a room.
 
 Decisions the SPEC leaves open, recorded here:
@@ -10,7 +10,7 @@ Decisions the SPEC leaves open, recorded here:
   armouries may yield the quota item (bullets). A map without one gets an armoury.
 * The whole A-edition card pool is dealt at map time: each card goes to a random room (bullets
   only to rooms that may yield them, within each room's quota, through
-  :meth:`~labkit.encounter.cards.Room.stock_from`), so ``loot`` is part of the initial map that a
+  :meth:`~labkit.encounter.rules.cards.Room.stock_from`), so ``loot`` is part of the initial map that a
   format-3 trace stores and a viewer shows.
 * Actors spawn in distinct rooms, drawn after the loot.
 * Rooms are neighbours when they touch, diagonals included (8 moves, like the 8 sound
@@ -33,9 +33,9 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from labkit.encounter.balance import Balance, default_balance
-from labkit.encounter.cards import CardPool, Room
-from labkit.encounter.sound import Direction
+from labkit.encounter.rules.balance import Balance, default_balance
+from labkit.encounter.rules.cards import CardPool, Room
+from labkit.encounter.rules.sound import Direction
 from labkit.rng import RngLike, make_rng
 
 __all__ = ["ROOM_KINDS", "YIELDS_QUOTA", "STEPS", "World", "room_id"]
@@ -94,7 +94,7 @@ class World:
 
     @property
     def shape(self) -> tuple[int, int]:
-        """``(height, width)``, as :func:`~labkit.encounter.sound.propagate_sound` takes it."""
+        """``(height, width)``, as :func:`~labkit.encounter.rules.sound.propagate_sound` takes it."""
         return self.kinds.shape
 
     @property

@@ -18,26 +18,26 @@ Examples
 
 from __future__ import annotations
 
-from labkit.hexpuzzle.calibration import calibrate
-from labkit.hexpuzzle.calibration_result import Calibration
-from labkit.hexpuzzle.difficulty import Difficulty, score
+from labkit.hexpuzzle.difficulty.fit import calibrate
+from labkit.hexpuzzle.difficulty.calibration import Calibration
+from labkit.hexpuzzle.difficulty.scoring import Difficulty, score
 from labkit.hexpuzzle.game import PuzzleError, PuzzleState, Snapshot
-from labkit.hexpuzzle.generator import GeneratorError, generate, generate_many
+from labkit.hexpuzzle.solving.generator import GeneratorError, generate, generate_many
 from labkit.hexpuzzle.geometry import TilePath, tile_path
-from labkit.hexpuzzle.hints import Advice, advise, hint
+from labkit.hexpuzzle.solving.hints import Advice, advise, hint
 from labkit.hexpuzzle.level import STRAIGHT, Board, Level, LevelError, Tile, all_matchings
 from labkit.hexpuzzle.mainline import campaign
-from labkit.hexpuzzle.observed import CalibrationError, ObservedIndex, observed_index
-from labkit.hexpuzzle.players import (
+from labkit.hexpuzzle.difficulty.observed import CalibrationError, ObservedIndex, observed_index
+from labkit.hexpuzzle.difficulty.players import (
     Player,
     make_players,
     simulate_telemetry,
     skill_groups,
     telemetry_from_weights,
 )
-from labkit.hexpuzzle.solver import Action, Solution, replay, solve
+from labkit.hexpuzzle.solving.solver import Action, Solution, replay, solve
 from labkit.hexpuzzle.sweep import MINKOWSKI_RADIUS, TILE_RADIUS, first_contact, first_contacts
-from labkit.hexpuzzle.telemetry import (
+from labkit.hexpuzzle.difficulty.telemetry import (
     TelemetryError,
     load_telemetry,
     parse_telemetry,

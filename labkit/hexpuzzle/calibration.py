@@ -36,7 +36,7 @@ Decisions the SPEC leaves open
 
 Examples
 --------
->>> from labkit.hexpuzzle.players import telemetry_from_weights
+>>> from labkit.hexpuzzle.difficulty.players import telemetry_from_weights
 >>> levels = example_difficulties(30, rng=0)
 >>> truth = {"size": 10, "turns": 5, "layers": 25, "blocking": 0, "rotation": 30, "pressure": 10}
 >>> tele = telemetry_from_weights(levels, truth, players=300, rng=1)
@@ -55,10 +55,10 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from labkit.hexpuzzle.calibration_result import BAND_NAMES, DEFAULT_EDGES, Calibration
-from labkit.hexpuzzle.difficulty import PARTS, WEIGHTS, Difficulty, js_round, parts_from, score
+from labkit.hexpuzzle.difficulty.calibration import BAND_NAMES, DEFAULT_EDGES, Calibration
+from labkit.hexpuzzle.difficulty.scoring import PARTS, WEIGHTS, Difficulty, js_round, parts_from, score
 from labkit.hexpuzzle.level import Level
-from labkit.hexpuzzle.observed import (
+from labkit.hexpuzzle.difficulty.observed import (
     INDEX_WEIGHTS,
     TIME_REF,
     CalibrationError,
@@ -67,7 +67,7 @@ from labkit.hexpuzzle.observed import (
     index_of,
     observed_index,
 )
-from labkit.hexpuzzle.telemetry import as_table
+from labkit.hexpuzzle.difficulty.telemetry import as_table
 from labkit.rng import RngLike, make_rng
 
 __all__ = [
@@ -166,7 +166,7 @@ def calibrate(
     telemetry : structured array, DataFrame, path or rows
         Attempts in the :mod:`.telemetry` format.
     levels : sequence of Level or Difficulty
-        The levels played (scored with :func:`~labkit.hexpuzzle.difficulty.score` when given
+        The levels played (scored with :func:`~labkit.hexpuzzle.difficulty.scoring.score` when given
         as levels), joined to the telemetry by id.
     intercept : bool
         Fit a baseline ``b ≥ 0`` (difficulty every level has) besides the weights.

@@ -1,12 +1,12 @@
-"""The result of :func:`~labkit.hexpuzzle.calibration.calibrate` and its fit report.
+"""The result of :func:`~labkit.hexpuzzle.difficulty.fit.calibrate` and its fit report.
 
 Kept apart from the fitting code so that the report (text, HTML, JSON-ready dict, ranking)
 can grow without crowding the statistics.
 
 Examples
 --------
->>> from labkit.hexpuzzle.calibration import calibrate, example_difficulties
->>> from labkit.hexpuzzle.players import telemetry_from_weights
+>>> from labkit.hexpuzzle.difficulty.fit import calibrate, example_difficulties
+>>> from labkit.hexpuzzle.difficulty.players import telemetry_from_weights
 >>> levels = example_difficulties(12, rng=3)
 >>> cal = calibrate(telemetry_from_weights(levels, {"rotation": 60}, 50, rng=4), levels, n_boot=20)
 >>> cal.band(10), cal.band(99)
@@ -23,8 +23,8 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from labkit.hexpuzzle.difficulty import BANDS, PARTS, WEIGHTS, Difficulty, js_round
-from labkit.hexpuzzle.observed import ObservedIndex
+from labkit.hexpuzzle.difficulty.scoring import BANDS, PARTS, WEIGHTS, Difficulty, js_round
+from labkit.hexpuzzle.difficulty.observed import ObservedIndex
 
 __all__ = ["BAND_NAMES", "DEFAULT_EDGES", "Calibration", "band_of"]
 
@@ -52,7 +52,7 @@ class Calibration:
     Attributes
     ----------
     weights : dict
-        Points per part at full strength (compare :data:`~labkit.hexpuzzle.difficulty.WEIGHTS`).
+        Points per part at full strength (compare :data:`~labkit.hexpuzzle.difficulty.scoring.WEIGHTS`).
     intercept : float
         Baseline index every level has.
     edges : tuple of 3 floats
@@ -122,7 +122,7 @@ class Calibration:
 
     def score(self, difficulty: Difficulty) -> int | None:
         """Calibrated score of any scored level."""
-        from labkit.hexpuzzle.calibration import strengths
+        from labkit.hexpuzzle.difficulty.fit import strengths
 
         s = strengths(difficulty)
         return None if not np.isfinite(s).all() else js_round(float(self.predict(s)))

@@ -51,11 +51,11 @@ def register(subparsers: Any) -> None:
     trace.add_argument("--json", action="store_true", help="print the result as JSON")
     trace.set_defaults(func=_trace)
 
-    from labkit.hexpuzzle.cli_solver import register_solver_commands
+    from labkit.hexpuzzle.cli.solver import register_solver_commands
 
     register_solver_commands(sub)
 
-    from labkit.hexpuzzle.cli_calibration import register_calibration_commands
+    from labkit.hexpuzzle.cli.calibration import register_calibration_commands
 
     register_calibration_commands(sub)
 

@@ -48,7 +48,7 @@ def register_calibration_commands(puzzle_subparsers: Any) -> None:
 
 def load_levels(paths: list[str] | None) -> list:
     """Levels from files, campaign files, lists of levels or folders (default: the campaign)."""
-    from labkit.hexpuzzle.cli_solver import read_levels
+    from labkit.hexpuzzle.cli.solver import read_levels
     from labkit.hexpuzzle.level import Level
     from labkit.hexpuzzle.mainline import campaign
 
@@ -69,8 +69,8 @@ def write_simulated_telemetry(
 ) -> tuple[int, int]:
     """Simulate three skill groups on ``levels`` and save the CSV; (attempts, players)."""
     import labkit
-    from labkit.hexpuzzle.players import simulate_telemetry, skill_groups
-    from labkit.hexpuzzle.telemetry import save_telemetry
+    from labkit.hexpuzzle.difficulty.players import simulate_telemetry, skill_groups
+    from labkit.hexpuzzle.difficulty.telemetry import save_telemetry
 
     players = skill_groups(players_per_group, rng=seed)
     table = simulate_telemetry(levels, players, rng=seed, progress=True)
@@ -78,7 +78,7 @@ def write_simulated_telemetry(
         out,
         table,
         comments=[
-            "simulated players (labkit.hexpuzzle.players), not real player data",
+            "simulated players (labkit.hexpuzzle.difficulty.players), not real player data",
             f"labkit {labkit.__version__}; seed {seed}; {players_per_group} players per group "
             "(novice, regular, expert)",
             *notes,
@@ -96,8 +96,8 @@ def _telemetry(args: argparse.Namespace) -> int:
 
 def _calibrate(args: argparse.Namespace) -> int:
     from labkit import io as lio
-    from labkit.hexpuzzle.calibration import calibrate
-    from labkit.hexpuzzle.telemetry import load_telemetry
+    from labkit.hexpuzzle.difficulty.fit import calibrate
+    from labkit.hexpuzzle.difficulty.telemetry import load_telemetry
 
     table = load_telemetry(args.telemetry, frame=False)
     levels = load_levels(args.levels)

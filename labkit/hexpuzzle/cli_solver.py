@@ -76,7 +76,7 @@ def read_levels(path: str) -> list[Any]:
 
 
 def _solve(args: argparse.Namespace) -> int:
-    from labkit.hexpuzzle.solver import solve
+    from labkit.hexpuzzle.solving.solver import solve
 
     if args.max_states < 1:
         from labkit.hexpuzzle.level import LevelError
@@ -103,7 +103,7 @@ def _solve(args: argparse.Namespace) -> int:
 
 def _hint(args: argparse.Namespace) -> int:
     from labkit.hexpuzzle.game import PuzzleState
-    from labkit.hexpuzzle.hints import advise
+    from labkit.hexpuzzle.solving.hints import advise
 
     for level in read_levels(args.file):
         advice = advise(PuzzleState(level))
@@ -112,7 +112,7 @@ def _hint(args: argparse.Namespace) -> int:
 
 
 def _score(args: argparse.Namespace) -> int:
-    from labkit.hexpuzzle.difficulty import PARTS, score
+    from labkit.hexpuzzle.difficulty.scoring import PARTS, score
 
     head = f"{'level':<16} {'total':>5}  {'band':<12} " + " ".join(f"{p:>8}" for p in PARTS)
     print(head + f"  {'status'}")
@@ -128,7 +128,7 @@ def _score(args: argparse.Namespace) -> int:
 
 
 def _generate(args: argparse.Namespace) -> int:
-    from labkit.hexpuzzle.generator import iter_generate
+    from labkit.hexpuzzle.solving.generator import iter_generate
 
     out = Path(args.out)
     levels = iter_generate(

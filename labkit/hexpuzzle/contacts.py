@@ -41,7 +41,7 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import NDArray
 
-from labkit.hexpuzzle import _solver_kernels
+from labkit.hexpuzzle.solving import _kernels as _solver_kernels
 from labkit.hexpuzzle.geometry import tile_path
 from labkit.hexpuzzle.level import Level
 from labkit.hexpuzzle.sweep import MINKOWSKI_RADIUS

@@ -18,7 +18,7 @@ estimate, not calibrated on players.
 Decisions the SPEC leaves open
 ------------------------------
 * T and F are read from :func:`~labkit.hexpuzzle.trace.trace` on the level as loaded (the same
-  judge as a tap); W and R from :func:`~labkit.hexpuzzle.solver.solve`.
+  judge as a tap); W and R from :func:`~labkit.hexpuzzle.solving.solver.solve`.
 * Statuses: ``"ok"``; ``"invalid-empty"`` (no tiles: total 0, no parts, no band);
   ``"unsolvable"`` and ``"undetermined"`` (solver ``exhausted``): the parts that need no
   solution (size, turns, blocking, pressure) are given, ``layers``/``rotation`` and the total
@@ -43,7 +43,7 @@ import math
 from dataclasses import dataclass
 
 from labkit.hexpuzzle.level import Level
-from labkit.hexpuzzle.solver import MAX_STATES, Solution, solve
+from labkit.hexpuzzle.solving.solver import MAX_STATES, Solution, solve
 from labkit.hexpuzzle.trace import trace
 
 __all__ = ["BANDS", "PARTS", "WEIGHTS", "Difficulty", "band", "js_round", "score"]

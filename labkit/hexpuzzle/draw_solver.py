@@ -12,7 +12,7 @@ it once, and nothing global changes); :func:`svg_of` turns any of them into SVG 
 Examples
 --------
 >>> from labkit.hexpuzzle.level import Level
->>> from labkit.hexpuzzle.solver import solve
+>>> from labkit.hexpuzzle.solving.solver import solve
 >>> lvl = Level.hexagon(2, tiles=[("a", 1, 1, 0), ("b", 0, 0, 5)])
 >>> fig = solution_strip(lvl, solve(lvl))
 >>> len(fig.axes), fig.axes[1].get_title()
@@ -30,7 +30,7 @@ from typing import Any
 import numpy as np
 
 from labkit.hexpuzzle import draw
-from labkit.hexpuzzle.difficulty import PARTS, WEIGHTS
+from labkit.hexpuzzle.difficulty.scoring import PARTS, WEIGHTS
 from labkit.hexpuzzle.game import PuzzleState
 from labkit.hexpuzzle.level import Board, Level, Tile
 from labkit.hexpuzzle.trace import trace

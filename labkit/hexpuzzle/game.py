@@ -59,7 +59,7 @@ class PuzzleState:
 
     def __init__(self, level: Level) -> None:
         self.original = level
-        self.hints_used = 0  # counted by labkit.hexpuzzle.hints; restart sets it back to 0
+        self.hints_used = 0  # counted by labkit.hexpuzzle.solving.hints; restart sets it back to 0
         self._history: list[Snapshot] = []
         self._restore(Snapshot(0, 0, 0, tuple(t.id for t in level.tiles)))
         self.last_traces: list[Trace] = []

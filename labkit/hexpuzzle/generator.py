@@ -27,7 +27,7 @@ Decisions the SPEC leaves open
 Examples
 --------
 >>> lvl = generate(7, radius=2, tiles=5, rotations=1)
->>> from labkit.hexpuzzle.solver import solve
+>>> from labkit.hexpuzzle.solving.solver import solve
 >>> solve(lvl).rotations, len(lvl.tiles)
 (1, 5)
 >>> generate(7, radius=2, tiles=5, rotations=1) == lvl
@@ -42,9 +42,9 @@ import numpy as np
 
 from labkit import LabkitError
 from labkit.hexpuzzle import coords
-from labkit.hexpuzzle.contacts import contact_table
+from labkit.hexpuzzle.solving.contacts import contact_table
 from labkit.hexpuzzle.level import STRAIGHT, Board, Level, Tile, all_matchings
-from labkit.hexpuzzle.solver import search, solve
+from labkit.hexpuzzle.solving.solver import search, solve
 from labkit.hexpuzzle.trace import trace
 from labkit.rng import RngLike, make_rng, stream
 

@@ -6,7 +6,7 @@ request in ``state.hints_used``.
 
 Decisions the SPEC leaves open
 ------------------------------
-* The plan is :func:`~labkit.hexpuzzle.solver.solve` from the state's orientation and the tiles
+* The plan is :func:`~labkit.hexpuzzle.solving.solver.solve` from the state's orientation and the tiles
   still on the board, so following hints always uses the fewest further rotations.
 * Every tap must remove one tile, so a game with fewer steps left than tiles left cannot be won:
   ``"out-of-steps"``, even when the board itself would be solvable.
@@ -31,7 +31,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from labkit.hexpuzzle.game import PuzzleState
-from labkit.hexpuzzle.solver import MAX_STATES, Action, Solution, solve
+from labkit.hexpuzzle.solving.solver import MAX_STATES, Action, Solution, solve
 
 __all__ = ["Advice", "advise", "hint"]
 
@@ -106,6 +106,6 @@ def hint(state: PuzzleState, max_states: int = MAX_STATES) -> Action | None:
 
 
 def _shipped(name: str):
-    from labkit.hexpuzzle.solver import _shipped as path
+    from labkit.hexpuzzle.solving.solver import _shipped as path
 
     return path(name)

@@ -31,8 +31,8 @@ from typing import Any
 from labkit import LabkitError
 from labkit import io as lio
 from labkit._data import data_path
-from labkit.hexpuzzle.difficulty import score
-from labkit.hexpuzzle.generator import generate
+from labkit.hexpuzzle.difficulty.scoring import score
+from labkit.hexpuzzle.solving.generator import generate
 from labkit.hexpuzzle.level import MAX_BYTES, Level, LevelError
 from labkit.rng import stream
 

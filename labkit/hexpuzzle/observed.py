@@ -17,7 +17,7 @@ index reads like the score: 0 is trivial, 100 is every player failing, colliding
 asking for hints, undoing and taking four minutes or more. The weights and the time reference are
 arguments (``index_weights``, ``time_ref``). Because each component is a mean of per-attempt
 values, the index of telemetry whose per-attempt values have expectation ``p`` is ``100 p``
-(:func:`~labkit.hexpuzzle.players.telemetry_from_weights` relies on this).
+(:func:`~labkit.hexpuzzle.difficulty.players.telemetry_from_weights` relies on this).
 
 Decisions the SPEC leaves open
 ------------------------------
@@ -30,7 +30,7 @@ Decisions the SPEC leaves open
 
 Examples
 --------
->>> from labkit.hexpuzzle.telemetry import make_table
+>>> from labkit.hexpuzzle.difficulty.telemetry import make_table
 >>> t = make_table([("L", "a", 1, 1, 0, 0, 1, 0, 60.0, 1), ("L", "b", 1, 0, 4, 1, 2, 1, 240.0, 0)])
 >>> obs = observed_index(t, {"L": 4})
 >>> obs.components.round(2).tolist()
@@ -49,7 +49,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from labkit import LabkitError
-from labkit.hexpuzzle.telemetry import as_table
+from labkit.hexpuzzle.difficulty.telemetry import as_table
 
 __all__ = [
     "COMPONENTS",
@@ -183,7 +183,7 @@ def observed_index(
     Parameters
     ----------
     telemetry : structured array, DataFrame, path or rows
-        Attempts in the :mod:`~labkit.hexpuzzle.telemetry` format.
+        Attempts in the :mod:`~labkit.hexpuzzle.difficulty.telemetry` format.
     levels : levels, Difficulty scores, or ``{level id: number of tiles}``
         Which levels, in which order; the tile count normalises collisions.
 

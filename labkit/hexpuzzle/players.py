@@ -12,7 +12,7 @@ One decision at a time, the player
    for an orientation where it notices a free tile, and turns the board there;
 4. when the look-ahead finds nothing it is *stuck*: it asks for a hint (probability
    ``hint_rate``) and follows it — the next action of the solver's plan
-   (:func:`~labkit.hexpuzzle.solver.search`, as :func:`~labkit.hexpuzzle.hints.hint`) — or
+   (:func:`~labkit.hexpuzzle.solving.solver.search`, as :func:`~labkit.hexpuzzle.solving.hints.hint`) — or
    turns the board one step at random;
 5. after a collision it undoes the tap (probability ``undo_rate``; ``rescue_rate`` when the
    lost step means the level can no longer be won).
@@ -24,7 +24,7 @@ each new attempt adds ``learning`` to its skill (it remembers the board).
 
 Decisions the SPEC leaves open
 ------------------------------
-* The game is played on the level's :class:`~labkit.hexpuzzle.contacts.ContactTable` (the
+* The game is played on the level's :class:`~labkit.hexpuzzle.solving.contacts.ContactTable` (the
   exact, memoised form of ``trace``); the tests replay recorded games through
   :class:`~labkit.hexpuzzle.game.PuzzleState` and get the same outcomes and counts.
 * An attempt that reaches ``6·N + 30`` actions without ending is abandoned (not won); rotation
@@ -52,12 +52,12 @@ from dataclasses import dataclass, field
 import numpy as np
 from numpy.typing import NDArray
 
-from labkit.hexpuzzle.contacts import ContactTable, contact_table
+from labkit.hexpuzzle.solving.contacts import ContactTable, contact_table
 from labkit.hexpuzzle.geometry import tile_path
 from labkit.hexpuzzle.level import Level
-from labkit.hexpuzzle.observed import TIME_REF
-from labkit.hexpuzzle.solver import search
-from labkit.hexpuzzle.telemetry import make_table
+from labkit.hexpuzzle.difficulty.observed import TIME_REF
+from labkit.hexpuzzle.solving.solver import search
+from labkit.hexpuzzle.difficulty.telemetry import make_table
 from labkit.rng import RngLike, make_rng, stream
 
 __all__ = [
@@ -137,7 +137,7 @@ class Game:
     actions: list[tuple[str, object]] = field(default_factory=list)
 
     def row(self) -> tuple:
-        """The telemetry row (``labkit.hexpuzzle.telemetry.COLUMNS`` order)."""
+        """The telemetry row (``labkit.hexpuzzle.difficulty.telemetry.COLUMNS`` order)."""
         first = self.attempt == 1 and self.won
         return (
             self.level, self.player, self.attempt, first, self.collisions, self.hints,
@@ -357,7 +357,7 @@ def simulate_telemetry(
     Returns
     -------
     numpy structured array
-        Columns of :data:`labkit.hexpuzzle.telemetry.COLUMNS`, one row per attempt.
+        Columns of :data:`labkit.hexpuzzle.difficulty.telemetry.COLUMNS`, one row per attempt.
     """
     from tqdm.auto import tqdm
 
@@ -376,7 +376,7 @@ def simulate_telemetry(
 
 
 def _shipped(name: str):
-    from labkit.hexpuzzle.solver import _shipped as path
+    from labkit.hexpuzzle.solving.solver import _shipped as path
 
     return path(name)
 
@@ -392,11 +392,11 @@ def telemetry_from_weights(
 ) -> NDArray:
     """Synthetic telemetry whose *expected* observed index is ``intercept + Σ w_j x_j``.
 
-    For checking :func:`~labkit.hexpuzzle.calibration.calibrate`: with ``p`` that target / 100
+    For checking :func:`~labkit.hexpuzzle.difficulty.fit.calibrate`: with ``p`` that target / 100
     (clipped to [0, 1]), each player makes one attempt per level with ``won ~ Bernoulli(1 − p)``,
     ``collisions ~ Binomial(N, p)``, a hint and an undo each with probability ``p`` and
     ``seconds = time_ref × Beta(4p, 4(1 − p))``, so every component of
-    :mod:`~labkit.hexpuzzle.observed` has expectation ``p``. Rotations are ``R`` plus
+    :mod:`~labkit.hexpuzzle.difficulty.observed` has expectation ``p``. Rotations are ``R`` plus
     Poisson noise (not in the index).
 
     Parameters
@@ -407,8 +407,8 @@ def telemetry_from_weights(
     players : int
         Players per level (ids ``s000…``).
     """
-    from labkit.hexpuzzle.calibration import strengths
-    from labkit.hexpuzzle.difficulty import PARTS, Difficulty, score
+    from labkit.hexpuzzle.difficulty.fit import strengths
+    from labkit.hexpuzzle.difficulty.scoring import PARTS, Difficulty, score
 
     unknown = set(weights) - set(PARTS)
     if unknown:

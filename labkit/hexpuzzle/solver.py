@@ -21,7 +21,7 @@ Decisions the SPEC leaves open
   and, unless the closure cleared it, the level is ``"unsolvable"``.
 * ``solve`` of a :class:`PuzzleState` plans from its orientation and remaining tiles; steps
   already used are not its concern (see :mod:`.hints`). An empty level is ``"solved"`` by the
-  empty sequence here; :func:`~labkit.hexpuzzle.difficulty.score` reports it as invalid.
+  empty sequence here; :func:`~labkit.hexpuzzle.difficulty.scoring.score` reports it as invalid.
 * Exits are judged by :mod:`.contacts`, a table memoising :func:`~labkit.hexpuzzle.trace.trace`
   per (orientation, tile) for every remaining set at once (its tests check it against trace).
 
@@ -44,7 +44,7 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from labkit._data import data_path
-from labkit.hexpuzzle.contacts import ContactTable, contact_table
+from labkit.hexpuzzle.solving.contacts import ContactTable, contact_table
 from labkit.hexpuzzle.game import PuzzleState
 from labkit.hexpuzzle.level import Level
 

@@ -20,9 +20,9 @@ import numpy as np
 
 from labkit import LabkitError
 from labkit.encounter import draw
-from labkit.encounter.balance import Balance, PriorityRule, default_balance
-from labkit.encounter.combat import FightStats, Loadout, simulate_fights, wilson_interval
-from labkit.encounter.tables import INDICES, priority_chance
+from labkit.encounter.rules.balance import Balance, PriorityRule, default_balance
+from labkit.encounter.rules.combat import FightStats, Loadout, simulate_fights, wilson_interval
+from labkit.encounter.rules.tables import INDICES, priority_chance
 from labkit.widgets._figure import FigurePane, new_figure
 
 __all__ = ["ProbabilityExplorer"]

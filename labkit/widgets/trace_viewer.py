@@ -1,6 +1,6 @@
 """``TraceViewer``: scrub through a format-3 encounter trace on its room map.
 
-The viewer plays the trace back (:func:`labkit.encounter.replay.playback` — no rule runs), then a
+The viewer plays the trace back (:func:`labkit.encounter.records.replay.playback` — no rule runs), then a
 slider (and a play button) picks the step: actors (blue NPCs, red monsters, dashed when hiding),
 the sound made during that step (yellow squares: the rooms it reaches, Chebyshev), corpses (×)
 and loot counts move in place on one matplotlib figure, and a table lists that step's events.
@@ -9,8 +9,8 @@ Examples
 --------
 >>> import matplotlib
 >>> matplotlib.use("Agg")
->>> from labkit.encounter.runner import simulate
->>> from labkit.encounter.settings import SimulationSettings
+>>> from labkit.encounter.sim.runner import simulate
+>>> from labkit.encounter.sim.settings import SimulationSettings
 >>> viewer = TraceViewer(simulate(SimulationSettings(seed=3, max_steps=40)))
 >>> viewer.show(5)
 >>> viewer.step.value
@@ -19,16 +19,16 @@ Examples
 
 from __future__ import annotations
 
-from labkit.encounter.journal import events_html
-from labkit.encounter.replay import playback
-from labkit.encounter.trace import SimulationTrace
+from labkit.encounter.records.journal import events_html
+from labkit.encounter.records.replay import playback
+from labkit.encounter.records.trace import SimulationTrace
 from labkit.widgets._figure import FigurePane, new_figure
 
 __all__ = ["TraceViewer"]
 
 
 class TraceViewer:
-    """Step-by-step view of a :class:`~labkit.encounter.trace.SimulationTrace` (format 3)."""
+    """Step-by-step view of a :class:`~labkit.encounter.records.trace.SimulationTrace` (format 3)."""
 
     def __init__(self, trace: SimulationTrace | str, *, size: float = 5.0) -> None:
         import ipywidgets as W

@@ -2,9 +2,9 @@
 
 Sliders set the six part weights (points at full strength), the baseline and the three band
 edges; the levels are re-scored and re-ranked live, and a scatter shows each level's score
-under the sliders against its observed difficulty index (:mod:`labkit.hexpuzzle.observed`),
+under the sliders against its observed difficulty index (:mod:`labkit.hexpuzzle.difficulty.observed`),
 with R² and Spearman's ρ of the current weights. The **calibrate** button runs
-:func:`~labkit.hexpuzzle.calibration.calibrate` and moves the sliders to the fitted weights and
+:func:`~labkit.hexpuzzle.difficulty.fit.calibrate` and moves the sliders to the fitted weights and
 edges; its fit report (with bootstrap intervals) is shown under the plot.
 
 Without telemetry the scatter compares the slider scores with the uncalibrated score and the
@@ -23,11 +23,11 @@ from typing import Any
 import numpy as np
 
 from labkit._data import data_path
-from labkit.hexpuzzle.calibration import calibrate, strengths
-from labkit.hexpuzzle.calibration_result import BAND_NAMES, DEFAULT_EDGES, band_of
-from labkit.hexpuzzle.difficulty import PARTS, WEIGHTS, Difficulty, js_round, score
+from labkit.hexpuzzle.difficulty.fit import calibrate, strengths
+from labkit.hexpuzzle.difficulty.calibration import BAND_NAMES, DEFAULT_EDGES, band_of
+from labkit.hexpuzzle.difficulty.scoring import PARTS, WEIGHTS, Difficulty, js_round, score
 from labkit.hexpuzzle.level import Level
-from labkit.hexpuzzle.observed import observed_index
+from labkit.hexpuzzle.difficulty.observed import observed_index
 from labkit.widgets._figure import FigurePane, new_figure
 
 __all__ = ["DifficultyWorkbench", "sample_telemetry_path"]

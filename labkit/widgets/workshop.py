@@ -33,7 +33,7 @@ from typing import Any
 import numpy as np
 
 from labkit.hexpuzzle import coords
-from labkit.hexpuzzle.difficulty import score
+from labkit.hexpuzzle.difficulty.scoring import score
 from labkit.hexpuzzle.draw import BoardPlot
 from labkit.hexpuzzle.level import MAX_RADIUS, STRAIGHT, Level, LevelError, all_matchings
 from labkit.widgets._figure import FigurePane, new_figure

@@ -8,7 +8,7 @@ import json
 import numpy as np
 import pytest
 
-from labkit.encounter.balance import (
+from labkit.encounter.rules.balance import (
     DEFAULT_PATH,
     BalanceError,
     balance_from_dict,

@@ -8,10 +8,10 @@ from concurrent.futures import ThreadPoolExecutor
 import numpy as np
 import pytest
 
-from labkit.encounter.batch import run_batch
-from labkit.encounter.combat import wilson_interval
-from labkit.encounter.runner import outcome, simulate
-from labkit.encounter.settings import SimulationError, SimulationSettings
+from labkit.encounter.sim.batch import run_batch
+from labkit.encounter.rules.combat import wilson_interval
+from labkit.encounter.sim.runner import outcome, simulate
+from labkit.encounter.sim.settings import SimulationError, SimulationSettings
 
 BASE = SimulationSettings(max_steps=200)
 

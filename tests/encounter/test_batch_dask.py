@@ -13,8 +13,8 @@ import threading
 import numpy as np
 import pytest
 
-from labkit.encounter.batch import run_batch
-from labkit.encounter.settings import SimulationSettings
+from labkit.encounter.sim.batch import run_batch
+from labkit.encounter.sim.settings import SimulationSettings
 
 distributed = pytest.importorskip("distributed")
 

@@ -8,9 +8,9 @@ import numpy as np
 import pytest
 
 from labkit import _jit
-from labkit.encounter.batch import local_executor, play_chunk, run_batch
-from labkit.encounter.runner import outcome, outcome_row
-from labkit.encounter.settings import SimulationError, SimulationSettings
+from labkit.encounter.sim.batch import local_executor, play_chunk, run_batch
+from labkit.encounter.sim.runner import outcome, outcome_row
+from labkit.encounter.sim.settings import SimulationError, SimulationSettings
 
 BASE = SimulationSettings(max_steps=200)
 

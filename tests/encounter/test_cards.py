@@ -6,8 +6,8 @@ import pytest
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, invariant, rule
 
-from labkit.encounter.balance import default_balance
-from labkit.encounter.cards import Bag, CardPool, ItemCounts, ItemError, Room, census
+from labkit.encounter.rules.balance import default_balance
+from labkit.encounter.rules.cards import Bag, CardPool, ItemCounts, ItemError, Room, census
 
 B = default_balance()
 ITEMS = list(B.pool_stock)

@@ -6,7 +6,7 @@ import csv
 import json
 
 from labkit.cli import main
-from labkit.encounter.trace import SimulationTrace
+from labkit.encounter.records.trace import SimulationTrace
 
 
 def test_run_writes_a_trace_that_replays(tmp_path, capsys):

@@ -10,8 +10,8 @@ from scipy import stats as sps
 
 from labkit import _jit
 from labkit.encounter import _kernels, tables
-from labkit.encounter.balance import default_balance
-from labkit.encounter.combat import (
+from labkit.encounter.rules.balance import default_balance
+from labkit.encounter.rules.combat import (
     OUTCOMES,
     CombatError,
     Fight,

@@ -5,8 +5,8 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
-from labkit.encounter.notes import CAPACITY, NoteBook, NoteKind, Observation
-from labkit.encounter.sound import Direction
+from labkit.encounter.rules.notes import CAPACITY, NoteBook, NoteKind, Observation
+from labkit.encounter.rules.sound import Direction
 
 
 def test_five_kinds():

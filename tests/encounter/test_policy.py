@@ -6,15 +6,15 @@ import dataclasses
 
 import pytest
 
-from labkit.encounter.notes import NoteBook, NoteKind, Observation
-from labkit.encounter.policy import (
+from labkit.encounter.rules.notes import NoteBook, NoteKind, Observation
+from labkit.encounter.sim.policy import (
     POLICIES,
     HunterPolicy,
     ScavengerPolicy,
 )
-from labkit.encounter.session import GameSession
-from labkit.encounter.settings import SimulationSettings
-from labkit.encounter.sound import Direction
+from labkit.encounter.sim.session import GameSession
+from labkit.encounter.sim.settings import SimulationSettings
+from labkit.encounter.rules.sound import Direction
 from labkit.rng import make_rng
 
 

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import pytest
 
-from labkit.encounter.actors import Phase
-from labkit.encounter.cards import census
-from labkit.encounter.notes import NoteKind
-from labkit.encounter.policy import ScriptedPolicy
-from labkit.encounter.session import GameSession
-from labkit.encounter.settings import SimulationError, SimulationSettings
-from labkit.encounter.sound import Direction
+from labkit.encounter.sim.actors import Phase
+from labkit.encounter.rules.cards import census
+from labkit.encounter.rules.notes import NoteKind
+from labkit.encounter.sim.policy import ScriptedPolicy
+from labkit.encounter.sim.session import GameSession
+from labkit.encounter.sim.settings import SimulationError, SimulationSettings
+from labkit.encounter.rules.sound import Direction
 
 
 def staged(npc_script, monster_script, npc_pos, monster_pos, *, width=3, height=1, seed=0,

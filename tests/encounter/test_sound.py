@@ -8,7 +8,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from labkit import _jit
-from labkit.encounter.sound import Direction, SoundError, heard_at, propagate_sound
+from labkit.encounter.rules.sound import Direction, SoundError, heard_at, propagate_sound
 
 from . import reference
 

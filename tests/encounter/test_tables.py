@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from labkit.encounter import tables
-from labkit.encounter.balance import BalanceError, PriorityRule
+from labkit.encounter.rules.balance import BalanceError, PriorityRule
 
 
 def test_hit_table_by_index():

@@ -9,10 +9,10 @@ import sys
 
 import pytest
 
-from labkit.encounter.replay import Divergence, frame_svg, playback, replay
-from labkit.encounter.runner import simulate
-from labkit.encounter.settings import SimulationSettings
-from labkit.encounter.trace import SimulationTrace, TraceError
+from labkit.encounter.records.replay import Divergence, frame_svg, playback, replay
+from labkit.encounter.sim.runner import simulate
+from labkit.encounter.sim.settings import SimulationSettings
+from labkit.encounter.records.trace import SimulationTrace, TraceError
 from labkit.rng import entropy
 
 SETTINGS = [
@@ -89,7 +89,7 @@ def test_hand_edited_trace_reports_the_right_index(traces, tmp_path):
 
 
 def test_a_broken_policy_diverges_at_its_first_different_decision(traces):
-    from labkit.encounter.policy import HunterPolicy
+    from labkit.encounter.sim.policy import HunterPolicy
 
     class Lazy(HunterPolicy):
         def act(self, obs):
@@ -104,8 +104,8 @@ def test_a_broken_policy_diverges_at_its_first_different_decision(traces):
 def _in_subprocess(settings: SimulationSettings, path) -> None:
     code = (
         "import sys, json\n"
-        "from labkit.encounter.settings import SimulationSettings\n"
-        "from labkit.encounter.runner import simulate\n"
+        "from labkit.encounter.sim.settings import SimulationSettings\n"
+        "from labkit.encounter.sim.runner import simulate\n"
         "s = SimulationSettings.from_dict(json.loads(sys.argv[1]))\n"
         "simulate(s).save(sys.argv[2])\n"
     )

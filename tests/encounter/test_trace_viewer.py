@@ -5,9 +5,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from labkit.encounter.runner import simulate
-from labkit.encounter.settings import SimulationSettings
-from labkit.encounter.trace import TraceError
+from labkit.encounter.sim.runner import simulate
+from labkit.encounter.sim.settings import SimulationSettings
+from labkit.encounter.records.trace import TraceError
 
 
 @pytest.fixture(scope="module")

@@ -7,17 +7,17 @@ import dataclasses
 import numpy as np
 import pytest
 
-from labkit.hexpuzzle.calibration import (
+from labkit.hexpuzzle.difficulty.fit import (
     CalibrationError,
     band_edges,
     calibrate,
     example_difficulties,
     strengths,
 )
-from labkit.hexpuzzle.difficulty import PARTS, WEIGHTS, score
-from labkit.hexpuzzle.observed import COMPONENTS, INDEX_WEIGHTS, Rows, observed_index
-from labkit.hexpuzzle.players import simulate_telemetry, telemetry_from_weights
-from labkit.hexpuzzle.telemetry import make_table
+from labkit.hexpuzzle.difficulty.scoring import PARTS, WEIGHTS, score
+from labkit.hexpuzzle.difficulty.observed import COMPONENTS, INDEX_WEIGHTS, Rows, observed_index
+from labkit.hexpuzzle.difficulty.players import simulate_telemetry, telemetry_from_weights
+from labkit.hexpuzzle.difficulty.telemetry import make_table
 
 TRUTH = {"size": 12.0, "turns": 8.0, "layers": 22.0, "blocking": 0.0, "rotation": 30.0,
          "pressure": 10.0}  # fmt: skip

@@ -9,9 +9,9 @@ import pytest
 
 from labkit import LabkitError
 from labkit.hexpuzzle import mainline as camp
-from labkit.hexpuzzle.cli_solver import register_solver_commands
-from labkit.hexpuzzle.difficulty import score
-from labkit.hexpuzzle.solver import replay, solve
+from labkit.hexpuzzle.cli.solver import register_solver_commands
+from labkit.hexpuzzle.difficulty.scoring import score
+from labkit.hexpuzzle.solving.solver import replay, solve
 
 LEVELS = camp.campaign()
 DOC = json.loads(camp.campaign_path().read_text(encoding="utf-8"))

@@ -5,8 +5,8 @@ from __future__ import annotations
 import argparse
 import json
 
-from labkit.hexpuzzle.cli_calibration import register_calibration_commands
-from labkit.hexpuzzle.telemetry import load_telemetry
+from labkit.hexpuzzle.cli.calibration import register_calibration_commands
+from labkit.hexpuzzle.difficulty.telemetry import load_telemetry
 
 
 def run(argv):

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from labkit.hexpuzzle.difficulty import band, js_round, parts_from, score
+from labkit.hexpuzzle.difficulty.scoring import band, js_round, parts_from, score
 from labkit.hexpuzzle.level import STRAIGHT, Level
 from labkit.hexpuzzle.trace import trace
 from tests.hexpuzzle.helpers import complete

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from labkit.hexpuzzle.game import PuzzleState
-from labkit.hexpuzzle.generator import (
+from labkit.hexpuzzle.solving.generator import (
     GeneratorError,
     generate,
     generate_many,
@@ -16,7 +16,7 @@ from labkit.hexpuzzle.generator import (
     random_board,
 )
 from labkit.hexpuzzle.level import Level
-from labkit.hexpuzzle.solver import solve
+from labkit.hexpuzzle.solving.solver import solve
 
 
 @pytest.mark.parametrize("seed", range(4))

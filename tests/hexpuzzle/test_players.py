@@ -6,17 +6,17 @@ import numpy as np
 import pytest
 
 from labkit.hexpuzzle.game import PuzzleState
-from labkit.hexpuzzle.hints import hint
+from labkit.hexpuzzle.solving.hints import hint
 from labkit.hexpuzzle.mainline import campaign
-from labkit.hexpuzzle.observed import observed_index
-from labkit.hexpuzzle.players import (
+from labkit.hexpuzzle.difficulty.observed import observed_index
+from labkit.hexpuzzle.difficulty.players import (
     Player,
     make_players,
     play,
     simulate_telemetry,
     telemetry_from_weights,
 )
-from labkit.hexpuzzle.telemetry import COLUMNS
+from labkit.hexpuzzle.difficulty.telemetry import COLUMNS
 
 
 @pytest.fixture(scope="module")
@@ -113,8 +113,8 @@ def test_weights_telemetry_has_the_promised_expected_index(levels):
     weights = {"rotation": 40, "layers": 30}
     table = telemetry_from_weights(levels, weights, players=4000, rng=11)
     obs = observed_index(table, levels)
-    from labkit.hexpuzzle.calibration import strengths
-    from labkit.hexpuzzle.difficulty import PARTS, score
+    from labkit.hexpuzzle.difficulty.fit import strengths
+    from labkit.hexpuzzle.difficulty.scoring import PARTS, score
 
     w = np.array([weights.get(p, 0) for p in PARTS])
     expected = np.array([strengths(score(lv)) @ w for lv in levels])

@@ -8,12 +8,13 @@ from types import SimpleNamespace
 import numpy as np
 import pytest
 
-from labkit.hexpuzzle import _kernels, _solver_kernels
-from labkit.hexpuzzle.contacts import contact_table
+from labkit.hexpuzzle import _kernels
+from labkit.hexpuzzle.solving import _kernels as _solver_kernels
+from labkit.hexpuzzle.solving.contacts import contact_table
 from labkit.hexpuzzle.game import PuzzleState
-from labkit.hexpuzzle.hints import advise, hint
+from labkit.hexpuzzle.solving.hints import advise, hint
 from labkit.hexpuzzle.level import Level
-from labkit.hexpuzzle.solver import Action, replay, solve
+from labkit.hexpuzzle.solving.solver import Action, replay, solve
 from labkit.hexpuzzle.trace import trace
 from tests.hexpuzzle.helpers import random_level, ring_loop_level
 

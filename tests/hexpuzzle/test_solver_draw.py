@@ -5,11 +5,11 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from labkit.hexpuzzle.difficulty import PARTS, score
+from labkit.hexpuzzle.difficulty.scoring import PARTS, score
 from labkit.hexpuzzle.draw_solver import difficulty_bars, placement_strip, solution_strip, svg_of
-from labkit.hexpuzzle.generator import place_backwards, random_board
+from labkit.hexpuzzle.solving.generator import place_backwards, random_board
 from labkit.hexpuzzle.level import Level
-from labkit.hexpuzzle.solver import solve
+from labkit.hexpuzzle.solving.solver import solve
 
 
 def test_solution_strip_has_one_panel_per_action():

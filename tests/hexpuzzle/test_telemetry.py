@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from labkit.hexpuzzle.telemetry import (
+from labkit.hexpuzzle.difficulty.telemetry import (
     COLUMNS,
     TelemetryError,
     as_table,

@@ -5,8 +5,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from labkit.hexpuzzle.calibration import example_difficulties
-from labkit.hexpuzzle.players import telemetry_from_weights
+from labkit.hexpuzzle.difficulty.fit import example_difficulties
+from labkit.hexpuzzle.difficulty.players import telemetry_from_weights
 
 pytest.importorskip("ipywidgets")
 

@@ -6,7 +6,7 @@ import pytest
 
 from labkit.hexpuzzle import Level
 from labkit.hexpuzzle.coords import centre
-from labkit.hexpuzzle.difficulty import score
+from labkit.hexpuzzle.difficulty.scoring import score
 
 pytest.importorskip("ipywidgets")
 
