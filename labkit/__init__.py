@@ -63,14 +63,16 @@ class LabkitError(Exception):
         super().__init__(self._render())
 
     def _render(self) -> str:
+        # Every part is capped: a multi-megabyte bad value or file name must not become a
+        # multi-megabyte one-line error (the start of it says enough).
         parts = []
         if self.file:
-            parts.append(self.file)
+            parts.append(_shorten(self.file, MAX_MESSAGE // 2))
         if self.pointer is not None:
-            parts.append(self.pointer or "/")
-        text = ": ".join([*parts, self.message])
+            parts.append(_shorten(self.pointer or "/", MAX_MESSAGE // 4))
+        text = ": ".join([*parts, _shorten(self.message, MAX_MESSAGE)])
         if self.has_value:
-            text += f" (got {self.value!r})"
+            text += f" (got {_safe_repr(self.value)})"
         return text
 
     def with_file(self, file: str) -> LabkitError:
@@ -78,6 +80,38 @@ class LabkitError(Exception):
         self.file = str(file)
         self.args = (self._render(),)
         return self
+
+
+#: Longest message and value text an error shows (the start of a long value is kept).
+MAX_MESSAGE = 400
+MAX_VALUE = 160
+
+
+def _shorten(text: str, limit: int) -> str:
+    """``text`` cut to ``limit`` characters, saying how long it was."""
+    if len(text) <= limit:
+        return text
+    return f"{text[: max(limit - 5, 1)]}… ({len(text)} characters)"
+
+
+def _safe_repr(value: Any, limit: int = MAX_VALUE) -> str:
+    """``repr(value)`` capped at ``limit`` characters, without building a huge repr first."""
+    try:
+        if isinstance(value, str) and len(value) > limit:
+            return f"{repr(value[:limit])[: limit - 5]}… ({len(value)} characters)"
+        if isinstance(value, (list, tuple, dict)) and len(value) > 8:
+            # the start of a long container, never the repr of all of it
+            items = list(value.items())[:8] if isinstance(value, dict) else list(value[:8])
+            if isinstance(value, dict):
+                head = ", ".join(f"{_safe_repr(k, 40)}: {_safe_repr(v, 40)}" for k, v in items)
+                text = f"{{{head}, … ({len(value)} items)}}"
+            else:
+                head = ", ".join(_safe_repr(v, 40) for v in items)
+                text = f"[{head}, … ({len(value)} items)]"
+            return text if len(text) <= limit else f"{text[: limit - 20]}… ({len(value)} items)"
+        return _shorten(repr(value), limit)
+    except Exception:  # a value whose repr fails (e.g. an int over 4300 digits)
+        return f"<{type(value).__name__}>"
 
 
 class ArgumentError(LabkitError, ValueError):

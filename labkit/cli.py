@@ -14,6 +14,7 @@ import platform
 import sys
 import time
 from collections.abc import Sequence
+from typing import NoReturn
 
 import labkit
 
@@ -94,9 +95,18 @@ def _command(argv: Sequence[str]) -> str | None:
     return next((a for a in argv if not a.startswith("-")), None)
 
 
+class _Parser(argparse.ArgumentParser):
+    """argparse with a one-line error: ``labkit sim batch: error: argument --workers: ...``."""
+
+    def error(self, message: str) -> NoReturn:
+        from labkit import _shorten
+
+        self.exit(2, f"{self.prog}: error: {_shorten(message, 400)} (see --help)\n")
+
+
 def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
     """The ``labkit`` parser; with ``argv``, only the domain it names is imported (all if None)."""
-    parser = argparse.ArgumentParser(
+    parser = _Parser(
         prog="labkit",
         description="labkit: research toolkit for turn- and grid-based game mechanics.",
     )
@@ -136,16 +146,39 @@ def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
     return parser
 
 
+def _terminate(signum: int, frame: object) -> None:
+    # SIGTERM becomes an exception so that atomic writes remove their temporary files and
+    # process pools shut their workers down (the default action would kill us mid-way).
+    raise SystemExit(128 + signum)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    """Entry point of the ``labkit`` console script; returns the exit status."""
+    """Entry point of the ``labkit`` console script; returns the exit status.
+
+    Exit status: 0 success, 1 a bad file or a failed check (one ``labkit: error:`` line on
+    stderr), 2 a bad argument (argparse's usage line), 130/143 interrupted (SIGINT/SIGTERM).
+    """
+    import signal
+
+    previous = None
+    try:
+        previous = signal.signal(signal.SIGTERM, _terminate)
+    except ValueError:  # not the main thread (e.g. called from a test runner's worker)
+        pass
     try:
         argv = sys.argv[1:] if argv is None else list(argv)
         parser = build_parser(argv)  # the named domain's CLI imports its package (shipped data)
-        args = parser.parse_args(argv)
+        try:
+            args = parser.parse_args(argv)
+        except SystemExit as exc:  # argparse's usage error (2) or --help/--version (0)
+            return exc.code if isinstance(exc.code, int) else 2
         if not getattr(args, "func", None):
             parser.print_help()
             return 2
         return int(args.func(args) or 0)
+    except labkit.ArgumentError as exc:
+        print(f"labkit: error: {exc}", file=sys.stderr)
+        return 2
     except labkit.LabkitError as exc:
         print(f"labkit: error: {exc}", file=sys.stderr)
         return 1
@@ -153,6 +186,19 @@ def main(argv: Sequence[str] | None = None) -> int:
         # Output piped into e.g. `head`, which stopped reading: not the command's failure.
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 0
+    except OSError as exc:
+        where = f"{exc.filename}: " if exc.filename else ""
+        print(f"labkit: error: {where}{exc.strerror or exc}", file=sys.stderr)
+        return 1
+    except MemoryError:
+        print("labkit: error: out of memory", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        print("labkit: interrupted", file=sys.stderr)
+        return 130
+    finally:
+        if previous is not None:
+            signal.signal(signal.SIGTERM, previous)
 
 
 if __name__ == "__main__":  # pragma: no cover

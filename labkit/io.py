@@ -6,6 +6,17 @@ and raises a :class:`~labkit.LabkitError` subclass that names the file, the JSON
 problem. :func:`save_json` and :func:`atomic_write` write to a temporary file beside the target
 and rename it over the target, so an interrupted save leaves the old file intact.
 
+Every format reads through one hardened path: :func:`read_bytes` (regular files only: a FIFO,
+device, socket or folder is refused before it is opened, so nothing blocks; at most the
+format's ``max_bytes``, which ``LABKIT_MAX_BYTES`` overrides), :func:`decode_text` (UTF-8, a
+byte-order mark accepted, a bad byte named by line and column) and :func:`parse_json` (no
+NaN/Infinity, no number that overflows to infinity, no duplicate key, no nesting deeper than
+:data:`MAX_DEPTH`, no lone surrogate; each refusal names the JSON pointer). Error messages are
+capped in length (:class:`~labkit.LabkitError` shows the start of a long value).
+
+Writes are atomic. A target that is a symbolic link is followed (the file it points to is
+replaced, the link stays); a target that is a folder is an error before anything is written.
+
 Nothing read from disk is ever passed to ``pickle``, ``eval`` or ``exec``.
 
 Examples
@@ -22,10 +33,13 @@ Examples
 from __future__ import annotations
 
 import contextlib
+import errno
 import hashlib
 import json
 import math
 import os
+import re
+import stat
 import tempfile
 from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
@@ -38,9 +52,18 @@ __all__ = [
     "pointer",
     "load_json",
     "parse_json",
+    "read_bytes",
+    "read_text",
+    "decode_text",
+    "nesting_depth",
+    "shorten",
+    "DEFAULT_MAX_BYTES",
+    "MAX_DEPTH",
     "save_json",
     "dumps",
     "atomic_write",
+    "check_writable",
+    "check_writable_dir",
     "field",
     "check",
     "as_int",
@@ -104,18 +127,271 @@ def _reject_constant(name: str) -> float:
     raise ValueError(f"{name} is not valid JSON")
 
 
-def parse_json(text: str, *, file: str | None = None, error: type[LabkitError] = FormatError):
-    """Parse JSON text strictly (no NaN/Infinity); errors give line and column."""
+#: Default size limit of a file read through :func:`read_text` (each format passes its own).
+DEFAULT_MAX_BYTES = 64 * 1024 * 1024
+#: Deepest nesting of arrays and objects a JSON document may have (no format needs more than ~8).
+MAX_DEPTH = 64
+#: Environment variable that overrides every format's size limit (a number of bytes).
+MAX_BYTES_ENV = "LABKIT_MAX_BYTES"
+
+
+def _size_limit(max_bytes: int | None) -> int:
+    override = os.environ.get(MAX_BYTES_ENV)
+    if override:
+        try:
+            return max(0, int(override))
+        except ValueError:
+            raise FormatError(
+                f"environment variable {MAX_BYTES_ENV} must be a number of bytes", value=override
+            ) from None
+    return DEFAULT_MAX_BYTES if max_bytes is None else max_bytes
+
+
+def read_bytes(
+    path: str | os.PathLike,
+    *,
+    max_bytes: int | None = None,
+    error: type[LabkitError] = FormatError,
+) -> bytes:
+    """The bytes of a regular file, refusing anything else before it can block or grow.
+
+    FIFOs, devices, sockets and directories are refused after ``os.stat`` and before opening
+    (opening a FIFO would block until a writer appears); the file is then opened with
+    ``O_NONBLOCK`` and checked again (it may have been swapped), and at most ``max_bytes + 1``
+    bytes are read. ``max_bytes`` defaults to :data:`DEFAULT_MAX_BYTES`; the environment
+    variable ``LABKIT_MAX_BYTES`` overrides every format's limit.
+
+    Examples
+    --------
+    >>> read_bytes("/dev/null")
+    Traceback (most recent call last):
+    ...
+    labkit.io.FormatError: /dev/null: not a regular file (a character device)
+    """
+    file = str(path)
+    limit = _size_limit(max_bytes)
     try:
-        return json.loads(text, parse_constant=_reject_constant)
+        st = os.stat(path)
+    except FileNotFoundError:
+        raise error("file not found", file=file) from None
+    except (OSError, ValueError) as exc:
+        raise error(f"cannot read file: {_os_reason(exc)}", file=file) from None
+    kind = _file_kind(st.st_mode)
+    if kind is not None:
+        raise error(f"not a regular file ({kind})", file=file)
+    if st.st_size > limit:
+        raise error(
+            f"file is {st.st_size} bytes, over this format's limit of {limit} "
+            f"(set {MAX_BYTES_ENV} to raise it)",
+            file=file,
+        )
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    except OSError as exc:
+        raise error(f"cannot read file: {_os_reason(exc)}", file=file) from None
+    try:
+        kind = _file_kind(os.fstat(fd).st_mode)
+        if kind is not None:
+            raise error(f"not a regular file ({kind})", file=file)
+        with os.fdopen(fd, "rb") as fh:
+            fd = -1
+            data = fh.read(limit + 1)
+    except OSError as exc:
+        raise error(f"cannot read file: {_os_reason(exc)}", file=file) from None
+    finally:
+        if fd >= 0:
+            os.close(fd)
+    if len(data) > limit:
+        raise error(f"file is over this format's limit of {limit} bytes", file=file)
+    return data
+
+
+def _file_kind(mode: int) -> str | None:
+    """None for a regular file, else what it is in words."""
+    if stat.S_ISREG(mode):
+        return None
+    for test, name in (
+        (stat.S_ISDIR, "a directory"),
+        (stat.S_ISFIFO, "a FIFO"),
+        (stat.S_ISCHR, "a character device"),
+        (stat.S_ISBLK, "a block device"),
+        (stat.S_ISSOCK, "a socket"),
+    ):
+        if test(mode):
+            return name
+    return "not a regular file"
+
+
+def _os_reason(exc: BaseException) -> str:
+    return getattr(exc, "strerror", None) or str(exc)
+
+
+def decode_text(data: bytes, *, file: str | None = None, error: type[LabkitError] = FormatError):
+    """UTF-8 text with an optional byte-order mark; a bad byte names its line and column."""
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        start = 3 if data.startswith(b"\xef\xbb\xbf") else 0
+        before = data[start : exc.start]
+        line = before.count(b"\n") + 1
+        column = exc.start - (before.rfind(b"\n") + 1 + start if b"\n" in before else start) + 1
+        raise error(
+            f"not UTF-8 text: byte 0x{data[exc.start]:02x} at line {line} column {column}",
+            file=file,
+        ) from None
+
+
+def read_text(
+    path: str | os.PathLike,
+    *,
+    max_bytes: int | None = None,
+    error: type[LabkitError] = FormatError,
+) -> str:
+    """A regular file's UTF-8 text (BOM accepted), through :func:`read_bytes`'s checks."""
+    data = read_bytes(path, max_bytes=max_bytes, error=error)
+    return decode_text(data, file=str(path), error=error)
+
+
+class _DuplicateKeys(dict):
+    """An object in which a key occurred twice (marks it for :func:`_find_duplicate`)."""
+
+    duplicate: str = ""
+
+
+def _pairs(pairs: list[tuple[str, Any]]) -> dict:
+    out = dict(pairs)
+    if len(out) == len(pairs):
+        return out
+    seen: set[str] = set()
+    marked = _DuplicateKeys(pairs)
+    for key, _ in pairs:
+        if key in seen:
+            marked.duplicate = key
+            break
+        seen.add(key)
+    return marked
+
+
+_STRING = re.compile(rb'"(?:[^"\\]|\\.)*"', re.DOTALL)
+_SURROGATE = re.compile(r"\\u[dD][89abcdefABCDEF]")
+
+
+def nesting_depth(text: str | bytes) -> int:
+    """Deepest nesting of ``[``/``{`` in JSON text, strings ignored (no parser recursion).
+
+    Examples
+    --------
+    >>> nesting_depth('{"a": [[1], "[[["]}')
+    3
+    """
+    data = text.encode("utf-8", "surrogatepass") if isinstance(text, str) else text
+    if b"[" not in data and b"{" not in data:
+        return 0
+    import numpy as np
+
+    bare = np.frombuffer(_STRING.sub(b'""', data), dtype=np.uint8)
+    deepest, level = 0, 0
+    for start in range(0, len(bare), 1 << 20):  # in slices: bounded memory on big files
+        chunk = bare[start : start + (1 << 20)]
+        step = (chunk == ord("[")).astype(np.int32) + (chunk == ord("{"))
+        step -= (chunk == ord("]")).astype(np.int32) + (chunk == ord("}"))
+        running = np.cumsum(step) + level
+        deepest = max(deepest, int(running.max(initial=level)))
+        level = int(running[-1]) if len(running) else level
+    return deepest
+
+
+def _walk_checks(doc: Any, check_strings: bool) -> tuple[str, str] | None:
+    """(pointer, problem) of the first duplicate key or unencodable string, else None."""
+    stack: list[tuple[Any, tuple]] = [(doc, ())]
+    while stack:
+        node, parts = stack.pop()
+        if isinstance(node, dict):
+            if isinstance(node, _DuplicateKeys):
+                return pointer(*parts, node.duplicate), f"duplicate key {shorten(node.duplicate)}"
+            for key, value in node.items():
+                if check_strings and not _encodable(key):
+                    return pointer(*parts), f"key {shorten(key)} is not encodable text"
+                stack.append((value, (*parts, key)))
+        elif isinstance(node, list):
+            stack.extend((value, (*parts, i)) for i, value in enumerate(node))
+        elif check_strings and isinstance(node, str) and not _encodable(node):
+            return pointer(*parts), "string is not encodable text (a lone surrogate escape)"
+    return None
+
+
+def _encodable(text: str) -> bool:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+def shorten(value: Any, limit: int = 120) -> str:
+    """``repr(value)`` cut to about ``limit`` characters, saying how long it was.
+
+    Examples
+    --------
+    >>> shorten("x" * 1000, 20)
+    "'xxxxxxxxxxxxxx… (1000 characters)"
+    """
+    from labkit import _safe_repr
+
+    return _safe_repr(value, limit)
+
+
+def parse_json(
+    text: str | bytes,
+    *,
+    file: str | None = None,
+    error: type[LabkitError] = FormatError,
+    max_depth: int = MAX_DEPTH,
+):
+    """Parse JSON text strictly; errors give line and column, or the pointer of the problem.
+
+    Refused: NaN/Infinity, numbers that overflow to infinity (``1e999``), duplicate keys in
+    one object, nesting deeper than ``max_depth``, strings that are not encodable text (lone
+    surrogate escapes such as ``"\\ud800"``). Bytes are decoded as UTF-8 (BOM accepted).
+
+    Examples
+    --------
+    >>> parse_json('{"a": 1, "a": 2}')
+    Traceback (most recent call last):
+    ...
+    labkit.io.FormatError: /a: duplicate key 'a'
+    """
+    if isinstance(text, bytes):
+        text = decode_text(text, file=file, error=error)
+    elif text.startswith("\ufeff"):
+        text = text[1:]
+    depth = nesting_depth(text)
+    if depth > max_depth:
+        raise error(f"JSON nested {depth} deep, deeper than the limit of {max_depth}",
+                    file=file, pointer="")  # fmt: skip
+    try:
+        doc = json.loads(
+            text, parse_constant=_reject_constant, parse_float=_finite, object_pairs_hook=_pairs
+        )
     except json.JSONDecodeError as exc:
         raise error(
             f"not valid JSON: {exc.msg} at line {exc.lineno} column {exc.colno}",
             file=file,
             pointer="",
         ) from None
-    except ValueError as exc:
+    except (ValueError, RecursionError) as exc:
         raise error(f"not valid JSON: {exc}", file=file, pointer="") from None
+    found = _walk_checks(doc, check_strings=bool(_SURROGATE.search(text)))
+    if found is not None:
+        raise error(found[1], file=file, pointer=found[0])
+    return doc
+
+
+def _finite(text: str) -> float:
+    value = float(text)
+    if not math.isfinite(value):
+        raise ValueError(f"number {text[:40]} is too large (it overflows to infinity)")
+    return value
 
 
 def load_json(
@@ -125,8 +401,13 @@ def load_json(
     versions: tuple[int, ...] | None = None,
     upgrades: Mapping[int, Callable[[dict], dict]] | None = None,
     error: type[LabkitError] = FormatError,
+    max_bytes: int | None = None,
 ) -> Any:
     """Read a labkit JSON file, check ``format``/``version`` and upgrade it to the newest version.
+
+    The file goes through the hardened reader (:func:`read_bytes`: regular files only, at most
+    ``max_bytes``) and the strict parser (:func:`parse_json`: BOM accepted, duplicate keys,
+    deep nesting and non-finite numbers refused).
 
     Parameters
     ----------
@@ -141,6 +422,9 @@ def load_json(
         version; applied repeatedly until the document is current.
     error : LabkitError subclass
         The class raised for any problem (e.g. ``TraceError``).
+    max_bytes : int, optional
+        The format's size limit (default :data:`DEFAULT_MAX_BYTES`; ``LABKIT_MAX_BYTES``
+        overrides).
 
     Returns
     -------
@@ -152,14 +436,9 @@ def load_json(
         Unreadable file, invalid JSON, wrong format, unknown version.
     """
     file = str(path)
-    try:
-        text = Path(path).read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise error("file not found", file=file) from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise error(f"cannot read file: {exc}", file=file) from None
+    data = read_bytes(path, max_bytes=max_bytes, error=error)
     record_read(path)
-    doc = parse_json(text, file=file, error=error)
+    doc = parse_json(data, file=file, error=error)
     try:
         return check_header(doc, format=format, versions=versions, upgrades=upgrades, error=error)
     except LabkitError as exc:
@@ -229,7 +508,13 @@ def atomic_write(
 ) -> Iterator[IO]:
     """Open a temporary file beside ``path``; on success fsync it and rename it over ``path``.
 
-    If the block raises, the temporary file is removed and ``path`` is untouched.
+    If the block raises (or the process is interrupted: the CLI turns SIGTERM into an
+    exception), the temporary file is removed and ``path`` is untouched.
+
+    A ``path`` that is a symbolic link is *followed*: the file it points to is replaced
+    (atomically, beside that file) and the link stays a link. A ``path`` that is a directory,
+    or whose parent is a file, raises ``IsADirectoryError`` / ``NotADirectoryError`` before
+    anything is written.
 
     Examples
     --------
@@ -241,6 +526,10 @@ def atomic_write(
     'hello'
     """
     target = Path(path)
+    if target.is_symlink():
+        target = Path(os.path.realpath(target))
+    if target.is_dir():
+        raise IsADirectoryError(errno.EISDIR, "is a directory", str(path))
     target.parent.mkdir(parents=True, exist_ok=True)
     if "b" in mode:
         encoding = None
@@ -258,6 +547,48 @@ def atomic_write(
         with contextlib.suppress(FileNotFoundError):
             os.unlink(tmp)
         raise
+
+
+def check_writable(path: str | os.PathLike) -> Path:
+    """Check, before any work, that :func:`atomic_write` could write ``path``; return it.
+
+    Raises ``OSError`` naming the problem: the path is a directory, a parent is a file, or the
+    (nearest existing) folder is not writable. Nothing is created.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> check_writable(tempfile.mkdtemp())
+    Traceback (most recent call last):
+    ...
+    IsADirectoryError: [Errno 21] is a directory: '...'
+    """
+    target = Path(os.path.realpath(path))
+    if target.is_dir():
+        raise IsADirectoryError(errno.EISDIR, "is a directory", str(path))
+    folder = target.parent
+    while not folder.exists():
+        folder = folder.parent
+    if not folder.is_dir():
+        raise NotADirectoryError(errno.ENOTDIR, f"{folder} is not a directory", str(path))
+    if not os.access(folder, os.W_OK | os.X_OK):
+        raise PermissionError(errno.EACCES, f"folder {folder} is not writable", str(path))
+    return Path(path)
+
+
+def check_writable_dir(path: str | os.PathLike) -> Path:
+    """Check, before any work, that files can be written into the folder ``path``."""
+    target = Path(os.path.realpath(path))
+    if target.exists() and not target.is_dir():
+        raise NotADirectoryError(errno.ENOTDIR, "not a directory", str(path))
+    folder = target
+    while not folder.exists():
+        folder = folder.parent
+    if not folder.is_dir():
+        raise NotADirectoryError(errno.ENOTDIR, f"{folder} is not a directory", str(path))
+    if not os.access(folder, os.W_OK | os.X_OK):
+        raise PermissionError(errno.EACCES, f"folder {folder} is not writable", str(path))
+    return Path(path)
 
 
 def save_json(

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import argparse
 
-from labkit import LabkitError
+from labkit import _args as A
 from labkit.encounter.cli_options import (
     game_options,
     parse_seeds,
@@ -21,34 +21,41 @@ from labkit.encounter.cli_options import (
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
-    parser = subparsers.add_parser("sim", help="encounter simulation: run, replay, batch")
+    parser = subparsers.add_parser(
+        "sim", help="encounter simulation: run, replay, batch, sweep, tune, animate"
+    )
     sub = parser.add_subparsers(dest="sim_command", metavar="COMMAND", required=True)
     run = sub.add_parser("run", help="play one game headless and save its trace")
     game_options(run)
-    run.add_argument("--seed", type=int, default=0, help="process seed (fights, policies)")
+    run.add_argument("--seed", type=A.seed, default=0, help="process seed (fights, policies)")
     run.add_argument("--snapshots", action="store_true", help="store per-step actor states")
     run.add_argument("--format", type=int, choices=(2, 3), default=3, help="trace format")
-    run.add_argument("--out", help="trace file to write (JSON)")
-    run.add_argument("--journal", type=int, default=0, metavar="N", help="print N events")
+    run.add_argument("--out", type=A.out_file, help="trace file to write (JSON)")
+    run.add_argument("--journal", type=A.int_range(0, None), default=0, metavar="N",
+                     help="print N events")  # fmt: skip
     run.set_defaults(func=_cmd_run)
     rep = sub.add_parser("replay", help="re-run a trace; exit 1 on the first divergence")
     rep.add_argument("trace", help="trace JSON file")
     rep.set_defaults(func=_cmd_replay)
     bat = sub.add_parser("batch", help="play many games (local processes or Dask)")
     game_options(bat)
-    bat.add_argument("--seeds", default="0:100", help="A:B (range) or a,b,c (default 0:100)")
+    bat.add_argument("--seeds", type=A.seed_range, default="0:100",
+                     help="A:B (A <= seed < B) or a,b,c (default 0:100; <= 1,000,000)")  # fmt: skip
     bat.add_argument("--fixed-map", action="store_true", help="keep --map-seed for every game")
-    bat.add_argument("--workers", type=int, help="local processes (default: one per core)")
+    bat.add_argument("--workers", type=A.int_range(1, 256),
+                     help="local processes (default: one per core)")  # fmt: skip
     bat.add_argument("--scheduler", help="dask.distributed scheduler address")
-    bat.add_argument("--chunksize", type=int, help="games per task")
-    bat.add_argument("--out", help="CSV file for the rows")
+    bat.add_argument("--chunksize", type=A.int_range(1, 100_000), help="games per task")
+    bat.add_argument("--out", type=A.out_file, help="CSV file for the rows")
     bat.add_argument("--quiet", action="store_true", help="no progress bar")
     bat.set_defaults(func=_cmd_batch)
     ani = sub.add_parser("animate", help="write a trace's game as an animation (GIF or MP4)")
-    ani.add_argument("trace", help="trace JSON file (format 3)")
-    ani.add_argument("--out", required=True, help="game.gif, or game.mp4 when ffmpeg is present")
-    ani.add_argument("--fps", type=float, default=4, help="frames (game steps) per second")
-    ani.add_argument("--last", type=int, help="stop after this step")
+    ani.add_argument("trace", type=A.in_file, help="trace JSON file (format 3)")
+    ani.add_argument("--out", type=A.out_file, required=True,
+                     help="game.gif, or game.mp4 when ffmpeg is present")  # fmt: skip
+    ani.add_argument("--fps", type=A.float_range(0.1, 60.0), default=4,
+                     help="frames (game steps) per second")  # fmt: skip
+    ani.add_argument("--last", type=A.int_range(0, None), help="stop after this step")
     ani.set_defaults(func=_cmd_animate)
     from labkit.encounter import cli_balance
 
@@ -101,8 +108,6 @@ def _cmd_batch(args: argparse.Namespace) -> int:
     from labkit.encounter.sim.batch import run_batch
 
     seeds = parse_seeds(args.seeds)
-    if not seeds:
-        raise LabkitError("--seeds selects no game", value=args.seeds)
     settings = settings_from_args(args, seeds[0])
     client = executor = None
     if args.scheduler:
@@ -116,6 +121,13 @@ def _cmd_batch(args: argparse.Namespace) -> int:
     try:
         result = run_batch(settings, seeds, executor=executor, progress=not args.quiet,
                            chunksize=args.chunksize, fixed_map=args.fixed_map)  # fmt: skip
+    except BaseException:
+        if client is None and executor is not None:
+            from labkit.encounter.sim.batch import stop_pool
+
+            stop_pool(executor)  # interrupted: end the workers now, not after the queue
+            executor = None
+        raise
     finally:
         if client is not None:
             client.close()

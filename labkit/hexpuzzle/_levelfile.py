@@ -18,6 +18,10 @@ from labkit.hexpuzzle import coords
 MAX_CELLS = 61
 MAX_RADIUS = 4
 VERSIONS = (1, 2)
+#: Largest level file read (one level is a few kilobytes; lists and campaigns hold hundreds).
+MAX_BYTES = 16 * 1024 * 1024
+#: Longest level id, name or tile id.
+MAX_ID = 200
 
 
 class LevelError(LabkitError):
@@ -81,7 +85,11 @@ def parse_level(doc: Any) -> dict[str, Any]:
     )
     level_id = lio.field(doc, "id", str, "", LevelError)
     lio.check(bool(level_id.strip()), "id must not be empty", "/id", level_id, LevelError)
+    lio.check(len(level_id) <= MAX_ID, f"id longer than {MAX_ID} characters", "/id", level_id,
+              LevelError)  # fmt: skip
     name = lio.field(doc, "name", str, "", LevelError, default=level_id)
+    lio.check(len(name) <= MAX_ID, f"name longer than {MAX_ID} characters", "/name", name,
+              LevelError)  # fmt: skip
     rotation = lio.field(doc, "rotationEnabled", bool, "", LevelError, default=True)
     move_limit = _int(doc, "moveLimit", "", 1, 999)
 
@@ -112,12 +120,16 @@ def parse_level(doc: Any) -> dict[str, Any]:
         table[(q, r)] = _tracks(cell, at)
 
     raw_tiles = lio.field(doc, "tiles", list, "", LevelError)
+    lio.check(len(raw_tiles) <= MAX_CELLS, f"at most {MAX_CELLS} tiles (one per cell)", "/tiles",
+              len(raw_tiles), LevelError)  # fmt: skip
     tiles: list[tuple[str, int, int, int, int]] = []
     for i, tile in enumerate(raw_tiles):
         at = lio.pointer("tiles", i)
         lio.check(isinstance(tile, dict), "a tile must be an object", at, tile, LevelError)
         tile_id = lio.field(tile, "id", str, at, LevelError)
         lio.check(bool(tile_id), "tile id must not be empty", f"{at}/id", tile_id, LevelError)
+        lio.check(len(tile_id) <= MAX_ID, f"tile id longer than {MAX_ID} characters", f"{at}/id",
+                  tile_id, LevelError)  # fmt: skip
         q = _int(tile, "q", at)
         r = _int(tile, "r", at)
         direction = _int(tile, "dir", at, 0, 5)

@@ -139,6 +139,7 @@ class BoardPlot:
             self._texts = [
                 self.ax.text(x, y + 0.5 * TILE_RADIUS, t.id, ha="center", va="center",
                              fontsize=9, zorder=12, color="black",
+                             parse_math=False,  # an id from a file is text, never mathtext
                              bbox={"boxstyle": "round,pad=0.15", "fc": "white", "ec": "none",
                                    "alpha": 0.75})
                 for (x, y), t in zip(centres, tiles)
@@ -146,7 +147,7 @@ class BoardPlot:
         xy = np.array([coords.centre(q, r) for q, r in level.board.cells])
         self._board_box = (xy.min(axis=0), xy.max(axis=0))
         self._fit(None)
-        self.ax.set_title(title or _title(level), fontsize=10)
+        self.ax.set_title(title or _title(level), fontsize=10, parse_math=False)
         self.show_trace(None)
 
     def _fit(self, path: np.ndarray | None) -> None:

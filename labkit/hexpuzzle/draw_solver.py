@@ -61,7 +61,7 @@ def solution_strip(level: Level, solution: Any, size: float = 2.4, columns: int 
         else:
             game.rotate(action.arg)
             draw.draw(game, ax=ax)
-        ax.set_title(f"{k}. {action}", fontsize=9)
+        ax.set_title(f"{k}. {action}", fontsize=9, parse_math=False)
     fig.tight_layout()
     return fig
 
@@ -77,7 +77,7 @@ def placement_strip(
     for k, (ax, tile, o) in enumerate(zip(axes, placed, orientations)):
         level = Level("placement", board.rotated(o), tuple(placed[: k + 1]))
         draw.draw(trace(level, tile.id), ax=ax)
-        ax.set_title(f"place {k + 1}: {tile.id} (orientation {o})", fontsize=8)
+        ax.set_title(f"place {k + 1}: {tile.id} (orientation {o})", fontsize=8, parse_math=False)
     fig.tight_layout()
     return fig
 

@@ -7,6 +7,9 @@ tiles; tiles keep their ``(q, r, dir)``.
 Decisions the SPEC leaves open
 ------------------------------
 * ``id`` is a required non-empty string; ``name`` is optional and defaults to ``id``.
+* Limits: at most :data:`MAX_CELLS` cells within hex radius :data:`MAX_RADIUS` (so at most
+  61 tiles), moveLimit 1-999, ids and names up to :data:`MAX_ID` characters, files up to
+  :data:`MAX_BYTES`. Solving is then bounded by the solver's ``max_states``.
 * Keys the format does not know are ignored (editors may add their own); they are not re-exported.
 * Version 1 files import with the same structure checks as version 2 and are written back as
   version 2; the level remembers ``source_version``. Solvability under today's collision rules
@@ -47,7 +50,9 @@ import numpy as np
 
 from labkit import io as lio
 from labkit.hexpuzzle import coords
+from labkit.hexpuzzle._levelfile import MAX_BYTES as MAX_BYTES
 from labkit.hexpuzzle._levelfile import MAX_CELLS as MAX_CELLS  # the format's limits, re-exported
+from labkit.hexpuzzle._levelfile import MAX_ID as MAX_ID
 from labkit.hexpuzzle._levelfile import MAX_RADIUS, LevelError, is_matching, parse_level
 from labkit.hexpuzzle._levelfile import VERSIONS as VERSIONS
 
@@ -391,7 +396,7 @@ class Level:
     @classmethod
     def load(cls, path: str | os.PathLike) -> Level:
         """Read and validate a level file (version 1 or 2)."""
-        doc = lio.load_json(path, error=LevelError)
+        doc = lio.load_json(path, error=LevelError, max_bytes=MAX_BYTES)
         return cls.from_json(doc, file=str(path))
 
     def to_json(self) -> dict[str, Any]:

@@ -32,7 +32,7 @@ from labkit import LabkitError
 from labkit import io as lio
 from labkit._data import data_path
 from labkit.hexpuzzle.difficulty.scoring import score
-from labkit.hexpuzzle.level import Level, LevelError
+from labkit.hexpuzzle.level import MAX_BYTES, Level, LevelError
 from labkit.hexpuzzle.solving.generator import generate
 from labkit.rng import stream
 
@@ -104,7 +104,8 @@ def campaign_path() -> Path:
 
 def load(path: str | os.PathLike) -> list[Level]:
     """Read a campaign file: its levels in main-line order (every level validated)."""
-    doc = lio.load_json(path, format=FORMAT, versions=(VERSION,), error=LevelError)
+    doc = lio.load_json(path, format=FORMAT, versions=(VERSION,), error=LevelError,
+                        max_bytes=MAX_BYTES)  # fmt: skip
     entries = lio.field(doc, "levels", list, "", LevelError)
     out = []
     for i, entry in enumerate(entries):

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 
 from labkit import LabkitError
+from labkit import _args as A
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -14,13 +15,31 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     play.add_argument("tower", help="tower JSON file, e.g. data/mapturn/tower.json")
     play.add_argument("--actions", default="", help="U/D/L/R moves, pU pick up, [id] use, ~ UI")
     play.add_argument("--load", help="start from this save file")
-    play.add_argument("--save", help="write the final state to this save file")
+    play.add_argument("--save", type=A.out_file, help="write the final state to this save file")
     play.set_defaults(func=_cmd_play)
     tl = sub.add_parser("timeline", help="which enemy acts on which tick (gauge rule)")
-    tl.add_argument("--time-costs", required=True, help="comma-separated timeCosts, e.g. 1,2,3")
-    tl.add_argument("--ticks", type=int, default=100)
-    tl.add_argument("--width", type=int, default=60, help="ticks shown in the raster")
+    tl.add_argument("--time-costs", type=_costs, required=True,
+                    help="comma-separated timeCosts, e.g. 1,2,3 (0 or 0.01-1e6)")  # fmt: skip
+    tl.add_argument("--ticks", type=A.int_range(1, 1_000_000), default=100,
+                    help="ticks to run (1-1000000)")  # fmt: skip
+    tl.add_argument("--width", type=A.int_range(1, 1000), default=60,
+                    help="ticks shown in the raster (1-1000)")  # fmt: skip
     tl.set_defaults(func=_cmd_timeline)
+
+
+def _costs(text: str) -> list[float]:
+    import math
+
+    try:
+        costs = [float(v) for v in text.split(",") if v.strip()]
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"comma-separated numbers, got {text[:60]!r}") from None
+    if not 1 <= len(costs) <= 100:
+        raise argparse.ArgumentTypeError(f"1-100 timeCosts, got {len(costs)}")
+    for c in costs:
+        if not (math.isfinite(c) and (c == 0 or 0.01 <= c <= 1e6)):
+            raise argparse.ArgumentTypeError(f"a timeCost is 0 or 0.01-1e6, got {c!r}")
+    return costs
 
 
 def format_event(event: tuple) -> str:
@@ -86,15 +105,12 @@ def _tokens(script: str) -> list[str]:
 def _cmd_timeline(args: argparse.Namespace) -> int:
     from .timeline import gauge_timeline
 
-    try:
-        costs = [float(v) for v in args.time_costs.split(",") if v.strip()]
-    except ValueError:
-        raise LabkitError("--time-costs: comma-separated numbers", value=args.time_costs) from None
+    costs = args.time_costs
     try:
         tl = gauge_timeline(costs, args.ticks)
     except ValueError as exc:
         raise LabkitError(str(exc)) from None
-    shown = min(args.ticks, max(1, args.width))
+    shown = min(args.ticks, args.width)
     raster = tl.raster(1, shown)
     print(f"{len(costs)} enemies over {args.ticks} ticks (raster: ticks 1-{shown}; "
           f"digit = actions in that tick)")  # fmt: skip

@@ -12,6 +12,10 @@ Decisions the SPEC leaves open:
   and the four skill classes; ``SkillDef`` is the same class under the seed's name.
 * ``timeCost`` of an enemy: ``0`` or ``null`` = not scheduled; a positive value must be at least
   ``0.01`` (an enemy acting more than a hundred times per tick is a data error, not a design).
+* Limits (:data:`MAX_FLOORS`, :data:`MAX_SIDE`, :data:`MAX_ENTRIES`, :data:`MAX_STAT`,
+  :data:`MAX_TIME_COST`, :data:`MAX_WAYPOINTS`) are checked on load, each error naming the
+  limit and the value. A table file name is relative to the tower's folder and stays inside
+  it (no absolute path, no ``..``).
 * Stairs are terrain with ``"stairs": +1`` or ``-1`` (next / previous floor in the tower's order);
   the hero arrives on the opposite stairs of the target floor.
 """
@@ -46,6 +50,17 @@ SKILL_CLASSES = ITEM_CLASSES[2:]
 STACK_POLICIES = ("refresh", "stack", "replace")
 MIN_TIME_COST = 0.01
 TOWER_FORMAT = "labkit.mapturn.tower"
+#: Limits of a tower (and of the tables it names), checked on load: floors, a floor's width and
+#: height, entries per table, any stat (hp, atk, def, counts, battle costs), a timeCost, patrol
+#: waypoints, and a file's size. A tick then costs O(scheduled enemies on the floor) and a
+#: chase search O(MAX_SIDE²); a save holds O(MAX_FLOORS × MAX_SIDE²) cells.
+MAX_FLOORS = 64
+MAX_SIDE = 256
+MAX_ENTRIES = 10_000
+MAX_STAT = 1_000_000_000
+MAX_TIME_COST = 1_000_000.0
+MAX_WAYPOINTS = 1_000
+MAX_BYTES = 64 * 1024 * 1024
 
 
 class TowerError(LabkitError):
@@ -195,8 +210,8 @@ def _enemy(ident: str, obj: Any, at: str) -> EnemyDef:
     check(isinstance(obj, dict), "must be an object", at, obj, TowerError)
     time_cost = _opt_number(obj, "timeCost", at)
     check(
-        time_cost == 0 or time_cost >= MIN_TIME_COST,
-        f"timeCost must be 0 (not scheduled) or at least {MIN_TIME_COST}",
+        time_cost == 0 or MIN_TIME_COST <= time_cost <= MAX_TIME_COST,
+        f"timeCost must be 0 (not scheduled) or {MIN_TIME_COST}-{MAX_TIME_COST:g}",
         at + "/timeCost",
         time_cost,
         TowerError,
@@ -206,14 +221,17 @@ def _enemy(ident: str, obj: Any, at: str) -> EnemyDef:
     args = get(obj, "actArgs", (dict, type(None)), at, TowerError, None) or {}
     if act == "patrol":
         points = get(args, "waypoints", list, at + "/actArgs", TowerError)
+        check(len(points) <= MAX_WAYPOINTS, f"at most {MAX_WAYPOINTS} waypoints",
+              at + "/actArgs/waypoints", len(points), TowerError)  # fmt: skip
         for i, p in enumerate(points):
             ok = isinstance(p, list) and len(p) == 2 and all(type(v) is int for v in p)
+            ok = ok and all(0 <= v < MAX_SIDE for v in p)
             check(ok, "a waypoint is [x, y]", f"{at}/actArgs/waypoints/{i}", p, TowerError)
     if act == "skill":
         get(args, "handler", str, at + "/actArgs", TowerError)
     stats = {k: get(obj, k, int, at, TowerError) for k in ("hp", "atk", "def")}
     for k, v in stats.items():
-        check(v >= 0, "must be >= 0", f"{at}/{k}", v, TowerError)
+        check(0 <= v <= MAX_STAT, f"must be 0-{MAX_STAT}", f"{at}/{k}", v, TowerError)
     return EnemyDef(
         id=ident,
         name=get(obj, "name", str, at, TowerError, ident),
@@ -233,20 +251,22 @@ def _item(ident: str, obj: Any, at: str) -> ItemDef:
     cls = get(obj, "cls", str, at, TowerError)
     check(cls in ITEM_CLASSES, f"cls must be one of {ITEM_CLASSES}", at + "/cls", cls, TowerError)
     time_cost = _opt_number(obj, "timeCost", at)
-    check(time_cost >= 0 and time_cost == int(time_cost), "timeCost must be a whole number >= 0",
-          at + "/timeCost", time_cost, TowerError)  # fmt: skip
+    check(0 <= time_cost <= MAX_TIME_COST and time_cost == int(time_cost),
+          f"timeCost must be a whole number 0-{MAX_TIME_COST:g}", at + "/timeCost", time_cost,
+          TowerError)  # fmt: skip
     if cls == "skillupdate":
         # M3: status skills never advance time themselves.
         check(time_cost == 0, "a skillupdate's timeCost is 0", at + "/timeCost", time_cost,
               TowerError)  # fmt: skip
     duration = get(obj, "durationBattles", (int, type(None)), at, TowerError, None)
     if duration is not None:
-        check(duration >= 1, "must be >= 1 or null", at + "/durationBattles", duration, TowerError)
+        check(1 <= duration <= MAX_STAT, f"must be 1-{MAX_STAT} or null", at + "/durationBattles",
+              duration, TowerError)  # fmt: skip
     policy = get(obj, "stackPolicy", str, at, TowerError, "refresh")
     check(policy in STACK_POLICIES, f"stackPolicy must be one of {STACK_POLICIES}",
           at + "/stackPolicy", policy, TowerError)  # fmt: skip
     btc = get(obj, "battleTimeCost", int, at, TowerError, 0)
-    check(btc >= 0, "must be >= 0", at + "/battleTimeCost", btc, TowerError)
+    check(0 <= btc <= MAX_STAT, f"must be 0-{MAX_STAT}", at + "/battleTimeCost", btc, TowerError)
     return ItemDef(
         id=ident,
         name=get(obj, "name", str, at, TowerError, ident),
@@ -267,11 +287,21 @@ def _table(doc: dict, key: str, base: Path | None) -> tuple[dict, str]:
     if isinstance(value, str):
         if base is None:
             raise TowerError("a table file needs the tower's own path", pointer=pointer(key))
+        parts = Path(value).parts
+        ok = bool(value) and "\0" not in value
+        ok = ok and not Path(value).is_absolute() and ".." not in parts
+        check(ok, "a table file name is relative to the tower's folder, without '..'",
+              pointer(key), value, TowerError)  # fmt: skip
         path = base / value
-        table = load_json(path, format=f"labkit.mapturn.{key}", versions=(1,), error=TowerError)
+        table = load_json(path, format=f"labkit.mapturn.{key}", versions=(1,), error=TowerError,
+                          max_bytes=MAX_BYTES)  # fmt: skip
         entries = get(table, key, dict, "", TowerError)
+        check(len(entries) <= MAX_ENTRIES, f"at most {MAX_ENTRIES} entries", pointer(key),
+              len(entries), TowerError)  # fmt: skip
         return entries, str(path)
     check(isinstance(value, dict), "must be an object or a file name", pointer(key), value,
+          TowerError)  # fmt: skip
+    check(len(value) <= MAX_ENTRIES, f"at most {MAX_ENTRIES} entries", pointer(key), len(value),
           TowerError)  # fmt: skip
     return value, ""
 
@@ -319,14 +349,22 @@ def parse_tower(doc: dict, base: str | Path | None = None, source: str | None = 
         ok = isinstance(ref, dict) and len(ref) == 1 and next(iter(ref)) in tables
         check(ok, 'must be {"enemy"|"item"|"terrain": id}', at, ref, TowerError)
         kind, ident = next(iter(ref.items()))
-        check(ident in tables[kind], f"unknown {kind} id", f"{at}/{kind}", ident, TowerError)
+        check(isinstance(ident, str) and ident in tables[kind], f"unknown {kind} id",
+              f"{at}/{kind}", ident, TowerError)  # fmt: skip
         legend[int(number)] = (kind, ident)
     floors: dict[str, np.ndarray] = {}
-    for fid, obj in get(doc, "floors", dict, "", TowerError).items():
+    floor_docs = get(doc, "floors", dict, "", TowerError)
+    check(len(floor_docs) <= MAX_FLOORS, f"at most {MAX_FLOORS} floors", "/floors",
+          len(floor_docs), TowerError)  # fmt: skip
+    for fid, obj in floor_docs.items():
         at = pointer("floors", fid)
         check(":" not in fid and fid != "", "a floor id is non-empty without ':'", at, fid,
               TowerError)  # fmt: skip
         rows = get(obj, "map", list, at, TowerError)
+        wide = max((len(r) for r in rows if isinstance(r, list)), default=0)
+        check(len(rows) <= MAX_SIDE and wide <= MAX_SIDE,
+              f"a floor is at most {MAX_SIDE}x{MAX_SIDE} cells", at + "/map",
+              f"{wide}x{len(rows)}", TowerError)  # fmt: skip
         check(rows and all(isinstance(r, list) and len(r) == len(rows[0]) for r in rows)
               and len(rows[0]) > 0, "map must be a non-empty rectangle of rows", at + "/map",
               None, TowerError)  # fmt: skip
@@ -345,13 +383,13 @@ def parse_tower(doc: dict, base: str | Path | None = None, source: str | None = 
     hy = get(hero, "y", int, "/hero", TowerError)
     check(0 <= hx < w and 0 <= hy < h, "hero outside the floor", "/hero", [hx, hy], TowerError)
     for k in ("hp", "atk", "def"):
-        check(get(hero, k, int, "/hero", TowerError) >= 0, "must be >= 0", f"/hero/{k}", hero[k],
-              TowerError)  # fmt: skip
+        check(0 <= get(hero, k, int, "/hero", TowerError) <= MAX_STAT, f"must be 0-{MAX_STAT}",
+              f"/hero/{k}", hero[k], TowerError)  # fmt: skip
     owned = get(hero, "items", dict, "/hero", TowerError, {})
     for ident, n in owned.items():
         check(ident in items, "unknown item id", pointer("hero", "items", ident), ident, TowerError)
-        check(type(n) is int and n >= 0, "a count >= 0", pointer("hero", "items", ident), n,
-              TowerError)  # fmt: skip
+        check(type(n) is int and 0 <= n <= MAX_STAT, f"a count 0-{MAX_STAT}",
+              pointer("hero", "items", ident), n, TowerError)  # fmt: skip
     return Tower(
         name=get(doc, "name", str, "", TowerError, "tower"),
         enemies=enemies,
@@ -376,7 +414,8 @@ def load_tower(path: str | Path) -> Tower:
     2.0
     """
     path = Path(path)
-    doc = load_json(path, format=TOWER_FORMAT, versions=(1,), error=TowerError)
+    doc = load_json(path, format=TOWER_FORMAT, versions=(1,), error=TowerError,
+                    max_bytes=MAX_BYTES)  # fmt: skip
     try:
         return parse_tower(doc, base=path.parent, source=str(path))
     except TowerError as exc:

@@ -55,6 +55,7 @@ def draw_floor(ax: Any, world: World, floor: str | None = None) -> dict[str, Any
             if enemy is not None:
                 style = "bold" if enemy.scheduled else "normal"
                 labels.append(ax.text(x, y, enemy.id[:2], ha="center", va="center", fontsize=8,
+                                      parse_math=False,
                                       fontweight=style))  # fmt: skip
     hero = world.hero
     at = ([hero.x], [hero.y]) if hero.floor == floor else ([], [])
@@ -62,7 +63,7 @@ def draw_floor(ax: Any, world: World, floor: str | None = None) -> dict[str, Any
     ax.set_xticks(range(w))
     ax.set_yticks(range(h))
     ax.tick_params(labelsize=7)
-    ax.set_title(f"floor {floor} (bold = scheduled, ring = hero)", fontsize=9)
+    ax.set_title(f"floor {floor} (bold = scheduled, ring = hero)", fontsize=9, parse_math=False)
     return {"image": image, "labels": labels, "hero": marker}
 
 

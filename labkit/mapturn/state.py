@@ -23,10 +23,15 @@ from labkit import LabkitError
 from labkit.io import check, pointer
 from labkit.io import field as get
 
+from .defs import MAX_STAT
+
 __all__ = ["SaveError", "MapTurnState", "SkillState", "SAVE_FORMAT", "SAVE_VERSION"]
 
 SAVE_FORMAT = "labkit.mapturn.save"
 SAVE_VERSION = 1
+#: Limits of a save besides the tower's own (:mod:`.defs`): the clock, map turn and a gauge
+#: stay below 2**53 (exact in a float64 and in JSON readers of other languages).
+MAX_CLOCK = 2**53
 
 
 class MapTurnError(LabkitError):
@@ -70,8 +75,8 @@ class MapTurnState:
         check(isinstance(doc, dict), "must be an object", at, doc, SaveError)
         clock = get(doc, "clock", int, at, SaveError)
         turn = get(doc, "mapTurn", int, at, SaveError)
-        check(clock >= 0, "must be >= 0", at + "/clock", clock, SaveError)
-        check(turn >= 0, "must be >= 0", at + "/mapTurn", turn, SaveError)
+        check(0 <= clock <= MAX_CLOCK, f"must be 0-{MAX_CLOCK}", at + "/clock", clock, SaveError)
+        check(0 <= turn <= MAX_CLOCK, f"must be 0-{MAX_CLOCK}", at + "/mapTurn", turn, SaveError)
         stores = []
         for key, kind in (("enemyActionGauge", float), ("enemyMemory", dict)):
             out: dict[str, dict] = {}
@@ -82,7 +87,8 @@ class MapTurnState:
                 for rid in values:
                     value = get(values, rid, kind, fat, SaveError)
                     if kind is float:  # M5: a gauge only drops while >= timeCost
-                        check(value >= 0, "a gauge is >= 0", fat + pointer(rid), value, SaveError)
+                        check(0 <= value <= MAX_CLOCK, f"a gauge is 0-{MAX_CLOCK}",
+                              fat + pointer(rid), value, SaveError)  # fmt: skip
                     check(rid.startswith(fid + ":"), "runtime id of another floor",
                           fat + pointer(rid), rid, SaveError)  # fmt: skip
                 out[fid] = {k: (float(v) if kind is float else dict(v)) for k, v in values.items()}
@@ -120,10 +126,11 @@ class SkillState:
                   SaveError)  # fmt: skip
             check(isinstance(s, dict), "must be an object", sat, s, SaveError)
             remain = get(s, "remainBattles", (int, type(None)), sat, SaveError)
-            check(remain is None or remain > 0, "must be > 0 or null", sat + "/remainBattles",
-                  remain, SaveError)  # fmt: skip
+            check(remain is None or 0 < remain <= MAX_STAT, f"must be 1-{MAX_STAT} or null",
+                  sat + "/remainBattles", remain, SaveError)  # fmt: skip
             btc = get(s, "battleTimeCost", int, sat, SaveError)
-            check(btc >= 0, "must be >= 0", sat + "/battleTimeCost", btc, SaveError)
+            check(0 <= btc <= MAX_STAT, f"must be 0-{MAX_STAT}", sat + "/battleTimeCost", btc,
+                  SaveError)  # fmt: skip
             src = get(s, "sourceItemId", str, sat, SaveError)
             status[sid] = {"remainBattles": remain, "battleTimeCost": btc, "sourceItemId": src}
         battle = {}

@@ -17,6 +17,11 @@ from labkit import ArgumentError
 
 from .defs import MIN_TIME_COST
 
+#: Limits of :func:`gauge_timeline`: ticks run, enemies, per-tick events recorded.
+MAX_TICKS = 10_000_000
+MAX_ENEMIES = 10_000
+MAX_EVENTS = 20_000_000
+
 __all__ = ["GaugeTimeline", "gauge_timeline"]
 
 
@@ -81,6 +86,10 @@ def gauge_timeline(
         Record the per-tick events (needed for :meth:`GaugeTimeline.raster`); ``False`` returns
         only totals and final gauges, using no memory per tick.
 
+    Limits: ``ticks`` ≤ :data:`MAX_TICKS`, at most :data:`MAX_ENEMIES` enemies and, with
+    ``events``, at most :data:`MAX_EVENTS` recorded events (``ArgumentError`` naming the
+    argument). Work is O(ticks × enemies), memory O(events).
+
     Returns
     -------
     GaugeTimeline
@@ -105,6 +114,11 @@ def gauge_timeline(
         )
     if isinstance(ticks, bool) or not isinstance(ticks, (int, np.integer)) or ticks < 0:
         raise ArgumentError("must be an integer >= 0", argument="ticks", value=ticks)
+    if ticks > MAX_TICKS:
+        raise ArgumentError(f"must be <= {MAX_TICKS}", argument="ticks", value=ticks)
+    if len(costs) > MAX_ENEMIES:
+        raise ArgumentError(f"at most {MAX_ENEMIES} enemies", argument="time_costs",
+                            value=len(costs))  # fmt: skip
     if gauges is None:
         start = np.zeros_like(costs)
     else:
@@ -118,6 +132,10 @@ def gauge_timeline(
         scheduled = costs > 0
         bound = np.floor((start[scheduled] + ticks) / costs[scheduled]) + 1
         capacity = int(np.minimum(bound, ticks).sum())
+        if capacity > MAX_EVENTS:
+            raise ArgumentError(f"would record {capacity} events, more than {MAX_EVENTS} "
+                                "(pass events=False for totals only)", argument="ticks",
+                                value=ticks)  # fmt: skip
     from . import _kernels  # imported here: numba loads on first use, not with the package
 
     actions, final, tick, enemy, count, n = _kernels.gauge_run(

@@ -29,7 +29,7 @@ import numpy as np
 from labkit.io import check, pointer
 from labkit.io import field as get
 
-from .defs import EnemyDef, Tower, TowerError
+from .defs import MAX_STAT, EnemyDef, Tower, TowerError
 
 __all__ = ["Hero", "WorldEvent", "World", "DIRECTIONS"]
 
@@ -281,17 +281,26 @@ class World:
         for fid, f in fdoc.items():
             fat = at + pointer("floors", fid)
             rows = get(f, "map", list, fat, error)
-            try:
-                grid = np.array(rows, dtype=np.int64)
-            except (ValueError, TypeError, OverflowError):
-                grid = None
-            ok = grid is not None and grid.shape == self.floors[fid].shape
-            check(ok, f"map must be {self.floors[fid].shape} integers", fat + "/map", None, error)
+            h, w = self.floors[fid].shape
+            shape = f"{h} rows of {w} integers"
+            check(len(rows) == h, f"map must be {shape}", fat + "/map", len(rows), error)
+            for y, row in enumerate(rows):
+                check(isinstance(row, list) and len(row) == w, f"map must be {shape}",
+                      f"{fat}/map/{y}", None if isinstance(row, list) else row, error)  # fmt: skip
+                for x, v in enumerate(row):
+                    # No coercion: "1", 1.9 or true are not block numbers (numpy would take them).
+                    check(type(v) is int, "a block number is an integer", f"{fat}/map/{y}/{x}",
+                          v, error)  # fmt: skip
+            grid = np.array(rows, dtype=object)
             known = np.isin(grid, [0, *self.tower.legend])
             check(bool(known.all()), "a block number not in the legend", fat + "/map",
-                  None if known.all() else int(grid[~known][0]), error)  # fmt: skip
+                  None if known.all() else grid[~known][0], error)  # fmt: skip
+            grid = grid.astype(np.int64)
             mask = np.zeros(grid.shape, dtype=bool)
-            for i, p in enumerate(get(f, "hidden", list, fat, error)):
+            hidden_list = get(f, "hidden", list, fat, error)
+            check(len(hidden_list) <= h * w, "more hidden cells than the floor has",
+                  fat + "/hidden", len(hidden_list), error)  # fmt: skip
+            for i, p in enumerate(hidden_list):
                 ok = isinstance(p, list) and len(p) == 2 and all(type(v) is int for v in p)
                 ok = ok and 0 <= p[0] < grid.shape[1] and 0 <= p[1] < grid.shape[0]
                 check(ok, "a hidden cell is [x, y] on the floor", f"{fat}/hidden/{i}", p, error)
@@ -302,12 +311,15 @@ class World:
         fid = get(h, "floor", str, hat, error)
         check(fid in floors, "unknown floor", hat + "/floor", fid, error)
         vals = {k: get(h, k, int, hat, error) for k in ("x", "y", "hp", "atk", "def")}
+        for k in ("hp", "atk", "def"):
+            check(0 <= vals[k] <= MAX_STAT, f"must be 0-{MAX_STAT}", f"{hat}/{k}", vals[k], error)
         check(0 <= vals["x"] < floors[fid].shape[1] and 0 <= vals["y"] < floors[fid].shape[0],
               "hero outside its floor", hat, [vals["x"], vals["y"]], error)  # fmt: skip
         items = get(h, "items", dict, hat, error)
         for k, n in items.items():
             check(k in self.tower.items, "unknown item", hat + pointer("items", k), k, error)
-            check(type(n) is int and n >= 0, "a count >= 0", hat + pointer("items", k), n, error)
+            check(type(n) is int and 0 <= n <= MAX_STAT, f"a count 0-{MAX_STAT}",
+                  hat + pointer("items", k), n, error)  # fmt: skip
         hero = Hero(fid, vals["x"], vals["y"], vals["hp"], vals["atk"], vals["def"], dict(items),
                     get(h, "dead", bool, hat, error))  # fmt: skip
         return floors, hidden, hero

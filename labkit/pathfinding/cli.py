@@ -7,16 +7,16 @@ INVALID_INPUT (the start lies outside the map); 1 for a bad file or argument.
 from __future__ import annotations
 
 import argparse
+import re
 
 from labkit import LabkitError
+from labkit._args import out_file
 
 
 def _point(text: str) -> tuple[int, int]:
-    try:
-        x, y = (int(v) for v in text.split(","))
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected X,Y (two integers), got {text!r}") from None
-    return x, y
+    from labkit._args import point
+
+    return point(text)
 
 
 def _find(args: argparse.Namespace) -> int:
@@ -49,7 +49,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     find.add_argument("--from", dest="start", type=_point, required=True, metavar="X,Y")
     find.add_argument("--to", dest="target", type=_point, required=True, metavar="X,Y")
     find.add_argument("--diagonal", action="store_true", help="8-way neighbourhood")
-    find.add_argument("--svg", help="also write a picture of the map and path")
+    find.add_argument("--svg", type=out_file, help="also write a picture of the map and path")
+    # "-1,-1" is a value, not an option: argparse only knows plain negative numbers, so teach
+    # this parser that a negative X,Y pair is one too (its own private matcher, documented in
+    # the argparse source as the hook for exactly this).
+    find._negative_number_matcher = re.compile(r"^-\d+$|^-\d*\.\d+$|^-?\d+,-?\d+$")
     find.set_defaults(func=_find)
 
 

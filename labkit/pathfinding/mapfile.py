@@ -14,10 +14,18 @@ Example::
 lists of rows (``[y][x]``); ``layers``, ``cost`` (entering costs, default 1) and
 ``neighbourhood`` (4 or 8, default 4) are optional. Everything is validated before anything is
 built; errors name the JSON pointer and the bad value.
+
+Limits (checked on load, each error naming the limit and the value): a grid is at most
+:data:`MAX_SIDE` cells wide or high and :data:`MAX_CELLS` cells in all; at most
+:data:`MAX_LAYERS` extra layers and :data:`MAX_TILES` tile definitions; tile numbers are
+1 … :data:`MAX_TILE_NUMBER`; a cost is a finite number 0 … :data:`MAX_COST` (no NaN, no
+infinity, no negative cost: a cell that cannot be entered is a wall tile, not a cost); the file is
+at most :data:`MAX_BYTES`. Memory is then O(cells × layers) and a search O(cells log cells).
 """
 
 from __future__ import annotations
 
+import math
 import os
 from dataclasses import dataclass
 from typing import Any
@@ -39,6 +47,13 @@ __all__ = ["MapFile", "map_from_json", "map_to_json", "load_map", "save_map"]
 
 FORMAT = "labkit.pathmap"
 VERSIONS = (1,)
+MAX_SIDE = 4096
+MAX_CELLS = 1_000_000
+MAX_LAYERS = 16
+MAX_TILES = 4096
+MAX_TILE_NUMBER = 2**31 - 1
+MAX_COST = 1e9
+MAX_BYTES = 128 * 1024 * 1024
 
 
 @dataclass
@@ -78,6 +93,12 @@ def _grid(value: Any, at: str, kind: type, shape: tuple[int, int] | None) -> np.
     """A list of rows of ints (tile numbers >= 0) or numbers (costs), checked cell by cell."""
     ok = isinstance(value, list) and len(value) > 0
     io.check(ok, "must be a non-empty list of rows", at, value, MapError)
+    wide = max((len(r) for r in value if isinstance(r, list)), default=0)
+    io.check(len(value) <= MAX_SIDE and wide <= MAX_SIDE,
+             f"a grid is at most {MAX_SIDE} cells wide and high", at, f"{wide}x{len(value)}",
+             MapError)  # fmt: skip
+    io.check(len(value) * wide <= MAX_CELLS, f"a grid has at most {MAX_CELLS} cells", at,
+             f"{wide}x{len(value)}", MapError)  # fmt: skip
     if shape is not None:
         io.check(len(value) == shape[0], f"must have {shape[0]} rows", at, len(value), MapError)
     width = shape[1] if shape else None
@@ -88,10 +109,11 @@ def _grid(value: Any, at: str, kind: type, shape: tuple[int, int] | None) -> np.
         io.check(ok, f"row must have {width} cells", f"{at}/{y}", len(row), MapError)
         for x, cell in enumerate(row):
             if kind is int:
-                io.as_int(cell, f"{at}/{y}/{x}", 0, None, MapError)
+                io.as_int(cell, f"{at}/{y}/{x}", 0, MAX_TILE_NUMBER, MapError)
             else:
                 ok = isinstance(cell, (int, float)) and not isinstance(cell, bool)
-                io.check(ok, "must be a number", f"{at}/{y}/{x}", cell, MapError)
+                ok = ok and math.isfinite(cell) and 0 <= cell <= MAX_COST
+                io.check(ok, f"must be a number 0-{MAX_COST:g}", f"{at}/{y}/{x}", cell, MapError)
     return np.array(value, dtype=np.int64 if kind is int else np.float64)
 
 
@@ -106,11 +128,13 @@ def map_from_json(doc: Any, state: Any = None) -> MapFile:
     doc = io.check_header(doc, format=FORMAT, versions=VERSIONS, error=MapError)
     tiles = []
     raw_tiles = io.field(doc, "tiles", list, "", MapError)
+    io.check(len(raw_tiles) <= MAX_TILES, f"at most {MAX_TILES} tile definitions", "/tiles",
+             len(raw_tiles), MapError)  # fmt: skip
     seen: set[int] = set()
     for i, t in enumerate(raw_tiles):
         at = f"/tiles/{i}"
         number = io.field(t, "number", int, at, MapError)
-        io.as_int(number, f"{at}/number", 1, None, MapError)
+        io.as_int(number, f"{at}/number", 1, MAX_TILE_NUMBER, MapError)
         io.check(number not in seen, "tile number defined twice", f"{at}/number", number, MapError)
         seen.add(number)
         bits = {}
@@ -129,7 +153,10 @@ def map_from_json(doc: Any, state: Any = None) -> MapFile:
     event = _grid(io.field(doc, "event", list, "", MapError), "/event", int, None)
     _known(event, "/event", seen)
     layers = {}
-    for i, layer in enumerate(io.field(doc, "layers", list, "", MapError, [])):
+    raw_layers = io.field(doc, "layers", list, "", MapError, [])
+    io.check(len(raw_layers) <= MAX_LAYERS, f"at most {MAX_LAYERS} layers", "/layers",
+             len(raw_layers), MapError)  # fmt: skip
+    for i, layer in enumerate(raw_layers):
         at = f"/layers/{i}"
         name = io.field(layer, "name", str, at, MapError)
         grid = _grid(io.field(layer, "tiles", list, at, MapError), f"{at}/tiles", int, event.shape)
@@ -186,7 +213,7 @@ def load_map(path: str | os.PathLike, state: Any = None) -> MapFile:
     >>> mf.game_map.width, mf.face.name
     (12, '4-way')
     """
-    doc = io.load_json(path, format=FORMAT, versions=VERSIONS, error=MapError)
+    doc = io.load_json(path, format=FORMAT, versions=VERSIONS, error=MapError, max_bytes=MAX_BYTES)
     try:
         return map_from_json(doc, state)
     except MapError as exc:

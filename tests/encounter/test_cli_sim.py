@@ -38,7 +38,7 @@ def test_replay_of_an_edited_trace_exits_1_with_the_divergence(tmp_path, capsys)
 
 
 def test_bad_input_is_a_clear_error(tmp_path, capsys):
-    assert main(["sim", "run", "--difficulty", "1"]) == 1
+    assert main(["sim", "run", "--difficulty", "1"]) == 2  # argparse's usage error
     assert "--difficulty" in capsys.readouterr().err
     bad = tmp_path / "bad.json"
     bad.write_text('{"format": "labkit.encounter.trace", "version": 9}')

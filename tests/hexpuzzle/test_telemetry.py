@@ -81,7 +81,7 @@ def test_structure_errors():
 
 
 def test_missing_file_is_a_telemetry_error(tmp_path):
-    with pytest.raises(TelemetryError, match="cannot read"):
+    with pytest.raises(TelemetryError, match="file not found"):
         load_telemetry(tmp_path / "nope.csv", frame=False)
 
 

@@ -116,6 +116,14 @@ def describe(event: dict[str, Any]) -> str:
     return f"{cat} {parts}".strip()
 
 
+def _safe_describe(event: dict[str, Any]) -> str:
+    """:func:`describe`, or the raw state when a (hand-edited) event lacks what it needs."""
+    try:
+        return describe(event)
+    except (KeyError, IndexError, TypeError, ValueError):
+        return f"{event.get('category')} {event.get('state')}"
+
+
 def events_html(events: list[dict[str, Any]], limit: int = 40) -> str:
     """An HTML table of the first ``limit`` events."""
     rows = "".join(
@@ -128,7 +136,7 @@ def events_html(events: list[dict[str, Any]], limit: int = 40) -> str:
                 e["turn"],
                 e["actor"] or "",
                 e["category"],
-                describe(e),
+                _safe_describe(e),
             )  # fmt: skip
         )
         + "</tr>"

@@ -32,7 +32,12 @@ __all__ = ["Divergence", "replay"]
 
 @dataclass(frozen=True)
 class Divergence:
-    """Where a re-run first differs from a trace: event ``index``, stored vs re-run event.
+    """Where a re-run first differs from a trace.
+
+    ``field`` is ``"events"`` for an event stream that differs (``index`` = the first event,
+    ``expected`` = stored, ``actual`` = re-run), or the name of a summary field the trace claims
+    (``"winner"``, ``"end_reason"``, ``"survivors"``, ``"steps"``, ``"turns"``, ``"map"``,
+    ``"snapshots"``, ``"entropy"``) with the stored and re-run values (``index`` is -1).
 
     Examples
     --------
@@ -44,14 +49,30 @@ class Divergence:
     """
 
     index: int
-    expected: dict | None
-    actual: dict | None
+    expected: Any
+    actual: Any
+    field: str = "events"
 
     def __str__(self) -> str:
+        if self.field != "events":
+            return (
+                f"the trace's {self.field} differs from the re-run:\n"
+                f"  expected: {_cap(self.expected)}\n  actual:   {_cap(self.actual)}"
+            )
         return (
             f"first divergence at event {self.index}:\n"
-            f"  expected: {_brief(self.expected)}\n  actual:   {_brief(self.actual)}"
+            f"  expected: {_cap(_brief(self.expected))}\n  actual:   {_cap(_brief(self.actual))}"
         )
+
+
+def _cap(value: Any, limit: int = 400) -> str:
+    from labkit.io import shorten
+
+    return value if isinstance(value, str) and len(value) <= limit else shorten(value, limit)
+
+
+#: The summary fields a trace claims, checked against the re-run after its events.
+CLAIMS = ("steps", "turns", "winner", "end_reason", "survivors", "map", "snapshots", "entropy")
 
 
 def _brief(event: dict | None) -> str:
@@ -90,15 +111,33 @@ def replay(
     from labkit.encounter.sim.session import GameSession
 
     game = GameSession(trace.settings, policies=policies)
-    again = game.run(version=trace.version).events
-    for i, (want, got) in enumerate(zip(trace.events, again)):
+    game.run(version=trace.version)
+    again = SimulationTrace.from_session(game, version=trace.version)
+    for i, (want, got) in enumerate(zip(trace.events, again.events)):
         if want != got:
             return Divergence(i, want, got)
-    if len(trace.events) != len(again):
-        i = min(len(trace.events), len(again))
+    if len(trace.events) != len(again.events):
+        i = min(len(trace.events), len(again.events))
         return Divergence(
             i,
             trace.events[i] if i < len(trace.events) else None,
-            again[i] if i < len(again) else None,
+            again.events[i] if i < len(again.events) else None,
         )
+    for name in CLAIMS:
+        want, got = _plain(getattr(trace, name)), _plain(getattr(again, name))
+        if name == "snapshots" and want is None:
+            continue  # a trace may leave the snapshots out
+        if name == "map" and trace.version < 3:
+            continue  # format 2 has no map
+        if name == "entropy" and not want:
+            continue  # older traces may lack it
+        if want != got:
+            return Divergence(-1, want, got, field=name)
     return None
+
+
+def _plain(value: Any) -> Any:
+    """``value`` as JSON gives it back (tuples become lists), for comparing with a loaded file."""
+    import json
+
+    return json.loads(json.dumps(value)) if value is not None else None

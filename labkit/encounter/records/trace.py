@@ -17,6 +17,13 @@ file). :meth:`SimulationTrace.load` validates everything before building anythin
 :class:`TraceError` naming the JSON pointer and the bad value. A format-2 file stays format 2
 (nothing can invent its map without re-running the rules).
 
+Limits: a file is at most :data:`MAX_BYTES`; the settings' own limits hold (at most 64 NPCs and
+64 monsters, a 64 × 64 map, ``max_steps`` ≤ 10,000,000, seeds 0 … 2**63 − 1, a balance patch
+within the balance file's limits), steps ≤ ``max_steps``, loot counts ≤ the balance's
+``MAX_STOCK``, snapshots present exactly when the settings keep them. Replaying costs what
+playing the game costs: O(steps × actors) time, O(events) memory. ``replay`` checks every claim
+(events, steps, turns, winner, end reason, survivors, the initial map, snapshots, entropy).
+
 Examples
 --------
 >>> from labkit.encounter.sim.settings import SimulationSettings
@@ -37,6 +44,7 @@ from typing import Any
 import labkit
 from labkit import LabkitError
 from labkit.encounter.records.journal import CATEGORIES, events_html
+from labkit.encounter.rules.balance import MAX_STOCK
 from labkit.encounter.sim.settings import SimulationSettings
 from labkit.encounter.sim.world import ROOM_KINDS
 from labkit.encounter.status import END_REASONS, EndReason
@@ -48,6 +56,8 @@ __all__ = ["TraceError", "SimulationTrace", "FORMAT", "VERSIONS"]
 
 FORMAT = "labkit.encounter.trace"
 VERSIONS = (2, 3)
+#: Largest trace file read (a 10,000-step game with snapshots is a few megabytes).
+MAX_BYTES = 256 * 1024 * 1024
 
 
 class TraceError(LabkitError):
@@ -136,7 +146,7 @@ class SimulationTrace:
     @classmethod
     def load(cls, path: str | os.PathLike) -> SimulationTrace:
         """Read and validate a trace file (format 2 or 3)."""
-        doc = load_json(path, format=FORMAT, error=TraceError)
+        doc = load_json(path, format=FORMAT, error=TraceError, max_bytes=MAX_BYTES)
         return cls.from_dict(doc, file=str(path))
 
     @classmethod
@@ -171,20 +181,26 @@ class SimulationTrace:
         }
 
     def _repr_html_(self) -> str:
+        from html import escape
+
         s = self.settings
+        survivors = ", ".join(self.survivors) or "none"
         head = (
-            f"<b>SimulationTrace</b> format {self.version} · labkit {self.labkit} · "
+            f"<b>SimulationTrace</b> format {self.version} · labkit {escape(str(self.labkit))} · "
             f"map seed {s.map_seed}, seed {s.seed} · {s.width}×{s.height} rooms, "
             f"{s.npcs} NPCs vs {s.monsters} monsters, difficulty {list(s.difficulty)}<br>"
-            f"<b>{self.end_reason}</b> winner: {self.winner} · {self.steps} steps, "
-            f"{self.turns} turns, {len(self.events)} events · survivors: "
-            f"{', '.join(self.survivors) or 'none'}"
+            f"<b>{escape(str(self.end_reason))}</b> winner: {escape(str(self.winner))} · "
+            f"{self.steps} steps, {self.turns} turns, {len(self.events)} events · survivors: "
+            f"{escape(survivors)}"
         )
         picture = ""
         if self.map is not None:
             from labkit.encounter.sim_draw import final_state_svg
 
-            picture = f"<div>final state</div>{final_state_svg(self)}"
+            try:
+                picture = f"<div>final state</div>{final_state_svg(self)}"
+            except TraceError as exc:  # a hand-edited trace: show the rest, say why not this
+                picture = f"<div>no final state: {escape(str(exc))}</div>"
         return f"<div>{head}{picture}<details><summary>events</summary>" \
                f"{events_html(self.events)}</details></div>"  # fmt: skip
 
@@ -238,6 +254,9 @@ def _build(doc: Any) -> SimulationTrace:
     if version >= 3:
         the_map = _check_map(get(doc, "map", dict, "", TraceError), s)
     snaps = get(doc, "snapshots", list, "", TraceError, default=None)
+    check((snaps is not None) == s.snapshots,
+          "must be present exactly when /settings/snapshots is true", "/snapshots",
+          None if snaps is None else len(snaps), TraceError)  # fmt: skip
     if snaps is not None:
         check(len(snaps) == steps, f"must hold one entry per step ({steps})", "/snapshots",
               len(snaps), TraceError)  # fmt: skip
@@ -264,11 +283,12 @@ def _check_map(m: dict, s: SimulationSettings) -> dict:
             at = pointer("map", key, rid)
             check(isinstance(items, dict), "must map items to counts", at, items, TraceError)
             for item, n in items.items():
-                as_int(n, at + pointer(item), 1, None, TraceError)
+                as_int(n, at + pointer(item), 1, MAX_STOCK, TraceError)
     spawns = get(m, "spawns", dict, "/map", TraceError)
     for aid in s.actor_ids:
         p = get(spawns, aid, list, "/map/spawns", TraceError)
-        ok = len(p) == 2 and 0 <= p[0] < s.width and 0 <= p[1] < s.height
+        ok = len(p) == 2 and all(type(v) is int for v in p)
+        ok = ok and 0 <= p[0] < s.width and 0 <= p[1] < s.height
         check(ok, "must be [x, y] inside the map", pointer("map", "spawns", aid), p, TraceError)
     get(m, "pool", dict, "/map", TraceError)
     return m

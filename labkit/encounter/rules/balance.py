@@ -66,6 +66,18 @@ FORMAT = "labkit.balance"
 VERSIONS = (1,)
 TABLE_SIZE = 9  # indices −4 … 4
 DEFAULT_PATH = data_path("balance", "a_edition.json", must_exist=False)
+#: Limits of a balance file. Every stat (hit, pursuit, agility, first strike, damage, noise,
+#: protection, magazine, life) lies in [-MAX_STAT, MAX_STAT] (life 1..MAX_STAT), far inside the
+#: kernels' int64; a card's stock is at most MAX_STOCK and the whole pool at most MAX_POOL
+#: cards (building a map costs time linear in the pool); a fight lasts at most MAX_ROUNDS.
+#: Within these a game's set-up is O(MAX_POOL) and a fight O(MAX_ROUNDS).
+MAX_STAT = 1_000_000
+MAX_STOCK = 10_000
+MAX_POOL = 100_000
+MAX_ROUNDS = 10_000
+#: Bound of the priority rule's base and per-agility slope (probabilities are clamped anyway).
+MAX_WEIGHT = 1000
+MAX_BYTES = 4 * 1024 * 1024
 
 
 class BalanceError(LabkitError):
@@ -246,9 +258,12 @@ def pointer_join(at: str, *parts: str | int) -> str:
     return at + pointer(*parts)
 
 
-def _ints(obj: dict, at: str, keys: tuple[str, ...], lo: int | None = None) -> dict[str, int]:
+def _ints(
+    obj: dict, at: str, keys: tuple[str, ...], lo: int | None = None, hi: int = MAX_STAT
+) -> dict[str, int]:
+    lo = -MAX_STAT if lo is None else lo
     return {
-        k: as_int(get(obj, k, int, at, BalanceError), pointer_join(at, k), lo, None, BalanceError)
+        k: as_int(get(obj, k, int, at, BalanceError), pointer_join(at, k), lo, hi, BalanceError)
         for k in keys
     }
 
@@ -302,13 +317,21 @@ def _build(doc: dict, file: str | None) -> Balance:
         pr,
         BalanceError,
     )
+    for key in ("base", "per_agility"):
+        value = getattr(rule, key)
+        check(abs(value) <= MAX_WEIGHT, f"must be between -{MAX_WEIGHT} and {MAX_WEIGHT}",
+              f"/priority/{key}", value, BalanceError)  # fmt: skip
 
     combat = _ints(
         get(doc, "combat", dict, "", BalanceError),
         "/combat",
-        ("stealth_hit_bonus", "min_wound", "max_rounds"),
+        ("stealth_hit_bonus", "min_wound"),
         0,
     )
+    combat["max_rounds"] = as_int(
+        get(get(doc, "combat", dict, "", BalanceError), "max_rounds", int, "/combat", BalanceError),
+        "/combat/max_rounds", 1, MAX_ROUNDS, BalanceError,
+    )  # fmt: skip
     check(
         combat["max_rounds"] >= 1,
         "must be at least 1",
@@ -333,7 +356,7 @@ def _build(doc: dict, file: str | None) -> Balance:
             get(w, "magazine", int, at, BalanceError, default=0),
             pointer_join(at, "magazine"),
             0,
-            None,
+            MAX_STAT,
             BalanceError,
         )
         check(
@@ -361,7 +384,9 @@ def _build(doc: dict, file: str | None) -> Balance:
         at = pointer("attachments", name)
         fits = get(a, "fits", str, at, BalanceError)
         check(fits in weapons, "unknown weapon", pointer_join(at, "fits"), fits, BalanceError)
-        attachments[name] = Attachment(name, fits, get(a, "noise", int, at, BalanceError))
+        noise = as_int(get(a, "noise", int, at, BalanceError), pointer_join(at, "noise"),
+                       -MAX_STAT, MAX_STAT, BalanceError)  # fmt: skip
+        attachments[name] = Attachment(name, fits, noise)
 
     seen: dict[str, str] = {}
     for family, names in (
@@ -394,7 +419,11 @@ def _build(doc: dict, file: str | None) -> Balance:
         at = pointer("characters", name)
         stats = _ints(c, at, ("hit", "pursuit", "agility", "first_strike"))
         life = as_int(
-            get(c, "life", int, at, BalanceError), pointer_join(at, "life"), 1, None, BalanceError
+            get(c, "life", int, at, BalanceError),
+            pointer_join(at, "life"),
+            1,
+            MAX_STAT,
+            BalanceError,
         )
         weapon = get(c, "weapon", str, at, BalanceError)
         check(weapon in weapons, "unknown weapon", pointer_join(at, "weapon"), weapon, BalanceError)
@@ -412,7 +441,9 @@ def _build(doc: dict, file: str | None) -> Balance:
     for name, count in stock_doc.items():
         at = pointer("card_pool", "stock", name)
         check(name in cards, "unknown item", at, name, BalanceError)
-        stock[name] = as_int(count, at, 0, None, BalanceError)
+        stock[name] = as_int(count, at, 0, MAX_STOCK, BalanceError)
+    check(sum(stock.values()) <= MAX_POOL, f"the pool holds at most {MAX_POOL} cards",
+          "/card_pool/stock", sum(stock.values()), BalanceError)  # fmt: skip
     quota_item = get(pool, "quota_item", str, "/card_pool", BalanceError, default=None)
     if quota_item is not None:
         check(
@@ -456,7 +487,8 @@ def load_balance(path: str | os.PathLike | None = None) -> Balance:
     True
     """
     path = DEFAULT_PATH if path is None else Path(path)
-    doc = load_json(path, format=FORMAT, versions=VERSIONS, error=BalanceError)
+    doc = load_json(path, format=FORMAT, versions=VERSIONS, error=BalanceError,
+                    max_bytes=MAX_BYTES)  # fmt: skip
     return balance_from_dict(doc, file=str(path))
 
 

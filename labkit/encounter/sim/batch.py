@@ -72,12 +72,21 @@ import numpy as np
 from labkit import ArgumentError
 from labkit.encounter.rules.combat import wilson_interval
 from labkit.encounter.sim.engine import play_jobs
-from labkit.encounter.sim.pool import Job, local_executor, play_chunk
+from labkit.encounter.sim.pool import MAX_WORKERS, Job, local_executor, play_chunk, stop_pool
 from labkit.encounter.sim.settings import SimulationError, SimulationSettings
 from labkit.encounter.status import EndReason
 from labkit.io import atomic_write
 
-__all__ = ["run_batch", "BatchResult", "local_executor", "play_chunk", "survival_curve"]
+__all__ = [
+    "run_batch",
+    "BatchResult",
+    "local_executor",
+    "play_chunk",
+    "stop_pool",
+    "survival_curve",
+    "MAX_GAMES",
+    "MAX_WORKERS",
+]
 
 BASE_FIELDS = [
     ("settings_index", "i4"),
@@ -89,6 +98,8 @@ BASE_FIELDS = [
     ("turns", "i4"),
     ("encounters", "i4"),
 ]
+#: Limits of one batch (work and memory grow linearly with the games): games per call.
+MAX_GAMES = 1_000_000
 
 
 def run_batch(
@@ -140,9 +151,18 @@ def run_batch(
     sweep = [settings] if isinstance(settings, SimulationSettings) else list(settings)
     if not sweep:
         raise ArgumentError("no settings to play", argument="settings", value=[])
-    seed_list = None if seeds is None else [int(s) for s in seeds]
+    if chunksize is not None and (
+        isinstance(chunksize, bool) or not isinstance(chunksize, int) or not 1 <= chunksize
+    ):
+        raise ArgumentError("must be an integer >= 1 (or None)", argument="chunksize",
+                            value=chunksize)  # fmt: skip
+    seed_list = None if seeds is None else _seed_list(seeds)
     for seed in seed_list or []:
         sweep[0].replace(seed=seed, map_seed=seed)  # a bad seed fails here, naming the field
+    games = len(sweep) * (1 if seed_list is None else len(seed_list))
+    if games > MAX_GAMES:
+        raise ArgumentError(f"{games} games, more than the limit of {MAX_GAMES}",
+                            argument="seeds", value=games)  # fmt: skip
     jobs: list[Job] = []
     for k, s in enumerate(sweep):
         for seed in [s.seed] if seed_list is None else seed_list:
@@ -164,6 +184,22 @@ def run_batch(
     if missing:
         raise SimulationError("games were lost", pointer=f"/jobs/{missing[0]}", value=len(missing))
     return BatchResult(_table(jobs, results, sweep), sweep)
+
+
+def _seed_list(seeds: Iterable[int]) -> list[int]:
+    """The seeds as ints, at most :data:`MAX_GAMES` of them (a huge range fails before use)."""
+    if isinstance(seeds, range) and len(seeds) > MAX_GAMES:
+        raise ArgumentError(f"{len(seeds)} seeds, more than the limit of {MAX_GAMES}",
+                            argument="seeds", value=seeds)  # fmt: skip
+    out = []
+    for s in seeds:
+        if isinstance(s, bool) or not isinstance(s, (int, np.integer)):
+            raise ArgumentError("seeds must be integers", argument="seeds", value=s)
+        out.append(int(s))
+        if len(out) > MAX_GAMES:
+            raise ArgumentError(f"more than the limit of {MAX_GAMES} seeds", argument="seeds",
+                                value=len(out))  # fmt: skip
+    return out
 
 
 def _table(jobs: list[Job], rows: list[Any], sweep: list[SimulationSettings]) -> np.ndarray:

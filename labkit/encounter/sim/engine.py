@@ -40,6 +40,7 @@ from labkit.encounter.sim.pool import (
     _worker_count,
     local_executor,
     play_chunk,
+    stop_pool,
 )
 
 __all__ = ["Job", "play_jobs", "play_games", "chunk_size", "IN_FLIGHT_PER_WORKER"]
@@ -139,6 +140,11 @@ def play_jobs(
                 elif callable(progress):
                     progress(done, total)
             submit()
+    except BaseException:
+        if own:
+            stop_pool(executor)  # interrupted: end the workers now, not after the queued chunks
+            own = False
+        raise
     finally:
         for fut in pending:
             fut.cancel()

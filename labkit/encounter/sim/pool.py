@@ -21,10 +21,19 @@ from collections.abc import Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
+from labkit import ArgumentError
 from labkit.encounter.sim.runner import outcome_row
 from labkit.encounter.sim.settings import SimulationSettings
 
-__all__ = ["Job", "play_chunk", "local_executor", "TASKS_PER_WORKER", "MAX_CHUNK"]
+__all__ = [
+    "Job",
+    "play_chunk",
+    "local_executor",
+    "stop_pool",
+    "TASKS_PER_WORKER",
+    "MAX_CHUNK",
+    "MAX_WORKERS",
+]
 
 TASKS_PER_WORKER = 32
 MAX_CHUNK = 50
@@ -61,6 +70,58 @@ def _load_kernels() -> None:
             k.dispatcher(*k.example())
 
 
+#: Most local worker processes one pool may start.
+MAX_WORKERS = 256
+
+
+def _watch_parent(parent: int, every: float = 1.0) -> None:
+    """In a worker: exit as soon as the parent process is gone (killed, even by SIGKILL).
+
+    A pool worker otherwise keeps playing its chunk, and may wait on its queue for ever, after
+    ``labkit sim batch`` was killed; re-parented, its ``getppid()`` changes.
+    """
+    import threading
+    import time
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(every)
+        os._exit(1)
+
+    threading.Thread(target=watch, name="labkit-parent-watch", daemon=True).start()
+
+
+def _start_worker(parent: int | None = None) -> None:
+    """Pool initializer: watch the parent, then load the kernels."""
+    if parent is not None:
+        _watch_parent(parent)
+    _load_kernels()
+
+
+def stop_pool(pool: Any) -> None:
+    """Shut a pool down at once: cancel what has not started and end its worker processes.
+
+    Used when a batch is interrupted (Ctrl-C, SIGTERM, an error): a plain ``shutdown()`` would
+    wait for every queued chunk to be played first.
+    """
+    # Taken before shutdown(), which forgets them (private, but the pool offers no terminate).
+    procs = list((getattr(pool, "_processes", None) or {}).values())
+    try:
+        pool.shutdown(wait=False, cancel_futures=True)
+    except TypeError:  # an executor-like object without these options
+        pool.shutdown()
+    for proc in procs:
+        try:
+            proc.terminate()
+        except (OSError, AttributeError, ValueError):
+            pass
+    for proc in procs:
+        try:
+            proc.join(5)
+        except (OSError, AttributeError, ValueError, AssertionError):
+            pass
+
+
 def local_executor(max_workers: int | None = None) -> ProcessPoolExecutor:
     """A process pool whose workers start with the encounter kernels loaded.
 
@@ -77,9 +138,18 @@ def local_executor(max_workers: int | None = None) -> ProcessPoolExecutor:
     >>> bool((a.rows == b.rows).all())
     True
     """
+    if max_workers is not None:
+        if isinstance(max_workers, bool) or not isinstance(max_workers, int):
+            raise ArgumentError("must be an integer", argument="max_workers", value=max_workers)
+        if not 1 <= max_workers <= MAX_WORKERS:
+            raise ArgumentError(f"must be between 1 and {MAX_WORKERS}", argument="max_workers",
+                                value=max_workers)  # fmt: skip
     workers = max_workers or os.cpu_count() or 1
     pool = ProcessPoolExecutor(
-        workers, mp_context=multiprocessing.get_context(), initializer=_load_kernels
+        workers,
+        mp_context=multiprocessing.get_context(),
+        initializer=_start_worker,
+        initargs=(os.getpid(),),
     )
     _load_before_fork(pool)
     return pool

@@ -46,12 +46,17 @@ __all__ = [
     "SimulationError",
     "SimulationSettings",
     "MAX_LEVEL",
+    "MAX_SEED",
     "balance_value",
     "FIELDS",
     "default_balance_document",
 ]
 
 MAX_LEVEL = 3
+#: Seeds are integers 0 … 2**63 - 1 (they go into int64 table columns).
+MAX_SEED = 2**63 - 1
+#: Entries in a settings' balance patch.
+MAX_PATCH = 256
 
 
 #: The file format of :meth:`SimulationSettings.save` (the settings alone, no game).
@@ -162,8 +167,8 @@ def _validate(doc: Any, error: type[LabkitError], at: str = "") -> None:
     unknown = sorted(set(doc) - set(_KEYS))
     check(not unknown, "unknown setting", at + pointer(unknown[0]) if unknown else at, None, error)
     for key, lo, hi in (
-        ("map_seed", 0, None),
-        ("seed", 0, None),
+        ("map_seed", 0, MAX_SEED),
+        ("seed", 0, MAX_SEED),
         ("npcs", 1, 64),
         ("monsters", 1, 64),
         ("width", 1, 64),
@@ -193,6 +198,8 @@ def _validate(doc: Any, error: type[LabkitError], at: str = "") -> None:
                   at + pointer("policies", i), v, error)  # fmt: skip
     if "balance" in doc:
         patch = get(doc, "balance", dict, at, error)
+        check(len(patch) <= MAX_PATCH, f"at most {MAX_PATCH} entries", at + "/balance",
+              len(patch), error)  # fmt: skip
         try:
             _patched(json.dumps(patch, sort_keys=True))
         except LabkitError as exc:
@@ -206,21 +213,31 @@ def _patched(patch_text: str) -> Balance:
         return default_balance()
     doc = _default_doc()
     for ptr, value in patch.items():
-        parts = [p.replace("~1", "/").replace("~0", "~") for p in ptr.split("/")[1:]]
-        if not ptr.startswith("/") or not parts:
+        if not ptr.startswith("/") or ptr == "/":
             raise SimulationError("must be a JSON pointer such as /combat/max_rounds", value=ptr)
-        node = doc
-        for part in parts[:-1]:
-            node = node[int(part)] if isinstance(node, list) else node.get(part)
-            if node is None:
-                raise SimulationError("no such balance field", pointer=ptr)
-        last = parts[-1]
-        if isinstance(node, list):
-            node[int(last)] = value
-        elif last in node:
-            node[last] = value
-        else:
-            raise SimulationError("no such balance field", pointer=ptr)
+        parts = [p.replace("~1", "/").replace("~0", "~") for p in ptr.split("/")[1:]]
+        node: Any = doc
+        for depth, part in enumerate(parts):
+            last = depth == len(parts) - 1
+            if isinstance(node, list):
+                if not (part.isdigit() and int(part) < len(node)):
+                    raise SimulationError("no such balance field (bad list index)", pointer=ptr)
+                key: Any = int(part)
+            elif isinstance(node, dict):
+                if part not in node:
+                    raise SimulationError("no such balance field", pointer=ptr)
+                key = part
+            else:
+                raise SimulationError("no such balance field (a number has no fields)",
+                                      pointer=ptr)  # fmt: skip
+            if last:
+                old = node[key]
+                if isinstance(old, (dict, list)) and not isinstance(value, type(old)):
+                    raise SimulationError(f"must be a JSON {type(old).__name__}", pointer=ptr,
+                                          value=value)  # fmt: skip
+                node[key] = value
+            else:
+                node = node[key]
     return balance_from_dict(doc)
 
 

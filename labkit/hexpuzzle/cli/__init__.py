@@ -18,6 +18,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from labkit import _args as A
+
 
 def register(subparsers: Any) -> None:
     """Add the ``puzzle`` command group to the top-level ``labkit`` parser."""
@@ -30,10 +32,12 @@ def register(subparsers: Any) -> None:
 
     show = sub.add_parser("show", help="summarise a level and draw it as SVG")
     show.add_argument("file", metavar="FILE")
-    show.add_argument("--svg", metavar="OUT", help="write the drawing to this SVG file")
+    show.add_argument(
+        "--svg", type=A.out_file, metavar="OUT", help="write the drawing to this SVG file"
+    )
     show.add_argument(
         "--orientation",
-        type=int,
+        type=A.int_range(-1000, 1000),
         default=0,
         metavar="K",
         help="turn the board K steps clockwise first",
@@ -44,7 +48,7 @@ def register(subparsers: Any) -> None:
     trace = sub.add_parser("trace", help="judge one tap: exit, blocked (by whom, where) or loop")
     trace.add_argument("file", metavar="FILE")
     trace.add_argument("tile", metavar="TILE")
-    trace.add_argument("--orientation", type=int, default=0, metavar="K")
+    trace.add_argument("--orientation", type=A.int_range(-1000, 1000), default=0, metavar="K")
     trace.add_argument("--json", action="store_true", help="print the result as JSON")
     trace.set_defaults(func=_trace)
 

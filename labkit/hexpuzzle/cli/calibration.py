@@ -19,16 +19,20 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from labkit import _args as A
+
 
 def register_calibration_commands(puzzle_subparsers: Any) -> None:
     """Add ``telemetry`` and ``calibrate`` to the ``labkit puzzle`` sub-command group."""
     tele = puzzle_subparsers.add_parser(
         "telemetry", help="simulate players on levels and write telemetry CSV"
     )
-    tele.add_argument("--out", required=True, metavar="FILE", help="CSV file to write")
+    tele.add_argument("--out", type=A.out_file, required=True, metavar="FILE",
+                      help="CSV file to write")  # fmt: skip
     tele.add_argument("--levels", nargs="+", metavar="FILE", help="default: the campaign")
-    tele.add_argument("--players", type=int, default=30, metavar="N", help="per skill group")
-    tele.add_argument("--seed", type=int, default=0, metavar="S")
+    tele.add_argument("--players", type=A.int_range(1, 100_000), default=30, metavar="N",
+                      help="per skill group (1-100000)")  # fmt: skip
+    tele.add_argument("--seed", type=A.seed, default=0, metavar="S")
     tele.add_argument(
         "--mode",
         choices=["all", "progression"],
@@ -42,9 +46,11 @@ def register_calibration_commands(puzzle_subparsers: Any) -> None:
     )
     cal.add_argument("telemetry", metavar="TELEMETRY", help="telemetry CSV")
     cal.add_argument("--levels", nargs="+", metavar="FILE", help="default: the campaign")
-    cal.add_argument("--boot", type=int, default=300, metavar="B", help="bootstrap resamples")
-    cal.add_argument("--seed", type=int, default=0, metavar="S", help="bootstrap seed")
-    cal.add_argument("--json", metavar="OUT", help="also write the result as JSON")
+    cal.add_argument("--boot", type=A.int_range(1, 100_000), default=300, metavar="B",
+                     help="bootstrap resamples (1-100000)")  # fmt: skip
+    cal.add_argument("--seed", type=A.seed, default=0, metavar="S", help="bootstrap seed")
+    cal.add_argument("--json", type=A.out_file, metavar="OUT",
+                     help="also write the result as JSON")  # fmt: skip
     cal.set_defaults(func=_calibrate)
 
 

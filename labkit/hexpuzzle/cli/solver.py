@@ -16,13 +16,15 @@ from pathlib import Path
 from typing import Any
 
 from labkit import ArgumentError
+from labkit import _args as A
 
 
 def register_solver_commands(sub: Any) -> None:
     """Add solve, hint, score, generate and campaign to the ``puzzle`` sub-parsers ``sub``."""
     solve = sub.add_parser("solve", help="fewest rotations to clear a level (SPEC H7)")
     solve.add_argument("file", metavar="FILE")
-    solve.add_argument("--max-states", type=int, default=20_000, metavar="N")
+    solve.add_argument("--max-states", type=A.int_range(1, 10_000_000), default=20_000,
+                       metavar="N")  # fmt: skip
     solve.add_argument("--json", action="store_true", help="print the result as JSON")
     solve.set_defaults(func=_solve)
 
@@ -35,18 +37,22 @@ def register_solver_commands(sub: Any) -> None:
     score.set_defaults(func=_score)
 
     gen = sub.add_parser("generate", help="generate levels backwards from a seed (SPEC H8)")
-    gen.add_argument("--seed", type=int, required=True, metavar="S")
-    gen.add_argument("--count", type=int, default=1, metavar="N")
-    gen.add_argument("--out", required=True, metavar="DIR", help="directory for the level files")
+    gen.add_argument("--seed", type=A.seed, required=True, metavar="S")
+    gen.add_argument("--count", type=A.int_range(1, 10_000), default=1, metavar="N")
+    gen.add_argument("--out", type=A.out_dir, required=True, metavar="DIR",
+                     help="directory for the level files")  # fmt: skip
     gen.add_argument("--radius", type=int, default=2, choices=(2, 3))
-    gen.add_argument("--tiles", type=int, nargs=2, default=(5, 8), metavar=("LO", "HI"))
-    gen.add_argument("--rotations", type=int, nargs=2, default=(1, 3), metavar=("LO", "HI"))
-    gen.add_argument("--slack", type=int, nargs=2, default=(0, 3), metavar=("LO", "HI"))
+    gen.add_argument("--tiles", type=A.int_range(0, 61), nargs=2, default=(5, 8),
+                     metavar=("LO", "HI"))  # fmt: skip
+    gen.add_argument("--rotations", type=A.int_range(0, 999), nargs=2, default=(1, 3),
+                     metavar=("LO", "HI"))  # fmt: skip
+    gen.add_argument("--slack", type=A.int_range(0, 999), nargs=2, default=(0, 3),
+                     metavar=("LO", "HI"))  # fmt: skip
     gen.set_defaults(func=_generate)
 
     camp = sub.add_parser("campaign", help="build the 24-level main line into one file")
-    camp.add_argument("--out", required=True, metavar="FILE")
-    camp.add_argument("--seed", type=int, default=None, metavar="S")
+    camp.add_argument("--out", type=A.out_file, required=True, metavar="FILE")
+    camp.add_argument("--seed", type=A.seed, default=None, metavar="S")
     camp.add_argument(
         "--curve",
         metavar="A:B:N|CSV",
@@ -54,13 +60,18 @@ def register_solver_commands(sub: Any) -> None:
     )
     camp.add_argument(
         "--model",
+        type=A.in_file,
         metavar="MODEL.json",
         help="skill model judging a success-rate curve (default: the shipped model)",
     )
     camp.add_argument(
-        "--ability", type=float, metavar="A", help="player ability of a success curve (0)"
+        "--ability",
+        type=A.float_range(-10.0, 10.0),
+        metavar="A",
+        help="player ability of a success curve (0; logits, -10 to 10)",
     )
-    camp.add_argument("--time-limit", type=float, default=10.0, metavar="SECONDS")
+    camp.add_argument("--time-limit", type=A.float_range(0.1, 3600.0), default=10.0,
+                      metavar="SECONDS")  # fmt: skip
     camp.set_defaults(func=_campaign)
 
 
@@ -70,12 +81,12 @@ def level_entries(path: str) -> list[tuple[str, Any]]:
     ``validate`` reports every one; the one reader of level files for every ``puzzle`` command.
     """
     from labkit import io as lio
-    from labkit.hexpuzzle.level import Level, LevelError
+    from labkit.hexpuzzle.level import MAX_BYTES, Level, LevelError
     from labkit.hexpuzzle.mainline import FORMAT as CAMPAIGN_FORMAT
     from labkit.hexpuzzle.mainline import load as load_campaign
 
     try:
-        doc = lio.load_json(path, error=LevelError)
+        doc = lio.load_json(path, error=LevelError, max_bytes=MAX_BYTES)
         if isinstance(doc, dict) and doc.get("format") == CAMPAIGN_FORMAT:
             return [(f"{path}[{i}]", level) for i, level in enumerate(load_campaign(path))]
         if not isinstance(doc, list):
@@ -156,10 +167,10 @@ def _score(args: argparse.Namespace) -> int:
 
 
 def _generate(args: argparse.Namespace) -> int:
-    from labkit.hexpuzzle.solving.generator import generate_many
+    from labkit.hexpuzzle.solving.generator import iter_generate
 
     out = Path(args.out)
-    levels = generate_many(
+    levels = iter_generate(
         args.seed,
         args.count,
         prefix=f"gen-{args.seed}",
@@ -168,9 +179,11 @@ def _generate(args: argparse.Namespace) -> int:
         rotations=tuple(args.rotations),
         slack=tuple(args.slack),
     )
-    for level in levels:
+    written = 0
+    for level in levels:  # saved as they come: an interruption keeps every finished level
         level.save(out / f"{level.id}.json")
-    print(f"wrote {len(levels)} level(s) to {out}")
+        written += 1
+    print(f"wrote {written} level(s) to {out}")
     return 0
 
 

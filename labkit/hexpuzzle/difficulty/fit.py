@@ -96,6 +96,8 @@ __all__ = [
 
 BAND_TARGETS = (0.85, 0.65, 0.45)
 MIN_LEVELS = 8
+#: Most bootstrap resamples one calibration draws.
+MAX_BOOT = 100_000
 
 
 def fit_weights(
@@ -176,7 +178,8 @@ def calibrate(
     band_targets : three floats
         First-try success at the lower edges of intermediate, hard and challenge.
     n_boot : int
-        Bootstrap resamples for the intervals (0: intervals are NaN).
+        Bootstrap resamples for the intervals (0: intervals are NaN; at most
+        :data:`MAX_BOOT`, work is linear in it).
     bootstrap : {"both", "players", "levels"}
         What the bootstrap resamples.
     level : float
@@ -204,6 +207,9 @@ def calibrate(
     >>> max(cal.weights, key=cal.weights.get)  # the part the players were made to feel
     'rotation'
     """
+    from labkit._args import check_int
+
+    n_boot = check_int(n_boot, "n_boot", 0, MAX_BOOT)
     _check_options(bootstrap, band_targets, level)
     check_index_weights(index_weights)
     diffs = [lv if isinstance(lv, Difficulty) else score(lv) for lv in levels]

@@ -78,6 +78,8 @@ __all__ = [
 MAX_ATTEMPTS = 3
 #: Default chance of quitting per failure in the current run of failures (progression mode).
 QUIT_RATE = 0.25
+#: Most players :func:`make_players` / :func:`skill_groups` (per group) make.
+MAX_PLAYERS = 100_000
 
 
 @dataclass(frozen=True)
@@ -313,6 +315,9 @@ def make_players(
     >>> [p.id for p in make_players(2, rng=0, skill=0.5, prefix="mid")]
     ['mid000', 'mid001']
     """
+    from labkit._args import check_int
+
+    n = check_int(n, "n", 0, MAX_PLAYERS)
     gen = make_rng(rng)
     lo, hi = (skill, skill) if isinstance(skill, (int, float)) else skill
     skills = gen.uniform(lo, hi, size=int(n)) if hi > lo else np.full(int(n), float(lo))
@@ -333,6 +338,9 @@ def skill_groups(n_each: int, rng: RngLike = None) -> list[Player]:
     >>> [p.id for p in skill_groups(1, rng=0)]
     ['novice000', 'regular000', 'expert000']
     """
+    from labkit._args import check_int
+
+    check_int(n_each, "n_each", 0, MAX_PLAYERS)
     root = make_rng(rng)
     return [
         player

@@ -38,6 +38,7 @@ Examples
 
 from __future__ import annotations
 
+import html
 import math
 from dataclasses import dataclass
 
@@ -192,7 +193,8 @@ class Difficulty:
         total = "–" if self.total is None else self.total
         quantities = ", ".join(f"{k}={_fmt(getattr(self, k))}" for k in "NTWFRKM")
         return (
-            f"<table><caption>{self.level_id}: <b>{total}</b> · {self.band or '–'} · "
+            f"<table><caption>{html.escape(str(self.level_id))}: <b>{total}</b> · "
+            f"{self.band or '–'} · "
             f"{self.status}</caption><tr><th>part</th><th>value</th><th>shown</th><th>max</th>"
             f"</tr>{rows}</table><p>{quantities}</p>"
         )

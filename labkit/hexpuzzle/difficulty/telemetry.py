@@ -27,6 +27,9 @@ Decisions the SPEC leaves open
 * ``(level, player, attempt)`` must be unique. Attempt numbers need not be contiguous (a
   telemetry pipeline may drop rows); a player with no ``attempt == 1`` row simply adds nothing
   to a level's first-try figures.
+* Limits: files up to :data:`MAX_BYTES`, ids up to :data:`MAX_TEXT` characters, counts and
+  attempts up to :data:`MAX_COUNT`, seconds up to :data:`MAX_SECONDS`; a UTF-8 byte-order
+  mark is accepted, other encodings are an error naming the line.
 * Errors name the line (1-based, header and comments counted, as an editor shows it), the
   column and the bad text; nothing is half-loaded.
 * Loaders return a numpy structured array (``level``/``player`` fixed-width unicode, counts
@@ -47,7 +50,7 @@ Examples
 ...     parse_telemetry(text.replace("3,1,4", "3,-1,4"))
 ... except TelemetryError as err:
 ...     print(err)
-line 3, column 'hints': must be an integer >= 0 (got '-1')
+line 3, column 'hints': must be an integer 0-1000000000 (got '-1')
 """
 
 from __future__ import annotations
@@ -56,6 +59,7 @@ import csv
 import io
 import math
 import os
+import re
 from collections.abc import Iterable, Sequence
 from typing import Any
 
@@ -93,6 +97,16 @@ COLUMNS: dict[str, str] = {
 _NUMERIC = {"attempt": np.int64, "count": np.int64, "flag": np.bool_, "seconds": np.float64}
 _TRUE, _FALSE = {"1", "true", "True", "TRUE"}, {"0", "false", "False", "FALSE"}
 
+#: Limits of a telemetry file: its size, a text field's length (level and player ids), the
+#: largest count or attempt number (int64 holds far more; no real player comes near), the
+#: longest attempt in seconds (a year). Memory is O(file size), work O(rows).
+MAX_BYTES = 256 * 1024 * 1024
+MAX_TEXT = 200
+MAX_COUNT = 1_000_000_000
+MAX_SECONDS = 365 * 24 * 3600.0
+_INTEGER = re.compile(r"[+-]?[0-9]+")
+_DECIMAL = re.compile(r"[+-]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][+-]?[0-9]+)?")
+
 
 class TelemetryError(LabkitError):
     """A telemetry file or table that breaks the format; names line, column and value."""
@@ -107,6 +121,10 @@ def _parse_cell(text: str, kind: str, where: str) -> Any:
     if kind == "text":
         if not text:
             raise TelemetryError("must not be empty", pointer=where, value=text)
+        if len(text) > MAX_TEXT:
+            raise TelemetryError(f"longer than {MAX_TEXT} characters", pointer=where, value=text)
+        if not lio._encodable(text):
+            raise TelemetryError("not encodable text", pointer=where, value=text)
         return text
     if kind == "flag":
         if text in _TRUE:
@@ -116,19 +134,19 @@ def _parse_cell(text: str, kind: str, where: str) -> Any:
         raise TelemetryError("must be 0 or 1", pointer=where, value=text)
     if kind == "seconds":
         try:
-            value = float(text)
+            # ASCII only: float() would also read "١٢" or "1_0"
+            value = float(text) if _DECIMAL.fullmatch(text) else math.nan
         except ValueError:
             value = math.nan
-        if not (math.isfinite(value) and value >= 0):
-            raise TelemetryError("must be a finite number >= 0", pointer=where, value=text)
+        if not (math.isfinite(value) and 0 <= value <= MAX_SECONDS):
+            raise TelemetryError(f"must be a number 0-{MAX_SECONDS:g}", pointer=where, value=text)
         return value
     lo = 1 if kind == "attempt" else 0
-    try:
+    value = -1
+    if len(text) <= 20 and _INTEGER.fullmatch(text):  # ASCII digits only, no "1_000" or "٣"
         value = int(text)
-    except ValueError:
-        value = -1
-    if value < lo:
-        raise TelemetryError(f"must be an integer >= {lo}", pointer=where, value=text)
+    if not lo <= value <= MAX_COUNT:
+        raise TelemetryError(f"must be an integer {lo}-{MAX_COUNT}", pointer=where, value=text)
     return value
 
 
@@ -219,10 +237,18 @@ def parse_telemetry(text: str, *, file: str | None = None) -> NDArray:
         header: list[str] | None = None
         rows: list[list[str]] = []
         lines: list[int] = []
+        if text.startswith("\ufeff"):
+            text = text[1:]  # a byte-order mark (spreadsheet exports write one)
         for number, raw in enumerate(text.splitlines(), start=1):
             if not raw.strip() or raw.lstrip().startswith("#"):
                 continue
-            cells = next(csv.reader([raw]))
+            try:
+                cells = next(csv.reader([raw]))
+            except csv.Error as exc:
+                raise TelemetryError(f"not CSV: {exc}", pointer=f"line {number}") from None
+            if len(cells) > 4 * len(COLUMNS) + 64:
+                raise TelemetryError("too many columns", pointer=f"line {number}",
+                                     value=len(cells))  # fmt: skip
             if header is None:
                 header = [c.strip() for c in cells]
                 for name in COLUMNS:
@@ -264,11 +290,7 @@ def load_telemetry(path: str | os.PathLike, *, frame: bool | None = None) -> Any
     >>> rows.dtype.names[:3], len(rows) > 0
     (('level', 'player', 'attempt'), True)
     """
-    try:
-        with open(path, encoding="utf-8") as fh:
-            text = fh.read()
-    except OSError as exc:
-        raise TelemetryError(f"cannot read: {exc.strerror}", file=str(path)) from None
+    text = lio.read_text(path, max_bytes=MAX_BYTES, error=TelemetryError)
     lio.record_read(path)
     table = parse_telemetry(text, file=str(path))
     if frame is False or (frame is None and not _has_pandas()):

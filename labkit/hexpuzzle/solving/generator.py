@@ -36,7 +36,7 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 
 import numpy as np
 
@@ -48,7 +48,10 @@ from labkit.hexpuzzle.solving.solver import search, solve
 from labkit.hexpuzzle.trace import trace
 from labkit.rng import RngLike, make_rng, stream
 
-__all__ = ["GeneratorError", "generate", "generate_many", "place_backwards"]
+#: Most levels one call of :func:`generate_many` makes (work and memory are linear in it).
+MAX_GENERATE = 10_000
+
+__all__ = ["GeneratorError", "generate", "generate_many", "iter_generate", "place_backwards"]
 
 _MATCHINGS = all_matchings()
 #: Candidate tiles compared before one is placed.
@@ -254,22 +257,38 @@ def generate_many(
     """``count`` levels from independent named streams ``level/0``, ``level/1``, … of ``seed``.
 
     Level ``i`` depends only on ``seed`` and ``i``, so any one can be regenerated alone. Shows a
-    tqdm progress bar unless ``progress`` is false.
+    tqdm progress bar unless ``progress`` is false. ``count`` is 0 … :data:`MAX_GENERATE`
+    (``ArgumentError`` otherwise).
 
     Examples
     --------
     >>> [len(x.tiles) for x in generate_many(1, 2, tiles=4, rotations=1, progress=False)]
     [4, 4]
     """
+    return list(iter_generate(seed, count, progress=progress, prefix=prefix, **options))
+
+
+def iter_generate(
+    seed: RngLike, count: int, *, progress: bool = True, prefix: str = "gen", **options
+) -> Iterator[Level]:
+    """:func:`generate_many` one level at a time (a caller can save each as it comes).
+
+    Arguments and options are checked before the first level is drawn.
+    """
     import inspect
 
-    from tqdm.auto import tqdm
+    from labkit._args import check_int
 
+    check_int(count, "count", 0, MAX_GENERATE)
     # Bad options fail here, before a progress bar is drawn.
     given = inspect.signature(generate).bind(None, **options)
     given.apply_defaults()
     _checked(*(given.arguments[k] for k in ("radius", "tiles", "rotations", "slack", "straight")))
-    out = []
-    for i in tqdm(range(int(count)), desc="generating levels", unit="level", disable=not progress):
-        out.append(generate(stream(seed, f"level/{i}"), id=f"{prefix}-{i:02d}", **options))
-    return out
+    return _levels(seed, int(count), progress, prefix, options)
+
+
+def _levels(seed: RngLike, count: int, progress: bool, prefix: str, options: dict):
+    from tqdm.auto import tqdm
+
+    for i in tqdm(range(count), desc="generating levels", unit="level", disable=not progress):
+        yield generate(stream(seed, f"level/{i}"), id=f"{prefix}-{i:02d}", **options)

@@ -1,0 +1,148 @@
+"""Audit labkit against hostile files and command lines; print the counts per verdict.
+
+Every generated malformed file (``tests/hostile_cases.py``: mutations of a valid document of
+each format, whole-file hostility, telemetry CSV cases, plus FIFO / directory / device paths)
+goes through the format's Python loader and through the ``labkit`` command that reads it; every
+bad command line (``bad_argument_sets``) through ``labkit``. Verdicts:
+
+* clean      — a LabkitError naming the file and pointer/line, or exit 1/2 with one stderr line
+               (or an accepted file that writes back unchanged / a trace whose replay diverges);
+* traceback  — any other exception, or a non-1/2 exit;
+* accepted   — a file that must be refused loaded, or loaded with a value changed; a bad
+               command line that exits 0;
+* hang       — over the time budget (30 s a file, 60 s a command);
+* noisy      — an error that printed more than one stderr line.
+
+Usage::
+
+    PYTHONPATH=. python scripts/hostile_audit.py [--quick] [--verbose]
+
+Exit status 0 when every case is clean.
+"""
+
+from __future__ import annotations
+
+import argparse
+import collections
+import os
+import sys
+import tempfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from tests.hostile_cases import (  # noqa: E402
+    FORMATS,
+    Case,
+    all_cases,
+    bad_argument_sets,
+    in_child,
+    judge_python,
+    run_cli,
+)
+
+
+def special_paths(tmp: Path) -> list[tuple[str, str]]:
+    """Paths that are not regular files: a FIFO (must not block), a folder, a device."""
+    fifo = tmp / "fifo.json"
+    os.mkfifo(fifo)
+    return [("fifo", str(fifo)), ("directory", str(tmp)), ("device", "/dev/zero"),
+            ("missing", str(tmp / "missing.json"))]  # fmt: skip
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--quick", action="store_true", help="fewer mutations per format")
+    parser.add_argument("--verbose", action="store_true", help="print every non-clean case")
+    parser.add_argument("--no-cli", action="store_true", help="Python loaders only")
+    parser.add_argument("--only-args", action="store_true", help="bad command lines only")
+    parser.add_argument("--kinds", help="comma-separated formats to audit (default: all)")
+    args = parser.parse_args()
+    os.environ.setdefault("MPLBACKEND", "Agg")
+    py = collections.Counter()
+    cli = collections.Counter()
+    argv_counts = collections.Counter()
+    per_kind = collections.Counter()
+    problems = []
+    with tempfile.TemporaryDirectory() as t:
+        tmp = Path(t)
+        cases = [] if args.only_args else list(all_cases(*((4, 2) if args.quick else (10, 5))))
+        for kind in [] if args.only_args else [*FORMATS, "telemetry"]:
+            for name, path in special_paths(_fresh(tmp)):
+                cases.append(Case(kind, f"path:{name}", b"", mutation=f"path:{path}"))
+        if args.kinds:
+            cases = [c for c in cases if c.kind in args.kinds.split(",")]
+        for i, case in enumerate(cases):
+            per_kind[case.kind] += 1
+            if case.mutation.startswith("path:"):
+                path = Path(case.mutation[5:])
+            else:
+                path = tmp / f"case-{i}.{'csv' if case.kind == 'telemetry' else 'json'}"
+                path.write_bytes(case.data)
+            verdict, detail = in_child(judge_python, case, path, seconds=30)
+            py[verdict] += 1
+            if verdict != "clean":
+                problems.append(("python", case.kind, case.name, verdict, detail))
+            if not args.no_cli:
+                argv = _cli_argv(case.kind, str(path))
+                if argv:
+                    v, rc, out, err = _cli(argv)
+                    if case.expect == "error" and rc == 0 and v == "clean":
+                        v = "accepted"
+                    cli[v] += 1
+                    if v != "clean":
+                        problems.append(("cli", case.kind, case.name, v, f"rc={rc} {err[:200]}"))
+            if not case.mutation.startswith("path:"):
+                path.unlink()
+        for name, argv in bad_argument_sets(_fresh(tmp)):
+            v, rc, out, err = _cli(argv)
+            if v == "clean" and rc == 0:
+                v = "accepted"
+            argv_counts[v] += 1
+            if v != "clean":
+                problems.append(("argv", "cli", name, v, f"rc={rc} {err[:200]}"))
+    if args.verbose or problems:
+        for p in problems:
+            print(" | ".join(p))
+    total_files = sum(py.values())
+    print(f"\nmalformed files: {total_files} ({dict(per_kind)})")
+    print(f"  Python loaders: {_fmt(py)}")
+    if not args.no_cli:
+        print(f"  labkit command: {_fmt(cli)} ({sum(cli.values())} runs; balance has no command)")
+    print(f"bad argument sets: {sum(argv_counts.values())}: {_fmt(argv_counts)}")
+    return 0 if not problems else 1
+
+
+_counter = 0
+
+
+def _cli(argv: list[str]) -> list:
+    result = in_child(run_cli, argv, seconds=60)
+    if len(result) == 2:  # the child was killed or failed outside run_cli
+        return [result[0], None, "", result[1]]
+    return result
+
+
+def _fresh(tmp: Path) -> Path:
+    global _counter
+    _counter += 1
+    d = tmp / f"d{_counter}"
+    d.mkdir()
+    return d
+
+
+def _cli_argv(kind: str, path: str) -> list[str]:
+    if kind == "telemetry":
+        return ["puzzle", "calibrate", path, "--boot", "1", "--levels",
+                str(ROOT / "data" / "levels")]  # fmt: skip
+    return FORMATS[kind].cli(path)
+
+
+def _fmt(counter: collections.Counter) -> str:
+    keys = ["clean", "traceback", "accepted", "hang", "noisy"]
+    return ", ".join(f"{k} {counter.get(k, 0)}" for k in keys)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,437 @@
+"""Hostile input (issue 17): every bad file and argument fails clean, bounded, with nothing altered.
+
+The committed corpus ``tests/data/hostile`` (written by ``scripts/make_hostile_corpus.py``) goes
+through each format's Python loader and the ``labkit`` command; special paths (FIFO, folder,
+device), size limits, bad command lines, processes and files are tested here too. The
+hypothesis mutations are in ``tests/test_fuzz.py``; the full counted audit is
+``scripts/hostile_audit.py``.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from labkit import ArgumentError, LabkitError
+from labkit import io as lio
+from tests.hostile_cases import (
+    DATA,
+    FORMATS,
+    ROOT,
+    _load_telemetry,
+    bad_argument_sets,
+    run_cli,
+    time_limit,
+    trace_doc,
+)
+
+CORPUS = Path(__file__).parent / "data" / "hostile"
+EXPECTED = json.loads((CORPUS / "expected.json").read_text())
+
+
+def _loader(kind: str):
+    return _load_telemetry if kind == "telemetry" else FORMATS[kind].load
+
+
+def _cli(kind: str, path: str) -> list[str]:
+    if kind == "telemetry":
+        return ["puzzle", "calibrate", path, "--boot", "1"]
+    return FORMATS[kind].cli(path)
+
+
+@pytest.mark.parametrize("name", sorted(EXPECTED))
+def test_corpus_through_the_python_loader(name):
+    want = EXPECTED[name]
+    path = CORPUS / name
+    with time_limit(60):
+        if want["expect"] == "error":
+            with pytest.raises(LabkitError) as info:
+                _loader(want["kind"])(path)
+            assert want["match"] in str(info.value)
+            assert str(path) in str(info.value)
+            if "pointer" in want:
+                assert info.value.pointer == want["pointer"]
+            assert len(str(info.value)) < 1000  # capped, however long the bad value
+            return
+        obj = _loader(want["kind"])(path)
+        if want["kind"] == "trace":
+            from labkit.encounter.records.replay import replay
+
+            found = replay(obj)
+            if want["expect"] == "divergence":
+                assert found is not None and found.field == want["field"], found
+                assert want["field"] in str(found)
+            else:
+                assert found is None
+
+
+@pytest.mark.parametrize(
+    "name", sorted(n for n, w in EXPECTED.items() if w["kind"] != "balance")
+)  # no command reads a balance file
+def test_corpus_through_the_command(name, tmp_path):
+    want = EXPECTED[name]
+    path = str(CORPUS / name)
+    verdict, rc, out, err = run_cli(_cli(want["kind"], path))
+    assert verdict == "clean", (verdict, err)
+    if want["expect"] == "error":
+        assert rc == 1
+        assert err.count("\n") == 1 and err.startswith("labkit: error: ")
+        assert want["match"] in err
+    elif want["expect"] == "divergence":
+        assert rc == 1 and want["field"] in out
+    elif want["kind"] == "telemetry":  # read fine; five rows are too few to calibrate
+        assert rc == 0 or "scored levels with telemetry" in err, err
+    else:
+        assert rc == 0, err
+
+
+def test_mathtext_tile_id_draws_as_text(tmp_path):
+    out = tmp_path / "board.svg"
+    rc = run_cli(["puzzle", "show", str(CORPUS / "level-mathtext-tile-id.json"), "--svg",
+                  str(out)])  # fmt: skip
+    assert rc[:2] == ("clean", 0), rc
+    assert "frac" in out.read_text()
+
+
+def test_trace_html_escapes_strings_from_the_file():
+    from labkit.encounter.records.trace import SimulationTrace
+
+    t = SimulationTrace.load(CORPUS / "trace-html-labkit.json")
+    html = t._repr_html_()
+    assert "<script>" not in html and "&lt;script&gt;" in html
+
+
+def test_difficulty_html_escapes_the_level_id():
+    from labkit.hexpuzzle import Level, score
+
+    lvl = Level.hexagon(2, tiles=[("a", 1, 1, 0)], id="<i>x</i>")
+    assert "<i>x</i>" not in score(lvl)._repr_html_()
+
+
+# --- special paths and size limits ---
+
+
+@pytest.fixture
+def fifo(tmp_path):
+    path = tmp_path / "pipe.json"
+    os.mkfifo(path)
+    return path
+
+
+@pytest.mark.parametrize("kind", [*FORMATS, "telemetry"])
+def test_a_fifo_is_refused_without_blocking(kind, fifo):
+    with time_limit(20), pytest.raises(LabkitError, match="not a regular file \\(a FIFO\\)"):
+        _loader(kind)(fifo)
+
+
+@pytest.mark.parametrize("kind", [*FORMATS, "telemetry"])
+def test_a_folder_and_a_device_are_refused(kind, tmp_path):
+    with pytest.raises(LabkitError, match="a directory"):
+        _loader(kind)(tmp_path)
+    with time_limit(20), pytest.raises(LabkitError, match="a character device"):
+        _loader(kind)("/dev/zero")
+
+
+@pytest.mark.parametrize("kind", [k for k in FORMATS if k != "balance"])
+def test_the_command_refuses_a_fifo_in_one_line(kind, fifo):
+    verdict, rc, out, err = run_cli(_cli(kind, str(fifo)), seconds=30)
+    assert (verdict, rc) == ("clean", 1) and "FIFO" in err and err.count("\n") == 1
+
+
+def test_size_limit_per_format_and_its_override(tmp_path, monkeypatch):
+    from labkit.hexpuzzle.level import MAX_BYTES, Level, LevelError
+
+    path = tmp_path / "big.json"
+    path.write_bytes(b'{"version": 2, "pad": "' + b"x" * (MAX_BYTES + 1) + b'"}')
+    with pytest.raises(LevelError, match="over this format's limit"):
+        Level.load(path)
+    monkeypatch.setenv(lio.MAX_BYTES_ENV, "100")
+    with pytest.raises(LevelError, match="limit of 100"):
+        Level.load(DATA / "levels" / "01-grazing.json")
+
+
+def test_a_ten_million_cell_map_is_refused_by_its_limit(tmp_path):
+    from labkit.pathfinding.mapfile import MAX_CELLS, MapError, load_map
+
+    side = 1001  # 1001 x 1001 > MAX_CELLS, each side within MAX_SIDE
+    row = "[" + ",".join(["0"] * side) + "]"
+    doc = '{"format": "labkit.pathmap", "version": 1, "tiles": [], "event": [' + ",".join(
+        [row] * side) + "]}"  # fmt: skip
+    path = tmp_path / "huge.json"
+    path.write_text(doc)
+    with pytest.raises(MapError, match=f"at most {MAX_CELLS} cells"):
+        load_map(path)
+
+
+def test_duplicate_keys_name_key_and_pointer():
+    with pytest.raises(lio.FormatError) as info:
+        lio.parse_json('{"a": {"b": [1, {"c": 1, "c": 2}]}}')
+    assert info.value.pointer == "/a/b/1/c" and "duplicate key 'c'" in str(info.value)
+
+
+def test_deep_nesting_is_refused_before_parsing():
+    with pytest.raises(lio.FormatError, match="deeper than the limit"):
+        lio.parse_json("[" * 100_000 + "]" * 100_000)
+    assert lio.parse_json('["[[[[", {"a": []}]') == ["[[[[", {"a": []}]
+
+
+def test_a_long_bad_value_gives_a_short_error(tmp_path):
+    path = tmp_path / "long.json"
+    path.write_text('{"format": "labkit.pathmap", "version": [' + "1," * 1_000_000 + "1]}")
+    with pytest.raises(LabkitError) as info:
+        FORMATS["map"].load(path)
+    assert len(str(info.value)) < 1000 and "/version" in str(info.value)
+
+
+# --- domain limits on public functions ---
+
+
+def test_counts_of_public_functions_are_limited():
+    from labkit.encounter.sim.batch import local_executor, run_batch
+    from labkit.encounter.sim.settings import SimulationSettings
+    from labkit.hexpuzzle.difficulty.fit import calibrate
+    from labkit.hexpuzzle.difficulty.players import skill_groups
+    from labkit.hexpuzzle.solving.generator import generate_many
+    from labkit.mapturn import gauge_timeline
+
+    with pytest.raises(ArgumentError, match="count"):
+        generate_many(1, 10**9, progress=False)
+    with pytest.raises(ArgumentError, match="count"):
+        generate_many(1, -3, progress=False)
+    with pytest.raises(ArgumentError, match="n_each"):
+        skill_groups(10**6)
+    with pytest.raises(ArgumentError, match="n_boot"):
+        calibrate([], [], n_boot=10**9)
+    with pytest.raises(ArgumentError, match="ticks"):
+        gauge_timeline([1.0, 2.0], 10**12)
+    with pytest.raises(ArgumentError, match="seeds"):
+        run_batch(SimulationSettings(), range(10**9), progress=False)
+    with pytest.raises(ArgumentError, match="chunksize"):
+        run_batch(SimulationSettings(), range(2), progress=False, chunksize=0)
+    with pytest.raises(ArgumentError, match="max_workers"):
+        local_executor(0)
+
+
+def test_kernel_overflow_is_refused_on_load_not_in_the_run():
+    from labkit.encounter.sim.settings import SimulationError, SimulationSettings
+
+    for patch in ({"/characters/monster/life": 10**30}, {"/weapons/claws/damage": 2**63},
+                  {"/combat/max_rounds/x": 1}, {"/tables/hit/x": 0.5}):  # fmt: skip
+        with pytest.raises(SimulationError, match="/balance"):
+            SimulationSettings(balance=patch)
+
+
+def test_strict_values_are_never_coerced():
+    from labkit.mapturn import MapTurn, SaveError, World, load_tower
+
+    engine = MapTurn(World(load_tower(DATA / "mapturn" / "tower.json")))
+    doc = engine.to_dict()
+    before = json.dumps(doc)
+    for value in ("1", 1.9, True):
+        bad = json.loads(before)
+        bad["world"]["floors"]["F1"]["map"][0][0] = value
+        with pytest.raises(SaveError, match="a block number is an integer"):
+            engine.load(bad)
+    assert json.dumps(engine.to_dict()) == before  # nothing changed by the failed loads
+
+
+# --- bad command lines ---
+
+
+def _bad_args():
+    import tempfile
+
+    return bad_argument_sets(Path(tempfile.mkdtemp(prefix="labkit-args-")))
+
+
+BAD_ARGS = _bad_args()
+
+
+def test_there_are_at_least_seventy_bad_argument_sets():
+    assert len(BAD_ARGS) >= 70
+
+
+@pytest.mark.parametrize(("name", "argv"), BAD_ARGS, ids=[n for n, _ in BAD_ARGS])
+def test_bad_arguments_fail_before_any_work(name, argv):
+    verdict, rc, out, err = run_cli(argv, seconds=60)
+    assert verdict == "clean", (verdict, err)
+    assert rc in (1, 2), (rc, out, err)
+    assert len(err.strip().splitlines()) == 1, err  # validate's summary line, or the error
+    assert "Traceback" not in err
+
+
+def test_nothing_is_written_by_refused_commands(tmp_path):
+    argv_sets = bad_argument_sets(tmp_path)
+    before = sorted(p.relative_to(tmp_path) for p in tmp_path.rglob("*"))
+    for _, argv in argv_sets:
+        run_cli(argv, seconds=60)
+    after = sorted(p.relative_to(tmp_path) for p in tmp_path.rglob("*"))
+    assert after == before
+    assert (tmp_path / "file").read_text() == "x"
+
+
+def test_negative_points_parse(capsys):
+    from labkit.cli import main
+
+    rc = main(["path", "find", str(DATA / "maps" / "corridors.json"), "--from", "-1,-1", "--to",
+               "2,2"])  # fmt: skip
+    assert rc == 2 and "INVALID_INPUT" in capsys.readouterr().out
+
+
+# --- processes and files ---
+
+
+def test_writes_through_a_symlink_follow_it(tmp_path):
+    target = tmp_path / "real.json"
+    target.write_text("old")
+    link = tmp_path / "link.json"
+    link.symlink_to(target)
+    lio.save_json(link, {"x": 1})
+    assert link.is_symlink() and json.loads(target.read_text()) == {"x": 1}
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["link.json", "real.json"]
+
+
+def test_sigterm_inside_an_atomic_write_removes_the_temporary_file(tmp_path):
+    from labkit.cli import _terminate
+
+    old = signal.signal(signal.SIGTERM, _terminate)
+    try:
+        with pytest.raises(SystemExit):
+            with lio.atomic_write(tmp_path / "out.json") as fh:
+                fh.write("half")
+                os.kill(os.getpid(), signal.SIGTERM)
+                time.sleep(5)  # the signal arrives before this ends
+    finally:
+        signal.signal(signal.SIGTERM, old)
+    assert list(tmp_path.iterdir()) == []
+
+
+def _env() -> dict:
+    return {**os.environ, "PYTHONPATH": str(ROOT), "MPLBACKEND": "Agg"}
+
+
+def _wait(predicate, seconds: float) -> bool:
+    end = time.monotonic() + seconds
+    while time.monotonic() < end:
+        if predicate():
+            return True
+        time.sleep(0.1)
+    return predicate()
+
+
+@pytest.mark.slow
+def test_interrupted_generate_leaves_no_temporary_file(tmp_path):
+    out = tmp_path / "levels"
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "labkit", "puzzle", "generate", "--seed", "1", "--count", "5000",
+         "--out", str(out)], env=_env(), stderr=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+    )  # fmt: skip
+    try:
+        assert _wait(lambda: out.exists() and any(out.iterdir()), 240), "nothing generated"
+        proc.send_signal(signal.SIGTERM)
+        assert proc.wait(60) == 128 + signal.SIGTERM
+    finally:
+        proc.kill()
+    assert not [p for p in out.iterdir() if p.name.endswith(".tmp")]
+    for p in out.iterdir():
+        json.loads(p.read_text())  # every file written is whole
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    try:  # a zombie (exited, not yet reaped) is not running
+        return Path(f"/proc/{pid}/stat").read_text().split()[2] != "Z"
+    except OSError:
+        return False
+
+
+WORKERS_SCRIPT = """
+import os, sys
+from labkit.encounter.sim.batch import local_executor, run_batch
+from labkit.encounter.sim.settings import SimulationSettings
+pool = local_executor(2)
+fut = pool.submit(os.getpid)
+fut.result()
+with open(sys.argv[1], "w") as fh:
+    fh.write(" ".join(str(p) for p in pool._processes))
+run_batch(SimulationSettings(max_steps=10_000), range(100_000), executor=pool, progress=False)
+"""
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("sig", [signal.SIGKILL, signal.SIGTERM])
+def test_batch_workers_exit_when_the_parent_dies(tmp_path, sig):
+    pids_file = tmp_path / "pids"
+    proc = subprocess.Popen([sys.executable, "-c", WORKERS_SCRIPT, str(pids_file)], env=_env())
+    try:
+        assert _wait(lambda: pids_file.exists() and pids_file.read_text(), 240)
+        pids = [int(p) for p in pids_file.read_text().split()]
+        assert pids and all(_alive(p) for p in pids)
+        proc.send_signal(sig)
+        proc.wait(60)
+        assert _wait(lambda: not any(_alive(p) for p in pids), 60), "workers still running"
+    finally:
+        proc.kill()
+        for p in pids_file.read_text().split() if pids_file.exists() else []:
+            try:
+                os.kill(int(p), signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+
+
+def test_replay_checks_every_claim():
+    from labkit.encounter.records.replay import replay
+    from labkit.encounter.records.trace import SimulationTrace
+
+    doc = trace_doc()
+    assert replay(SimulationTrace.from_dict(doc)) is None
+    changed = json.loads(json.dumps(doc))
+    changed["end_reason"], changed["winner"] = "STEP_LIMIT", None
+    found = replay(SimulationTrace.from_dict(changed))
+    assert found is not None and found.field in ("winner", "end_reason")
+    changed = json.loads(json.dumps(doc))
+    changed["entropy"] = {"map": [1], "process": [2]}
+    assert replay(SimulationTrace.from_dict(changed)).field == "entropy"
+
+
+def _children(pid: int) -> list[int]:
+    try:
+        text = Path(f"/proc/{pid}/task/{pid}/children").read_text()
+    except OSError:
+        return []
+    return [int(p) for p in text.split()]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("workers", [["--workers", "2"], []])
+def test_sigterm_stops_the_batch_command_and_its_workers(workers):
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "labkit", "sim", "batch", "--seeds", "0:100000", "--quiet",
+         *workers], env=_env(), stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+    )  # fmt: skip
+    kids: list[int] = []
+    try:
+        assert _wait(lambda: len(_children(proc.pid)) >= 1, 240), "no worker started"
+        time.sleep(1)
+        kids = [k for k in _children(proc.pid) if _alive(k)]
+        proc.send_signal(signal.SIGTERM)
+        assert proc.wait(120) == 128 + signal.SIGTERM
+        assert _wait(lambda: not any(_alive(k) for k in kids), 60), "workers still running"
+        assert b"Traceback" not in proc.stderr.read()
+    finally:
+        proc.kill()
+        for k in kids:
+            try:
+                os.kill(k, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
