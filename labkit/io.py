@@ -227,7 +227,17 @@ def _os_reason(exc: BaseException) -> str:
 
 
 def decode_text(data: bytes, *, file: str | None = None, error: type[LabkitError] = FormatError):
-    """UTF-8 text with an optional byte-order mark; a bad byte names its line and column."""
+    r"""UTF-8 text with an optional byte-order mark; a bad byte names its line and column.
+
+    Examples
+    --------
+    >>> decode_text(b"\xef\xbb\xbfid,level\n")
+    'id,level\n'
+    >>> decode_text(b"ok\nab\xe9", file="t.csv")
+    Traceback (most recent call last):
+    ...
+    labkit.io.FormatError: t.csv: not UTF-8 text: byte 0xe9 at line 2 column 3
+    """
     try:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
@@ -247,7 +257,21 @@ def read_text(
     max_bytes: int | None = None,
     error: type[LabkitError] = FormatError,
 ) -> str:
-    """A regular file's UTF-8 text (BOM accepted), through :func:`read_bytes`'s checks."""
+    r"""A regular file's UTF-8 text (BOM accepted), through :func:`read_bytes`'s checks.
+
+    Examples
+    --------
+    >>> import os, tempfile
+    >>> folder = tempfile.mkdtemp()
+    >>> with open(os.path.join(folder, "a.csv"), "wb") as fh:
+    ...     _ = fh.write(b"\xef\xbb\xbfplayer,level\n")
+    >>> read_text(os.path.join(folder, "a.csv"))
+    'player,level\n'
+    >>> read_text(folder)
+    Traceback (most recent call last):
+    ...
+    labkit.io.FormatError: ...: not a regular file (a directory)
+    """
     data = read_bytes(path, max_bytes=max_bytes, error=error)
     return decode_text(data, file=str(path), error=error)
 
@@ -363,7 +387,8 @@ def parse_json(
     """
     if isinstance(text, bytes):
         text = decode_text(text, file=file, error=error)
-    elif text.startswith("\ufeff"):
+    text = str(text)
+    if text.startswith("\ufeff"):
         text = text[1:]
     depth = nesting_depth(text)
     if depth > max_depth:
@@ -566,22 +591,32 @@ def check_writable(path: str | os.PathLike) -> Path:
     target = Path(os.path.realpath(path))
     if target.is_dir():
         raise IsADirectoryError(errno.EISDIR, "is a directory", str(path))
-    folder = target.parent
-    while not folder.exists():
-        folder = folder.parent
-    if not folder.is_dir():
-        raise NotADirectoryError(errno.ENOTDIR, f"{folder} is not a directory", str(path))
-    if not os.access(folder, os.W_OK | os.X_OK):
-        raise PermissionError(errno.EACCES, f"folder {folder} is not writable", str(path))
-    return Path(path)
+    return _creatable_in(target.parent, path)
 
 
 def check_writable_dir(path: str | os.PathLike) -> Path:
-    """Check, before any work, that files can be written into the folder ``path``."""
+    """Check, before any work, that files can be written into the folder ``path``.
+
+    Examples
+    --------
+    >>> import os, tempfile
+    >>> folder = tempfile.mkdtemp()
+    >>> check_writable_dir(os.path.join(folder, "new", "parts")).name
+    'parts'
+    >>> open(os.path.join(folder, "f"), "w").close()
+    >>> check_writable_dir(os.path.join(folder, "f"))
+    Traceback (most recent call last):
+    ...
+    NotADirectoryError: [Errno 20] not a directory: '...'
+    """
     target = Path(os.path.realpath(path))
     if target.exists() and not target.is_dir():
         raise NotADirectoryError(errno.ENOTDIR, "not a directory", str(path))
-    folder = target
+    return _creatable_in(target, path)
+
+
+def _creatable_in(folder: Path, path: str | os.PathLike) -> Path:
+    """``path`` when its nearest existing folder (from ``folder`` up) is a writable folder."""
     while not folder.exists():
         folder = folder.parent
     if not folder.is_dir():
