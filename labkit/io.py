@@ -459,6 +459,19 @@ def load_json(
     ------
     error
         Unreadable file, invalid JSON, wrong format, unknown version.
+
+    Examples
+    --------
+    >>> import tempfile, pathlib
+    >>> d = pathlib.Path(tempfile.mkdtemp())
+    >>> save_json(d / "old.json", {"hp": 3}, format="demo", version=1)
+    >>> up = {1: lambda doc: {**doc, "version": 2, "hp": doc["hp"] * 10}}
+    >>> load_json(d / "old.json", format="demo", versions=(1, 2), upgrades=up)
+    {'format': 'demo', 'version': 2, 'hp': 30}
+    >>> load_json(d / "old.json", format="other")
+    Traceback (most recent call last):
+    ...
+    labkit.io.FormatError: .../old.json: /format: wrong format, expected 'other' (got 'demo')
     """
     file = str(path)
     data = read_bytes(path, max_bytes=max_bytes, error=error)
@@ -514,7 +527,19 @@ def check_header(
 
 
 def dumps(obj: Any, *, indent: int | None = 2) -> str:
-    """Deterministic JSON text (key order kept, UTF-8 kept, no NaN) ending in a newline."""
+    """Deterministic JSON text (key order kept, UTF-8 kept, no NaN) ending in a newline.
+
+    Examples
+    --------
+    >>> print(dumps({"b": 1, "a": "é"}, indent=None), end="")
+    {"b": 1, "a": "é"}
+    >>> dumps({}, indent=None).splitlines(), len(dumps({}, indent=None))  # '{}' and a newline
+    (['{}'], 3)
+    >>> dumps({"x": float("nan")})
+    Traceback (most recent call last):
+    ...
+    ValueError: Out of range float values are not JSON compliant...
+    """
     return json.dumps(obj, indent=indent, ensure_ascii=False, allow_nan=False) + "\n"
 
 
@@ -638,6 +663,20 @@ def save_json(
 
     The text is produced in full before the file is opened, so a value that cannot be encoded
     never truncates the old file.
+
+    Examples
+    --------
+    >>> import tempfile, pathlib
+    >>> path = pathlib.Path(tempfile.mkdtemp()) / "a.json"
+    >>> save_json(path, {"x": 1, "version": 9}, format="demo", version=2)
+    >>> path.read_text().splitlines()[1:3]
+    ['  "format": "demo",', '  "version": 2,']
+    >>> save_json(path, {"x": float("inf")})
+    Traceback (most recent call last):
+    ...
+    ValueError: Out of range float values are not JSON compliant...
+    >>> load_json(path)["x"]              # the failed save left the old file whole
+    1
     """
     head: dict[str, Any] = {}
     if format is not None:
@@ -713,7 +752,16 @@ def field(
 def check(
     ok: bool, message: str, at: str, value: Any = _MISSING, error: type[LabkitError] = LabkitError
 ) -> None:
-    """Raise ``error(message, pointer=at, value=value)`` unless ``ok``."""
+    """Raise ``error(message, pointer=at, value=value)`` unless ``ok``.
+
+    Examples
+    --------
+    >>> check(2 > 1, "must be positive", "/hp", 2)
+    >>> check(-1 > 0, "must be positive", "/hp", -1)
+    Traceback (most recent call last):
+    ...
+    labkit.LabkitError: /hp: must be positive (got -1)
+    """
     if not ok:
         if value is _MISSING:
             raise error(message, pointer=at)

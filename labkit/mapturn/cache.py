@@ -35,7 +35,19 @@ def runtime_id(floor: str, x: int, y: int, enemy_id: str) -> str:
 
 @dataclass(eq=False)
 class ActiveEnemy:
-    """One scheduled enemy instance. ``alive`` turns False when the cache drops it."""
+    """One scheduled enemy instance. ``alive`` turns False when the cache drops it.
+
+    Examples
+    --------
+    >>> from labkit.mapturn import load_tower, example_tower_path, World, ActiveCache
+    >>> cache = ActiveCache(World(load_tower(example_tower_path())), {}, {})
+    >>> skeleton = cache.order("F1")[0]
+    >>> skeleton.key(), skeleton.definition.id, skeleton.alive
+    (('F1:5:5:skeleton', 5, 5, 'skeleton'), 'skeleton', True)
+    >>> cache.remove_cell("F1", 5, 5)
+    >>> skeleton.alive
+    False
+    """
 
     runtime_id: str
     x: int
@@ -53,6 +65,20 @@ class ActiveCache:
 
     ``gauges`` and ``memory`` are the persisted per-floor dicts ``{floor: {runtime_id: value}}``
     of the engine's state; the cache drops, carries and prunes their keys as instances change.
+
+    Examples
+    --------
+    The slime and guard of the example tower's first floor have ``timeCost`` 0, so only the
+    skeleton and the bat are scheduled, in row-major order:
+
+    >>> from labkit.mapturn import load_tower, example_tower_path, World
+    >>> gauges = {"F1": {"F1:5:5:skeleton": 1.5, "F1:9:5:bat": 0.5}}
+    >>> cache = ActiveCache(World(load_tower(example_tower_path())), gauges, {})
+    >>> [rid for rid, x, y, enemy in cache.entries("F1")]
+    ['F1:5:5:skeleton', 'F1:9:5:bat']
+    >>> cache.remove_cell("F1", 5, 5)  # a patch, not a rescan: the gauge goes with the entry
+    >>> cache.entries("F1"), gauges
+    ([('F1:9:5:bat', 9, 5, 'bat')], {'F1': {'F1:9:5:bat': 0.5}})
     """
 
     def __init__(self, world: World, gauges: dict, memory: dict) -> None:

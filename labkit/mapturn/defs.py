@@ -129,6 +129,17 @@ SkillDef = ItemDef
 
 @dataclass(frozen=True)
 class TerrainDef:
+    """One terrain of the tower's table: passable or not; ``stairs`` +1 up, -1 down, 0 none.
+
+    Examples
+    --------
+    >>> terrain = Tower.load(example_tower_path()).terrain
+    >>> terrain["wall"].passable, terrain["upstairs"].stairs, terrain["downstairs"].stairs
+    (False, 1, -1)
+    >>> TerrainDef("grass") == TerrainDef("grass", passable=True, stairs=0)
+    True
+    """
+
     id: str
     passable: bool = True
     stairs: int = 0

@@ -98,7 +98,16 @@ class MapTurnState:
 
 @dataclass
 class SkillState:
-    """``flags.skillState``: active status skills, active battle skills, temporary state."""
+    """``flags.skillState``: active status skills, active battle skills, temporary state.
+
+    Examples
+    --------
+    >>> s = SkillState(active_battle_skills={"battleSkill": "fireball"})
+    >>> s.active_battle_skill_id, SkillState().active_battle_skill_id
+    ('fireball', None)
+    >>> s.to_dict()
+    {'activeStatusSkills': {}, 'activeBattleSkills': {'battleSkill': 'fireball'}, 'temp': {}}
+    """
 
     active_status_skills: dict[str, dict[str, Any]] = field(default_factory=dict)
     active_battle_skills: dict[str, str] = field(default_factory=dict)

@@ -66,7 +66,18 @@ class Hero:
 @dataclass(frozen=True)
 class WorldEvent:
     """What a block operation did. ``kind`` is one of ``remove``, ``set``, ``hide``, ``show``,
-    ``remove_many``, ``move_begin``, ``move_end``, ``enemy_moved``, ``floor_changed``."""
+    ``remove_many``, ``move_begin``, ``move_end``, ``enemy_moved``, ``floor_changed``.
+
+    Examples
+    --------
+    >>> from labkit.mapturn import load_tower, example_tower_path
+    >>> world = World(load_tower(example_tower_path()))
+    >>> events = []
+    >>> world.subscribe(events.append)
+    >>> world.remove_blocks_by_indexes("F1", [1 * 11 + 5, 5 * 11 + 9])  # one event, two cells
+    >>> [(e.kind, e.floor, e.points) for e in events]
+    [('remove_many', 'F1', ((5, 1), (9, 5)))]
+    """
 
     kind: str
     floor: str

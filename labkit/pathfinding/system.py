@@ -40,7 +40,23 @@ class LayerWarning(UserWarning):
 
 @dataclass
 class Walk:
-    """One automatic move: the path searched, the steps taken and how it ended."""
+    """One automatic move: the path searched, the steps taken and how it ended.
+
+    Examples
+    --------
+    >>> from labkit.pathfinding import GameMap, HeroMover, PathfindingSystem
+    >>> m = GameMap.from_text(["...."], {".": None})
+    >>> system = PathfindingSystem()
+    >>> system.use_map_layer(m.event_layer)
+    >>> system.use_mover(HeroMover(m.event_layer, (0, 0)))
+    >>> walk = system.move_to((3, 0), run=False)  # unstarted: one step per animation tick
+    >>> [d.name for d in walk.steps], walk.advance().name, system.mover.position
+    (['RIGHT', 'RIGHT', 'RIGHT'], 'STEP', (1, 0))
+    >>> system.move_to((0, 0)) is None          # a walk is running: no second one
+    True
+    >>> walk.run().finished, walk.arrived, len(walk.results)
+    (True, True, 3)
+    """
 
     system: PathfindingSystem = field(repr=False)
     result: PathResult

@@ -48,7 +48,20 @@ def shipped_levels() -> list[Level]:
 
 
 class CollisionSweepViewer(CodeMixin):
-    """Interactive sweep viewer; ``viewer.ui`` is the ipywidgets container."""
+    """Interactive sweep viewer; ``viewer.ui`` is the ipywidgets container.
+
+    Examples
+    --------
+    >>> import matplotlib
+    >>> matplotlib.use("Agg")
+    >>> level = Level.hexagon(2, tiles=[("mover", 1, 1, 0), ("post", 0, 0, 5, 1)], id="grazing")
+    >>> viewer = CollisionSweepViewer([level])
+    >>> viewer.tile_box.value, viewer.trace.outcome, viewer.trace.blocker, viewer.slider.value
+    ('mover', 'blocked', 'post', 1.0)
+    >>> viewer.rotate(1)
+    >>> viewer.orientation
+    1
+    """
 
     def __init__(self, levels: Sequence[Level | str | Path] | None = None) -> None:
         import ipywidgets as w

@@ -31,7 +31,20 @@ __all__ = ["TraceViewer"]
 
 
 class TraceViewer(CodeMixin):
-    """Step-by-step view of a :class:`~labkit.encounter.SimulationTrace` (format 3)."""
+    """Step-by-step view of a :class:`~labkit.encounter.SimulationTrace` (format 3).
+
+    Examples
+    --------
+    >>> import matplotlib
+    >>> matplotlib.use("Agg")
+    >>> from labkit.encounter import SimulationSettings, simulate
+    >>> viewer = TraceViewer(simulate(SimulationSettings(seed=3, max_steps=10)))
+    >>> len(viewer.frames) == viewer.trace.steps + 1 == viewer.step.max + 1  # step 0: spawned
+    True
+    >>> viewer.show(99)  # clamped to the last step
+    >>> viewer.step.value == viewer.step.max, viewer.frame.step == viewer.trace.steps
+    (True, True)
+    """
 
     def __init__(self, trace: SimulationTrace | str, *, size: float = 5.0) -> None:
         import ipywidgets as W

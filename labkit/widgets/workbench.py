@@ -72,6 +72,18 @@ class DifficultyWorkbench(CodeMixin):
     telemetry : telemetry table, DataFrame or CSV path, optional
     n_boot : int
         Bootstrap resamples used by the calibrate button.
+
+    Examples
+    --------
+    >>> import matplotlib
+    >>> matplotlib.use("Agg")
+    >>> level = Level.hexagon(2, tiles=[("mover", 1, 1, 0), ("post", 0, 0, 5, 1)], id="grazing")
+    >>> bench = DifficultyWorkbench([level])
+    >>> bench.scores() == [score(level).total], bench.button.disabled  # no telemetry to fit
+    (True, True)
+    >>> bench.set_weights({p: 0.0 for p in PARTS}, baseline=5.0)
+    >>> bench.scores(), bench.ranking()[0]["band"]
+    ([5], 'easy')
     """
 
     def __init__(

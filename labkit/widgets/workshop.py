@@ -84,6 +84,18 @@ class LevelWorkshop(CodeMixin):
         Start from this level (or file); default a bare radius-``radius`` board.
     radius : {2, 3}
         Board of a new level.
+
+    Examples
+    --------
+    >>> import matplotlib
+    >>> matplotlib.use("Agg")
+    >>> workshop = LevelWorkshop(radius=2)
+    >>> len(workshop.cells), workshop.move_limit.value
+    (19, 10)
+    >>> workshop.paint_cell(0, 0), len(workshop.cells)  # the centre cell is removed
+    (True, 18)
+    >>> workshop.undo(), len(workshop.cells)
+    (True, 19)
     """
 
     def __init__(self, level: Level | str | os.PathLike | None = None, radius: int = 2) -> None:

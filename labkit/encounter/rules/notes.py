@@ -91,7 +91,24 @@ class Note:
 
 @dataclass
 class NoteBook:
-    """An actor's personal notes (seed: NoteBook; VisibleEntries, Prune, ImportVisible)."""
+    """An actor's personal notes (seed: NoteBook; VisibleEntries, Prune, ImportVisible).
+
+    Examples
+    --------
+    A note stays visible for 5 turns; a captured notebook hands over only what is still visible:
+
+    >>> mine = NoteBook("npc-0")
+    >>> _ = mine.add("visit", turn=1, position=(0, 0))
+    >>> _ = mine.add("signal", turn=4, direction=Direction.N, strength=2)
+    >>> [n.kind.value for n in mine.visible(5)], [n.kind.value for n in mine.visible(6)]
+    (['visit', 'signal'], ['signal'])
+    >>> theirs = NoteBook("npc-1")
+    >>> [(n.turn, n.source, n.source_turn) for n in theirs.import_visible(mine, turn=6)]
+    [(6, 'npc-0', 4)]
+    >>> mine.prune(6)  # drops the expired visit
+    >>> len(mine)
+    1
+    """
 
     owner: str
     entries: list[Note] = field(default_factory=list)
@@ -175,6 +192,15 @@ class Observation:
     Fields are plain values: the actor's own position, life, wounds, stealth, equipment and
     ammo, bag counts, visible notes, known rooms, the signals heard this turn and the legal
     actions. There is deliberately no field for any other actor.
+
+    Examples
+    --------
+    >>> book = NoteBook("npc-0")
+    >>> _ = book.add("discovery", turn=2, position=(1, 0), text="a shotgun")
+    >>> obs = Observation.build("npc-0", 3, book, position=(1, 0), life=4, wounds=1,
+    ...                         bag={"bullet": 2, "bandage": 0}, legal_actions=("wait",))
+    >>> obs.bag, [n.text for n in obs.notes], obs.legal_actions
+    ((('bullet', 2),), ['a shotgun'], ('wait',))
     """
 
     actor: str

@@ -46,7 +46,21 @@ class Phase(Enum):
 
 @dataclass
 class Actor:
-    """One NPC or monster."""
+    """One NPC or monster.
+
+    Examples
+    --------
+    >>> npc = Actor("npc-0", "npc", "npc", (1, 1), life=5, max_life=6, bag=Bag(),
+    ...             notebook=NoteBook("npc-0"), natural="fist")
+    >>> npc.legal_actions([Direction.N, Direction.E], dropped_here=True)
+    ('move:N', 'move:E', 'explore', 'pick_up', 'hide', 'wait')
+    >>> npc.phase = Phase.ENCOUNTER
+    >>> npc.legal_actions([Direction.N], dropped_here=False)
+    ('attack', 'retreat')
+    >>> obs = npc.observe(3, FIGHT_ACTIONS)
+    >>> obs.actor, obs.life, obs.wounds, obs.legal_actions
+    ('npc-0', 5, 1, ('attack', 'retreat'))
+    """
 
     id: str
     side: str
