@@ -1,4 +1,5 @@
-"""propagate_sound's input checks, word for word (DESIGN §3: errors name the field and value)."""
+"""propagate_sound's input checks, word for word (DESIGN §3: an ArgumentError names the argument
+and the value)."""
 
 from __future__ import annotations
 
@@ -11,16 +12,16 @@ from labkit.encounter.rules.sound import SoundError, propagate_sound
 @pytest.mark.parametrize(
     "shape, sources, message",
     [
-        ("big", [], "/shape: shape must be (height, width) (got 'big')"),
-        ((0, 3), [], "/shape: shape must be positive (got (0, 3))"),
-        ((3, 0), [], "/shape: shape must be positive (got (3, 0))"),
-        ((3, 3), [(1, 1)], "/sources: sources must be rows of (x, y, level) (got (1, 2))"),
-        ((3, 3), [(0.5, 0, 1)], "/sources: sources must be integers (got [[0.5, 0.0, 1.0]])"),
-        ((3, 4), [(-1, 0, 2)], "/sources/0: source lies outside the 3x4 grid (got (-1, 0, 2))"),
-        ((3, 4), [(4, 0, 2)], "/sources/0: source lies outside the 3x4 grid (got (4, 0, 2))"),
+        ("big", [], "shape: must be (height, width) (got 'big')"),
+        ((0, 3), [], "shape: must be positive (got (0, 3))"),
+        ((3, 0), [], "shape: must be positive (got (3, 0))"),
+        ((3, 3), [(1, 1)], "sources: must be rows of (x, y, level) (got (1, 2))"),
+        ((3, 3), [(0.5, 0, 1)], "sources: must be integers (got [[0.5, 0.0, 1.0]])"),
+        ((3, 4), [(-1, 0, 2)], "sources[0]: lies outside the 3x4 grid (got (-1, 0, 2))"),
+        ((3, 4), [(4, 0, 2)], "sources[0]: lies outside the 3x4 grid (got (4, 0, 2))"),
         ((3, 4), [(0, 0, 1), (0, -1, 2)],
-         "/sources/1: source lies outside the 3x4 grid (got (0, -1, 2))"),
-        ((3, 4), [(0, 3, 2)], "/sources/0: source lies outside the 3x4 grid (got (0, 3, 2))"),
+         "sources[1]: lies outside the 3x4 grid (got (0, -1, 2))"),
+        ((3, 4), [(0, 3, 2)], "sources[0]: lies outside the 3x4 grid (got (0, 3, 2))"),
     ],
 )  # fmt: skip
 def test_bad_input_is_named_word_for_word(shape, sources, message):
