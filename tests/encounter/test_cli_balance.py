@@ -46,11 +46,10 @@ def test_tune_prints_the_value_and_writes_the_patch(tmp_path, capsys):
 
 
 def test_bad_grid_and_parameter_are_one_line_errors(capsys):
-    # a malformed option is a bad argument (exit 2); a grid naming no balance field fails the
-    # sweep's own check (exit 1): both one line on stderr
+    # both are bad arguments (an ArgumentError: exit 2), each one line on stderr naming it
     assert main(["sim", "sweep", "--grid", "/characters/monster/life=3:x", "--quiet"]) == 2
     assert "--grid" in capsys.readouterr().err
-    assert main(["sim", "sweep", "--grid", "/nope=1", "--seeds", "0:2", "--quiet"]) == 1
+    assert main(["sim", "sweep", "--grid", "/nope=1", "--seeds", "0:2", "--quiet"]) == 2
     assert "grid['/nope']" in capsys.readouterr().err
     with pytest.raises(ArgumentError, match="NAME=VALUES"):
         parse_grid(["life"])
