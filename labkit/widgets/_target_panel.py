@@ -45,7 +45,8 @@ class TargetPanel:
         self.target = w.IntSlider(50, min=20, max=85, description="difficulty",
                                   continuous_update=False)  # fmt: skip
         self.seed = w.IntText(0, description="seed", layout={"width": "150px"})
-        self.button = w.Button(description="generate like this", icon="magic")
+        self.button = w.Button(description="generate like this", icon="magic",
+                               layout={"width": "auto"})  # fmt: skip
         self.bar = w.FloatProgress(0.0, min=0.0, max=1.0, layout={"width": "120px"})
         self.status = w.HTML()
         self.button.on_click(lambda _: self.generate())

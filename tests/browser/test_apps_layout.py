@@ -33,6 +33,7 @@ APPS = {
     "DifficultyWorkbench": "DifficultyWorkbench(n_boot=20)",
     "LevelWorkshop": "LevelWorkshop(radius=3)",
     "TraceViewer": "TraceViewer(simulate(SimulationSettings(seed=3, max_steps=40)))",
+    "BalanceTuner": "BalanceTuner()",
 }
 
 SETUP = """\
