@@ -117,8 +117,16 @@ class BalanceTuner(CodeMixin):
         self.save_button.on_click(lambda _: self.save(self.path.value))
         self._default_range()
         self.fig, self.ax = new_figure(figsize=(7.5, 3.6))
-        self.ax.set_title("press Tune")
+        self.ax.set_title("press Tune to measure the response")
+        # The target is drawn at once and follows its slider, so the curve is read against it.
+        self.target_line = self.ax.axhline(self.target.value, color="#888", ls="--", lw=1,
+                                           label="target")  # fmt: skip
+        self.ax.set_ylim(-0.02, 1.02)
+        self.ax.set_xlabel(self.parameter.value)
+        self.ax.set_ylabel(self.metric.value.replace("_", " ") + " rate")
+        self.ax.legend(fontsize=8, loc="best")
         self.pane = FigurePane(self.fig)
+        self.target.observe(lambda _: self._move_target(), names="value")
         controls = W.VBox([self.parameter, W.HBox([self.low, self.high]),
                            W.HBox([self.metric, self.target]), W.HBox([self.budget,
                            self.run_button]), self.progress, W.HBox([self.path,
@@ -171,9 +179,14 @@ class BalanceTuner(CodeMixin):
             return
         self.text.value = f"<b>{html.escape(self.result.summary())}</b>"
         self.ax.cla()  # the number of points changes from run to run
-        self.result.plot(self.ax)
+        self.target_line = self.result.plot(self.ax)["target"]
         self.ax.set_title(f"{self.result.metric} vs {self.result.parameter}")
         self.fig.tight_layout()
+        self.pane.refresh()
+
+    def _move_target(self) -> None:
+        """The target line follows the slider (a new tune is needed to hit the new target)."""
+        self.target_line.set_ydata([self.target.value, self.target.value])
         self.pane.refresh()
 
     def patch(self) -> dict:

@@ -299,7 +299,7 @@ def _move_one_control(page, cell) -> str | None:
             page.keyboard.press(key)
             time.sleep(0.2)
         return f"slider {key} {start} -> {knob.get_attribute('aria-valuenow')}"
-    select = cell.locator(".widget-dropdown select")
+    select = cell.locator(".widget-dropdown select:not([disabled])")  # a user cannot pick there
     if select.count():
         options = select.first.locator("option").all_inner_texts()
         current = select.first.input_value()

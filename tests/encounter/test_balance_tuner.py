@@ -77,3 +77,13 @@ def test_real_games_and_to_code_rebuild_the_state():
     again = ns["app"]
     assert (again.parameter.value, again.low.value, again.high.value) == ("npcs", 1.0, 6.0)
     assert again.metric.value == "monster_win" and again.seeds == list(range(60))
+
+
+def test_the_target_line_follows_its_slider_before_and_after_a_tune():
+    app = BalanceTuner(response=falling, budget=3000)
+    app.target.value = 0.3
+    assert list(app.target_line.get_ydata()) == [0.3, 0.3]  # drawn before any tune
+    app.run()
+    assert list(app.target_line.get_ydata()) == [0.3, 0.3]  # the tuned curve's own target line
+    app.target.value = 0.7
+    assert list(app.target_line.get_ydata()) == [0.7, 0.7]
