@@ -75,7 +75,8 @@ def test_load_json_reads_utf8_and_names_a_missing_file(tmp_path):
     folder = tmp_path / "dir.json"
     folder.mkdir()
     got = caught(lio.load_json, folder)
-    assert got[1].startswith(f"{folder}: cannot read file: ") and got[4] == str(folder)
+    # a folder is refused before it is opened (issue 17: regular files only)
+    assert got[1] == f"{folder}: not a regular file (a directory)" and got[4] == str(folder)
 
 
 def test_load_json_bad_text_names_the_file(tmp_path):
