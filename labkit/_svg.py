@@ -33,14 +33,18 @@ __all__ = ["figure_svg", "document"]
 RC: dict[str, Any] = {"svg.hashsalt": "labkit", "svg.fonttype": "none"}
 
 
-def figure_svg(fig: Any) -> str:
-    """SVG text of a matplotlib figure, byte-identical for identical figures (no date)."""
+def figure_svg(fig: Any, *, prologue: bool = True) -> str:
+    """SVG text of a matplotlib figure, byte-identical for identical figures (no date).
+
+    ``prologue=False`` drops the XML declaration and doctype, for SVG inlined in HTML.
+    """
     import matplotlib
 
     buf = io.StringIO()
     with matplotlib.rc_context(RC):  # type: ignore[arg-type]
         fig.savefig(buf, format="svg", metadata={"Date": None})
-    return buf.getvalue()
+    text = buf.getvalue()
+    return text if prologue else text[text.index("<svg") :]
 
 
 def document(width: float, height: float, body: Iterable[str], **attrs: Any) -> str:

@@ -26,7 +26,10 @@ DOMAIN_CLIS = {
     "puzzle": ("labkit.hexpuzzle.cli", "hex track puzzle: validate, show, trace levels"),
     "path": ("labkit.pathfinding.cli", "passability and pathfinding on JSON maps"),
     "mapturn": ("labkit.mapturn.cli", "map-turn clock, enemy gauges, skill states"),
-    "sim": ("labkit.encounter.cli", "encounter simulation: run, replay, batch"),
+    "sim": (
+        "labkit.encounter.cli",
+        "encounter simulation: run, replay, batch, sweep, tune, animate",
+    ),
 }
 
 

@@ -148,4 +148,4 @@ def test_sim_animate_cli_and_trace_viewer_save(tmp_path):
     viewer = TraceViewer(str(game))
     viewer.save(str(tmp_path / "viewer.gif"), fps=5)
     assert sha(tmp_path / "viewer.gif") == sha(out)
-    assert main(["sim", "animate", str(game), "--out", str(tmp_path / "x.txt")]) == 1
+    assert main(["sim", "animate", str(game), "--out", str(tmp_path / "x.txt")]) == 2

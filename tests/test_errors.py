@@ -56,6 +56,10 @@ def test_bad_arguments_name_the_argument(case: str) -> None:
 def test_the_cli_reports_a_bad_option_as_one_line(tmp_path, capsys) -> None:
     path = tmp_path / "level.json"
     LEVEL.save(path)
-    assert main(["puzzle", "solve", str(path), "--max-states", "0"]) == 1
+    assert main(["puzzle", "solve", str(path), "--max-states", "0"]) == 2
     err = capsys.readouterr().err.strip().splitlines()
-    assert err == ["labkit: error: --max-states: must be at least 1 (got 0)"]
+    # one line, naming the option, the rule and the value (argparse's typed option since issue 17)
+    assert err == [
+        "labkit puzzle solve: error: argument --max-states: must be between 1 and 10000000 "
+        "(got 0) (see --help)"
+    ]

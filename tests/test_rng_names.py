@@ -53,7 +53,7 @@ def test_many_children_are_pairwise_distinct():
 
 @pytest.mark.parametrize("bad", ["", None, 3])
 def test_a_stream_needs_a_name(bad):
-    with pytest.raises(ValueError, match="stream name"):
+    with pytest.raises(ValueError, match="name: must be a non-empty string"):
         rng.stream(1, bad)
 
 

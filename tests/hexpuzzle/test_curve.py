@@ -211,13 +211,21 @@ def test_cli_bad_model_file_is_named_and_writes_nothing(tmp_path, content):
     assert not out.exists()
 
 
-def test_cli_missing_model_file_is_named(tmp_path):
-    from labkit import LabkitError
+def _main(capsys, *argv):
+    """``labkit puzzle ...``: (exit status, stderr)."""
+    from labkit.cli import main
 
+    rc = main(["puzzle", *argv])
+    return rc, capsys.readouterr().err
+
+
+def test_cli_missing_model_file_is_named(tmp_path, capsys):
     out = tmp_path / "never.json"
-    with pytest.raises(LabkitError, match="no-such-model.json"):
-        _run("campaign", "--curve", "0.9:0.4:3", "--model", str(tmp_path / "no-such-model.json"),
-             "--out", str(out))  # fmt: skip
+    rc, err = _main(capsys, "campaign", "--curve", "0.9:0.4:3", "--model",
+                    str(tmp_path / "no-such-model.json"), "--out", str(out))  # fmt: skip
+    # a bad argument: exit 2 and one line naming the option and the file, before any work
+    assert rc == 2 and "--model" in err and "no-such-model.json" in err
+    assert len(err.strip().splitlines()) == 1
     assert not out.exists()
 
 
@@ -232,8 +240,10 @@ def test_cli_missing_model_file_is_named(tmp_path):
         (("--ability", "1"), "--ability"),
     ],
 )
-def test_cli_curve_option_mistakes_are_named(tmp_path, argv, argument):
+def test_cli_curve_option_mistakes_are_named(tmp_path, capsys, argv, argument):
     out = tmp_path / "never.json"
-    with pytest.raises(ArgumentError, match=argument):
-        _run("campaign", *argv, "--out", str(out))
+    (tmp_path / "m.json").write_text("{}")  # exists: refused for what it is asked to do
+    rc, err = _main(capsys, "campaign", *[str(tmp_path / a) if a == "m.json" else a for a in argv],
+                    "--out", str(out))  # fmt: skip
+    assert rc == 2 and argument in err, err
     assert not out.exists()

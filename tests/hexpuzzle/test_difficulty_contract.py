@@ -12,7 +12,7 @@ from labkit.hexpuzzle.solving.solver import Solution
 
 def test_an_empty_level_scores_zero_and_measures_nothing():
     d = score(Level.hexagon(2, move_limit=7, id="empty"))
-    assert d == Difficulty("invalid-empty", 0, {}, 0, 0.0, None, 0, None, 0, 7, "empty", None)
+    assert d == Difficulty("invalid_empty", 0, {}, 0, 0.0, None, 0, None, 0, 7, "empty", None)
     assert (d.N, d.T, d.W, d.F, d.R, d.K, d.M) == (0, 0.0, None, 0, None, 0, 7)
     assert isinstance(d.T, float) and d.band is None and d.level_id == "empty"
 

@@ -114,7 +114,6 @@ class SkillReport:
         return ax.figure
 
     def _repr_html_(self) -> str:
-        import io
         from html import escape
 
         import matplotlib.pyplot as plt
@@ -124,12 +123,11 @@ class SkillReport:
             f"<td>{m['spearman']:.3f}</td></tr>"
             for k, m in self.metrics.items()
         )
+        from labkit._svg import figure_svg
+
         fig = self.figure()
-        buf = io.StringIO()
-        fig.savefig(buf, format="svg")
+        svg = figure_svg(fig, prologue=False)  # the one deterministic writer, inline in HTML
         plt.close(fig)
-        svg = buf.getvalue()
-        svg = svg[svg.index("<svg") :]
         head = escape(str(self).splitlines()[0])
         return (
             f"<p>{head}</p><table><tr><th>model</th><th>log-loss</th><th>Brier</th>"
