@@ -126,6 +126,7 @@ class BalanceTuner(CodeMixin):
         self.ax.set_ylabel(self.metric.value.replace("_", " ") + " rate")
         self.ax.legend(fontsize=8, loc="best")
         self.pane = FigurePane(self.fig)
+        self.pane.refresh()  # a static figure (report, docs) is shown from the start
         self.target.observe(lambda _: self._move_target(), names="value")
         controls = W.VBox([self.parameter, W.HBox([self.low, self.high]),
                            W.HBox([self.metric, self.target]), W.HBox([self.budget,

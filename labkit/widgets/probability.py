@@ -121,6 +121,7 @@ class ProbabilityExplorer(CodeMixin):
         self.ui = W.VBox([W.HBox([tables_box, sides, self.text], layout=wrap),
                           self.goal_box, self.pane.widget])  # fmt: skip
         self.update()
+        self._redraw()  # a static figure (report, docs) is shown from the start, not at 1st change
         for w in self.controls():
             w.observe(self._on_change, names="value")
         self._add_code_button()
