@@ -22,15 +22,6 @@ BASE = SimulationSettings(max_steps=200)
 
 
 @pytest.fixture(scope="module")
-def client():
-    with distributed.LocalCluster(
-        n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1",
-        dashboard_address=None, silence_logs=40,
-    ) as cluster, distributed.Client(cluster) as c:  # fmt: skip
-        yield c
-
-
-@pytest.fixture(scope="module")
 def local():
     return run_batch(BASE, range(100), progress=False)
 

@@ -21,15 +21,6 @@ GRID = {"/characters/monster/life": [3, 6]}
 SEEDS = range(30)
 
 
-@pytest.fixture(scope="module")
-def client():
-    with distributed.LocalCluster(
-        n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1",
-        dashboard_address=None, silence_logs=40,
-    ) as cluster, distributed.Client(cluster) as c:  # fmt: skip
-        yield c
-
-
 def test_a_worker_killed_mid_sweep_resumes_to_the_uninterrupted_table(client, tmp_path):
     with ThreadPoolExecutor(2) as pool:
         whole = sweep(BASE, GRID, SEEDS, executor=pool, progress=False)
