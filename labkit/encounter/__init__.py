@@ -35,7 +35,7 @@ Examples
 
 from __future__ import annotations
 
-from labkit.encounter.animate import animate
+from labkit.encounter.animation import animate
 from labkit.encounter.records.journal import ActionJournal
 from labkit.encounter.records.playback import Frame, playback
 from labkit.encounter.records.replay import Divergence, replay

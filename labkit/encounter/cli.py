@@ -64,7 +64,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 def _cmd_animate(args: argparse.Namespace) -> int:
     from labkit._animation import check_target
-    from labkit.encounter.animate import animate, save_animation
+    from labkit.encounter.animation import animate, save_animation
 
     check_target(args.out)  # before the frames are drawn
     anim = animate(args.trace, last=args.last)

@@ -22,7 +22,7 @@ Examples
 
 from __future__ import annotations
 
-from labkit.hexpuzzle.animate import animate, save_animation, sweep_animation
+from labkit.hexpuzzle.animation import animate, save_animation, sweep_animation
 from labkit.hexpuzzle.difficulty.calibration import Calibration
 from labkit.hexpuzzle.difficulty.fit import calibrate
 from labkit.hexpuzzle.difficulty.observed import CalibrationError, ObservedIndex, observed_index
@@ -71,7 +71,7 @@ from labkit.hexpuzzle.status import (
     SolutionStatus,
 )
 from labkit.hexpuzzle.sweep import MINKOWSKI_RADIUS, TILE_RADIUS, first_contact, first_contacts
-from labkit.hexpuzzle.trace import Trace, trace
+from labkit.hexpuzzle.tap import Trace, trace
 
 __all__ = [
     "Action",

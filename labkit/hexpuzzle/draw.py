@@ -184,7 +184,7 @@ class BoardPlot:
 
     # --- a sweep --------------------------------------------------------------------------
     def show_trace(self, trace: Any) -> None:
-        """Overlay a :class:`~labkit.hexpuzzle.trace.Trace` (``None`` clears the overlay)."""
+        """Overlay a :class:`~labkit.hexpuzzle.tap.Trace` (``None`` clears the overlay)."""
         self.trace = trace
         if self.level is not None:
             self._fit(None if trace is None else trace.path)

@@ -191,7 +191,7 @@ class CollisionSweepViewer(CodeMixin):
     def animation(self, *, frames: int = 30, interval: int = 60):
         """The selected tap's sweep scrubbed from start to end, as a ``matplotlib`` animation
         (see :func:`labkit.hexpuzzle.sweep_animation`)."""
-        from labkit.hexpuzzle.animate import sweep_animation
+        from labkit.hexpuzzle.animation import sweep_animation
 
         if self.trace is None:
             from labkit import ArgumentError
@@ -201,7 +201,7 @@ class CollisionSweepViewer(CodeMixin):
 
     def save(self, path: str | Path, *, frames: int = 30, fps: float = 15) -> None:
         """Write the sweep as ``path`` (``.gif``; ``.mp4`` when ffmpeg is present)."""
-        from labkit.hexpuzzle.animate import save_animation
+        from labkit.hexpuzzle.animation import save_animation
 
         save_animation(self.animation(frames=frames), path, fps=fps)
 

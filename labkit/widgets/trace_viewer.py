@@ -120,14 +120,14 @@ class TraceViewer(CodeMixin):
         self.pane.refresh()
 
     def animation(self, *, interval: int = 300):
-        """The whole game as a ``matplotlib`` animation (see :func:`labkit.encounter.animate`)."""
-        from labkit.encounter.animate import animate
+        """The whole game as a ``matplotlib`` animation (see :func:`labkit.encounter.animation`)."""
+        from labkit.encounter.animation import animate
 
         return animate(self.trace, interval=interval, size=self._size)
 
     def save(self, path: str | os.PathLike, *, fps: float = 4) -> None:
         """Write the game as ``path`` (``.gif``; ``.mp4`` when ffmpeg is present)."""
-        from labkit.encounter.animate import save_animation
+        from labkit.encounter.animation import save_animation
 
         save_animation(self.animation(), path, fps=fps)
 

@@ -1,4 +1,4 @@
-"""Batch form of :func:`~labkit.hexpuzzle.trace.trace`: solver, hints, difficulty, generator.
+"""Batch form of :func:`~labkit.hexpuzzle.tap.trace`: solver, hints, difficulty, generator.
 
 A tap's outcome depends only on the board orientation, the tapped tile and *which other tiles
 are still on the board*. The tile's planned path is fixed per orientation, and whether its swept
