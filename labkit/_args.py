@@ -120,30 +120,28 @@ def seed_range(text: str, *, max_count: int = 1_000_000) -> list[int]:
     return [seed(p) for p in items]
 
 
+def _writable(text: str, check: Callable[[str], object], what: str) -> str:
+    if not text:
+        raise argparse.ArgumentTypeError("empty path")
+    try:
+        check(text)
+    except OSError as exc:
+        raise argparse.ArgumentTypeError(f"cannot write {what}{text!r}: {exc.strerror}") from None
+    return text
+
+
 def out_file(text: str) -> str:
     """An output file path that can be written (not a directory, parent not a file)."""
     from labkit.io import check_writable
 
-    if not text:
-        raise argparse.ArgumentTypeError("empty path")
-    try:
-        check_writable(text)
-    except OSError as exc:
-        raise argparse.ArgumentTypeError(f"cannot write {text!r}: {exc.strerror}") from None
-    return text
+    return _writable(text, check_writable, "")
 
 
 def out_dir(text: str) -> str:
     """An output folder (existing or to be created) that files can be written into."""
     from labkit.io import check_writable_dir
 
-    if not text:
-        raise argparse.ArgumentTypeError("empty path")
-    try:
-        check_writable_dir(text)
-    except OSError as exc:
-        raise argparse.ArgumentTypeError(f"cannot write into {text!r}: {exc.strerror}") from None
-    return text
+    return _writable(text, check_writable_dir, "into ")
 
 
 def in_file(text: str) -> str:
