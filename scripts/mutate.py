@@ -164,6 +164,26 @@ def undecorate_kernels(source: str) -> str:
     return "".join(lines)
 
 
+def fence_warmup_examples(source: str) -> str:
+    """Put each module-level warm-up factory (``_example*``, ``_grid_example``) between mutmut's no-mutate fences.
+
+    A kernel's ``_example*`` factory only builds arguments for ``labkit warmup`` to compile the
+    kernel with; it holds no rule, so its mutants say nothing about the tests of the rules (they
+    used to count as "no tests" or survivors against the kernel's kill rate).
+    """
+    lines = source.splitlines(keepends=True)
+    tree = ast.parse(source)
+    spans = [
+        (node.lineno - 1 - len(node.decorator_list), node.end_lineno)
+        for node in tree.body
+        if isinstance(node, ast.FunctionDef) and re.fullmatch(r"_(\w+_)?example(_\w+)?", node.name)
+    ]
+    for start, end in reversed(spans):
+        lines[end:end] = ["# pragma: no mutate end\n"]
+        lines[start:start] = ["# pragma: no mutate start\n"]
+    return "".join(lines)
+
+
 def prepare(name: str) -> Path:
     module, tests, jit_off = MODULES[name]
     work = OUT / name
@@ -177,7 +197,8 @@ def prepare(name: str) -> Path:
         shutil.copytree(ROOT / folder, work / folder, ignore=skip)
     if jit_off:
         target = work / module
-        target.write_text(undecorate_kernels(target.read_text(encoding="utf-8")), "utf-8")
+        source = undecorate_kernels(target.read_text(encoding="utf-8"))
+        target.write_text(fence_warmup_examples(source), "utf-8")
     text = (ROOT / "pyproject.toml").read_text(encoding="utf-8")
     text = text.split("\n[tool.mutmut]")[0]
     text += (

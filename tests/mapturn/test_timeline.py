@@ -51,6 +51,17 @@ def test_without_events_totals_match():
         b.raster()
 
 
+def test_action_counts_are_whole_numbers_as_documented():
+    # GaugeTimeline documents actions as int64 and counts as int32: a count read as a float
+    # (``3.0``) prints and indexes differently in a notebook
+    tl = gauge_timeline([0.25, 1.5, 0], 10)  # costs exact in binary: hand-countable
+    assert tl.actions.dtype == np.int64 and tl.actions.tolist() == [40, 6, 0]
+    assert tl.count.dtype == np.int32 and tl.tick.dtype == np.int64 and tl.enemy.dtype == np.int32
+    # 0.25: four actions a tick; 1.5: acts at ticks 2, 3, 5, 6, 8, 9 (gauge 2 -> 0.5 -> 1.5 -> 0)
+    assert tl.count.tolist() == [4] * 10 + [1] * 6
+    assert tl.tick.tolist()[10:] == [2, 3, 5, 6, 8, 9]
+
+
 def test_raster_and_tick_of_action():
     tl = gauge_timeline([3, 1], 7)
     assert tl.raster(1, 7)[0].tolist() == [0, 0, 1, 0, 0, 1, 0]
