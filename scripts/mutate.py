@@ -165,7 +165,7 @@ def undecorate_kernels(source: str) -> str:
 
 
 def fence_warmup_examples(source: str) -> str:
-    """Put each module-level warm-up factory (``_example*``, ``_grid_example``) between mutmut's no-mutate fences.
+    """Put each warm-up factory (``_example*``, ``_grid_example``) between no-mutate fences.
 
     A kernel's ``_example*`` factory only builds arguments for ``labkit warmup`` to compile the
     kernel with; it holds no rule, so its mutants say nothing about the tests of the rules (they

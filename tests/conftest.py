@@ -1,4 +1,4 @@
-"""Shared test set-up: hypothesis profiles and static matplotlib."""
+"""Shared test set-up: hypothesis profiles, static matplotlib, notebook runs shared by tests."""
 
 from __future__ import annotations
 
@@ -54,3 +54,43 @@ def installed_wheel(tmp_path_factory):
     site = work / "site"
     subprocess.run([*pip, "install", "--no-deps", "--target", str(site), str(wheel)], check=True)
     return wheel, site
+
+
+class NotebookRuns:
+    """Each notebook executed at most twice per test session, on demand, and shared.
+
+    Three kinds of test read executed notebooks: "runs clean" (tests/notebooks), "two runs give
+    the same outputs" (tests/notebooks/test_reproducible.py) and the offline report and docs
+    (tests/browser). Executing each notebook three or four times cost minutes of the 20-minute
+    budget; here run 0 serves all three and run 1 only the reproducibility check. A run that
+    failed is remembered and re-raised, not executed again. Callers get deep copies, so no test
+    sees another's edits.
+    """
+
+    def __init__(self) -> None:
+        self._done: dict[tuple, object] = {}
+
+    def get(self, path, run: int = 0):
+        import copy
+
+        from labkit._report import execute_notebook
+
+        key = (str(path), run)
+        if key not in self._done:
+            import nbformat
+
+            meta = nbformat.read(path, as_version=4).metadata
+            budget = meta.get("labkit", {}).get("budget_seconds", 300)  # per cell
+            try:
+                self._done[key] = execute_notebook(path, timeout=budget)
+            except Exception as exc:  # a cell failed or overran: every reader sees why
+                self._done[key] = exc
+        result = self._done[key]
+        if isinstance(result, Exception):
+            raise result
+        return copy.deepcopy(result)
+
+
+@pytest.fixture(scope="session")
+def notebook_runs() -> NotebookRuns:
+    return NotebookRuns()

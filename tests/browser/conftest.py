@@ -16,11 +16,9 @@ NOTEBOOKS = sorted((ROOT / "notebooks").glob("*.ipynb"))
 
 
 @pytest.fixture(scope="session")
-def executed_notebooks():
-    """Every notebook executed once with static figures, shared by the report and docs tests."""
-    from labkit._report import execute_notebook
-
-    return {path: execute_notebook(path) for path in NOTEBOOKS}
+def executed_notebooks(notebook_runs):
+    """Every notebook executed once with static figures, shared with tests/notebooks."""
+    return {path: notebook_runs.get(path) for path in NOTEBOOKS}
 
 
 @pytest.fixture(scope="session")
