@@ -157,11 +157,15 @@ class World:
         return out
 
     def passable(self, floor: str) -> np.ndarray:
-        """Boolean grid [y, x]: True where a walker may stand (no wall, enemy or item)."""
+        """Boolean grid [y, x]: True where a walker may stand (no wall, enemy or item).
+
+        Read-only: it is cached until the floor changes (copy it to edit)."""
         key = (floor, self.revision)
         if self._passable_cache is None or self._passable_cache[0] != key:
             grid = np.where(self.hidden[floor], 0, self.floors[floor])
-            self._passable_cache = (key, ~self._blocked_table[grid])
+            passable = ~self._blocked_table[grid]
+            passable.flags.writeable = False
+            self._passable_cache = (key, passable)
         return self._passable_cache[1]
 
     def walls(self, floor: str) -> np.ndarray:
