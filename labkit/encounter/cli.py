@@ -11,6 +11,7 @@ Examples (shell)::
 from __future__ import annotations
 
 import argparse
+from typing import Any
 
 from labkit import _args as A
 from labkit.encounter.cli_options import (
@@ -109,7 +110,8 @@ def _cmd_batch(args: argparse.Namespace) -> int:
 
     seeds = parse_seeds(args.seeds)
     settings = settings_from_args(args, seeds[0])
-    client = executor = None
+    client = None
+    executor: Any = None  # a dask Client or a process pool: run_batch needs submit/map only
     if args.scheduler:
         from distributed import Client
 

@@ -72,6 +72,11 @@ def frame_svg(frame: Frame, the_map: dict, cell: int = 44) -> str:
             if n:
                 out.append(f'<text x="{x * cell + 3}" y="{y * cell + 10}" fill="#7a5">'
                            f'loot {n}</text>')  # fmt: skip
+    # Sounds and corpses sit on whole cells, actors on fractional spots; the loops share names.
+    sx: float
+    sy: float
+    cx: float
+    cy: float
     for sx, sy, level in frame.sounds:
         r = level - 1  # Chebyshev reach: a square of rooms
         side = (2 * r + 1) * cell
@@ -205,6 +210,7 @@ def final_state_svg(trace: SimulationTrace, cell: int = 44) -> str:
     from labkit.encounter.records.playback import playback
 
     *_, last = playback(trace)
+    assert trace.map is not None, "playback rejects a trace without a map"
     return frame_svg(last, trace.map, cell)
 
 

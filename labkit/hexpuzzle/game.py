@@ -84,6 +84,11 @@ class PuzzleState:
         self._restore(Snapshot(0, 0, 0, tuple(t.id for t in level.tiles)))
         self.last_traces: list[Trace] = []
 
+    def __setstate__(self, state: dict[str, object]) -> None:
+        # copy and pickle rebuild arrays writeable: the copy hands its mask out read-only again
+        self.__dict__.update(state)
+        self._active.flags.writeable = False
+
     # --- state ----------------------------------------------------------------------------
     def _restore(self, snap: Snapshot) -> None:
         self.orientation = snap.orientation

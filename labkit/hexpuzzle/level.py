@@ -219,9 +219,10 @@ class Level:
     source_version: int = 2
     metadata: Mapping[str, Any] = field(default_factory=dict, repr=False)
     _index: dict[str, int] = field(default_factory=dict, repr=False, compare=False)
-    _centres: np.ndarray = field(default=None, repr=False, compare=False)  # type: ignore
+    # set by __post_init__ (not arguments), read through the read-only properties below
+    _centres: np.ndarray = field(init=False, repr=False, compare=False)
     _orbit: list = field(default_factory=list, repr=False, compare=False)
-    _all: np.ndarray = field(default=None, repr=False, compare=False)  # type: ignore
+    _all: np.ndarray = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         # H2's moveLimit 1-999 holds for every level object, not only imported ones, so that
@@ -242,6 +243,12 @@ class Level:
 
     def __hash__(self) -> int:
         return hash((self.id, self.board, self.tiles))
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        # copy and pickle rebuild arrays writeable: the copy hands them out read-only again
+        self.__dict__.update(state)
+        _read_only(self._centres)
+        _read_only(self._all)
 
     @property
     def can_rotate(self) -> bool:

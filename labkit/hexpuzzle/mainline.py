@@ -66,7 +66,7 @@ RECIPES: tuple[dict[str, Any], ...] = (
 def slot_level(seed: int, slot: int, recipe: dict[str, Any] | None = None) -> Level:
     """Generate slot ``slot`` of the campaign of ``seed`` (before ordering and renaming)."""
     recipe = RECIPES[slot] if recipe is None else recipe
-    options = {k: tuple(v) if isinstance(v, list) else v for k, v in recipe.items()}
+    options: dict[str, Any] = {k: tuple(v) if isinstance(v, list) else v for k, v in recipe.items()}
     return generate(stream(seed, f"slot/{slot}"), id=f"slot-{slot:02d}", **options)
 
 

@@ -22,6 +22,7 @@ Decisions the SPEC leaves open:
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -333,8 +334,13 @@ def parse_tower(doc: dict, base: str | Path | None = None, source: str | None = 
     base = None if base is None else Path(base)
     enemies: dict[str, EnemyDef] = {}
     items: dict[str, ItemDef] = {}
-    for key, build, out in (("enemies", _enemy, enemies), ("items", _item, items),
-                            ("skills", _item, items)):  # fmt: skip
+    # Each table is paired with the builder of its own type.
+    readers: list[tuple[str, Callable[[str, Any, str], object], dict[str, Any]]] = [
+        ("enemies", _enemy, enemies),
+        ("items", _item, items),
+        ("skills", _item, items),
+    ]
+    for key, build, out in readers:
         entries, file = _table(doc, key, base)
         try:
             for ident, obj in entries.items():
@@ -352,7 +358,7 @@ def parse_tower(doc: dict, base: str | Path | None = None, source: str | None = 
         check(stairs in (-1, 0, 1), "stairs must be -1, 0 or 1", at + "/stairs", stairs, TowerError)
         terrain[ident] = TerrainDef(ident, get(obj, "passable", bool, at, TowerError, True), stairs)
     legend: dict[int, tuple[str, str]] = {}
-    tables = {"enemy": enemies, "item": items, "terrain": terrain}
+    tables: dict[str, Mapping[str, object]] = {"enemy": enemies, "item": items, "terrain": terrain}
     for number, ref in get(doc, "legend", dict, "", TowerError).items():
         at = pointer("legend", number)
         check(number.isdigit() and 0 < int(number) < 100_000, "a legend key is a number 1-99999",

@@ -50,23 +50,27 @@ class GaugeTimeline:
 
     def raster(self, start: int = 1, stop: int | None = None) -> NDArray[np.int32]:
         """Actions per enemy (rows) and tick (columns ``start..stop`` inclusive)."""
-        if self.tick is None:
-            raise ValueError("this timeline was computed with events=False")
+        tick, enemy, count = self._events()
         stop = self.ticks if stop is None else stop
         out = np.zeros((len(self.time_costs), max(0, stop - start + 1)), dtype=np.int32)
-        keep = (self.tick >= start) & (self.tick <= stop)
-        np.add.at(out, (self.enemy[keep], self.tick[keep] - start), self.count[keep])
+        keep = (tick >= start) & (tick <= stop)
+        np.add.at(out, (enemy[keep], tick[keep] - start), count[keep])
         return out
 
     def tick_of_action(self, enemy: int, k: int) -> int | None:
         """The tick on which ``enemy`` performs its ``k``-th action (1-based), or None if it
         does not act ``k`` times within the timeline."""
-        if self.tick is None:
-            raise ValueError("this timeline was computed with events=False")
-        rows = self.enemy == enemy
-        done = np.cumsum(self.count[rows])
+        tick, who, count = self._events()
+        rows = who == enemy
+        done = np.cumsum(count[rows])
         hit = np.searchsorted(done, k)
-        return int(self.tick[rows][hit]) if hit < len(done) else None
+        return int(tick[rows][hit]) if hit < len(done) else None
+
+    def _events(self) -> tuple[NDArray[np.int64], NDArray[np.int32], NDArray[np.int32]]:
+        """The event arrays (tick, enemy, count); they are all None with events=False."""
+        if self.tick is None or self.enemy is None or self.count is None:
+            raise ValueError("this timeline was computed with events=False")
+        return self.tick, self.enemy, self.count
 
 
 def gauge_timeline(

@@ -148,14 +148,24 @@ class World:
         grid = np.where(self.hidden[floor], 0, self.floors[floor])
         scheduled = self._cost_table[np.minimum(grid, len(self._cost_table) - 1)] > 0
         ys, xs = np.nonzero(scheduled)
-        return [(int(x), int(y), self.tower.enemy_at_number(grid[y, x])) for y, x in zip(ys, xs)]
+        out = []
+        for y, x in zip(ys, xs):
+            enemy = self.tower.enemy_at_number(grid[y, x])
+            # lookup_tables gives a time cost to enemy numbers only.
+            assert enemy is not None, f"block {grid[y, x]} is scheduled but not an enemy"
+            out.append((int(x), int(y), enemy))
+        return out
 
     def passable(self, floor: str) -> np.ndarray:
-        """Boolean grid [y, x]: True where a walker may stand (no wall, enemy or item)."""
+        """Boolean grid [y, x]: True where a walker may stand (no wall, enemy or item).
+
+        Read-only: it is cached until the floor changes (copy it to edit)."""
         key = (floor, self.revision)
         if self._passable_cache is None or self._passable_cache[0] != key:
             grid = np.where(self.hidden[floor], 0, self.floors[floor])
-            self._passable_cache = (key, ~self._blocked_table[grid])
+            passable = ~self._blocked_table[grid]
+            passable.flags.writeable = False
+            self._passable_cache = (key, passable)
         return self._passable_cache[1]
 
     def walls(self, floor: str) -> np.ndarray:

@@ -27,7 +27,9 @@ def _find(args: argparse.Namespace) -> int:
 
     mf = load_map(args.map)
     face = EIGHT_WAY if args.diagonal else mf.face
-    finder = PathFinder(mf.game_map.event_layer, DefaultPassPredicate(), face, mf.cost)
+    layer = mf.game_map.event_layer
+    assert layer is not None, "load_map rejects a map without an event layer"
+    finder = PathFinder(layer, DefaultPassPredicate(), face, mf.cost)
     result = finder.find(args.start, args.target)
     print(f"status    {result.status.name}")
     print(f"cost      {result.cost:g}")
@@ -36,7 +38,7 @@ def _find(args: argparse.Namespace) -> int:
     print("path      " + " ".join(f"{x},{y}" for x, y in result.path.tolist()))
     if args.svg:
         with io.atomic_write(args.svg) as fh:
-            fh.write(layer_svg(mf.game_map.event_layer, result, mf.cost))
+            fh.write(layer_svg(layer, result, mf.cost))
         print(f"wrote     {args.svg}")
     return 2 if result.status is PathfindingStatus.INVALID_INPUT else 0
 

@@ -148,7 +148,14 @@ class MapGraphBuilder:
             index, cells, edges, terminal = self._bfs(layer, predicate, moves, (sx, sy), start_hit)
         return MapGraph(index, cells, edges, directions, self._costs(cells), terminal)
 
-    def _bfs(self, layer, predicate, moves, start, start_hit):
+    def _bfs(
+        self,
+        layer: MapLayer,
+        predicate: PassPredicate,
+        moves: list[tuple[Direction, tuple[int, int]]],
+        start: tuple[int, int],
+        start_hit: bool,
+    ) -> tuple[NDArray[np.int64], NDArray[np.int64], NDArray[np.int64], NDArray[np.bool_]]:
         """Plain BFS asking ``predicate`` per edge (any predicate, stateful ones included)."""
         h, w = layer.height, layer.width
         index = np.full((h, w), -1, dtype=np.int64)

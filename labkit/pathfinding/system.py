@@ -191,9 +191,10 @@ class PathfindingSystem:
 
     def interrupt(self) -> None:
         """Stop the automatic move in progress (if any)."""
-        if self.moving:
-            self._walk.interrupted = True
-            self._walk.finished = True
+        walk = self._walk
+        if walk is not None and not walk.finished:
+            walk.interrupted = True
+            walk.finished = True
 
     def _start(self, target: tuple[int, int]) -> Walk | None:
         if self.moving:
@@ -219,9 +220,13 @@ class PathfindingSystem:
         result = walk.result
         if self.teleport_policy is None or not self.teleport_policy(self, result):
             return walk.run() if run else walk
-        last = result.graph.node(*result.target) if result.graph is not None else -1
-        hits_last = last >= 0 and bool(result.graph.terminal[last])
+        graph = result.graph
+        last = graph.node(*result.target) if graph is not None else -1
+        hits_last = graph is not None and last >= 0 and bool(graph.terminal[last])
         land = result.path[-2] if hits_last else result.path[-1]
+        # A walk that is not finished came from an ok search, and get_path only searches
+        # (ok or not) when a mover is bound.
+        assert self.mover is not None, "teleport without a mover: get_path should have failed"
         self.mover.teleport((int(land[0]), int(land[1])))
         walk.teleported = True
         # Only the final hit (if any) remains to be walked.

@@ -93,6 +93,8 @@ class CodeMixin:
     exists) and implements ``to_code()``.
     """
 
+    ui: Any  # the app's root ipywidgets box, built by the app before _add_code_button
+
     def to_code(self) -> str:  # pragma: no cover - every app overrides it
         raise NotImplementedError
 

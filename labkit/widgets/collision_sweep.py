@@ -20,7 +20,7 @@ import numpy as np
 
 from labkit import ArgumentError
 from labkit._data import data_path
-from labkit.hexpuzzle import Level, trace
+from labkit.hexpuzzle import Level, Trace, trace
 from labkit.hexpuzzle.coords import centre
 from labkit.hexpuzzle.draw import BoardPlot
 from labkit.hexpuzzle.sweep import TILE_RADIUS
@@ -110,7 +110,7 @@ class CollisionSweepViewer(CodeMixin):
             ]
         )
         self.orientation = 0
-        self.trace = None
+        self.trace: Trace | None = None  # the selected tile's sweep (None: no tile selected)
         self.select_level(0)
         self._add_code_button()
 
@@ -177,6 +177,7 @@ class CollisionSweepViewer(CodeMixin):
             return f"{head}: no tile on this level"
         # R: one cell's circumradius, the board's unit of length
         if t.outcome == "blocked":
+            assert t.point is not None, "a blocked trace records its contact point"
             x, y = t.point
             return (
                 f"{head} · tap <b>{t.tile}</b>: <span style='color:#c1121f'><b>blocked</b></span> "

@@ -20,7 +20,7 @@ the browser writes back as ``3.0000000000000004`` counts as the ``3.00`` it show
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -28,6 +28,9 @@ from labkit.mapturn import World, example_tower_path, gauge_timeline, load_tower
 from labkit.widgets._code import CodeError, CodeMixin, literal, path_code, source
 from labkit.widgets._controls import snapped, tip
 from labkit.widgets._figure import FigurePane, new_figure
+
+if TYPE_CHECKING:
+    from matplotlib.image import AxesImage
 
 __all__ = ["GaugeTuner"]
 
@@ -136,7 +139,8 @@ class GaugeTuner(CodeMixin):
             first = timeline.tick_of_action(i, 1)
             row: dict[str, int | None] = {"first_action_tick": first}
             if i in steps:
-                tick = None if steps[i] is None else timeline.tick_of_action(i, steps[i])
+                need_steps = steps[i]
+                tick = None if need_steps is None else timeline.tick_of_action(i, need_steps)
                 row["reach_tick"] = tick
                 row["reach_action"] = None if tick is None else int(np.searchsorted(ends, tick) + 1)
             out[label] = row
@@ -183,7 +187,7 @@ class GaugeTuner(CodeMixin):
 
         rows = max(1, len(self.instances))
         self.fig, self.ax = new_figure(figsize=(9.2, 1.9 + 0.4 * rows), layout="constrained")
-        self.image = None
+        self.image: AxesImage | None = None  # the raster, drawn on the first update
         self.lines = LineCollection([], colors="tab:red", linewidths=1.0, alpha=0.8)
         self.ax.add_collection(self.lines)
         self.ax.set_ylabel("enemy (id@x,y)")

@@ -21,8 +21,10 @@ from labkit.pathfinding import (
     FOUR_WAY,
     DefaultPassPredicate,
     GameMap,
+    MapLayer,
     NoCornerCutting,
     PassBit,
+    PassPredicate,
     PathFinder,
     PathResult,
     TileDef,
@@ -67,7 +69,9 @@ class PathfindingPlayground(CodeMixin):
         import ipywidgets as W
 
         self.game_map = GameMap([WALL, HIT, ONE_WAY], event=np.zeros((height, width), dtype=int))
-        self.layer = self.game_map.event_layer
+        layer = self.game_map.event_layer
+        assert layer is not None, "the map was built with an event grid just above"
+        self.layer: MapLayer = layer
         self.start = (0, 0)
         self.target = (width - 1, height - 1)
         self.seed = seed
@@ -113,7 +117,7 @@ class PathfindingPlayground(CodeMixin):
             return NoCornerCutting(DefaultPassPredicate())
         return DefaultPassPredicate()
 
-    def search(self, predicate: object = None) -> PathResult:
+    def search(self, predicate: PassPredicate | None = None) -> PathResult:
         face = EIGHT_WAY if self.neighbourhood.value == "8-way" else FOUR_WAY
         finder = PathFinder(self.layer, predicate or self.predicate(), face, self.costs())
         return finder.find(self.start, self.target)
@@ -234,8 +238,10 @@ class PathfindingPlayground(CodeMixin):
         self.ax.tick_params(labelsize=7)
         self.ax.set_xlabel("x (cell column)")
         self.ax.set_ylabel("y (cell row)")
-        shade = LinearSegmentedColormap.from_list("cost", [(1, 1, 1), 0.55 + 0.45 * _SHADE])
-        self.cost_scale = ScalarMappable(Normalize(1, COST_TOP), shade)
+        darkest = tuple(float(c) for c in 0.55 + 0.45 * _SHADE)
+        shade = LinearSegmentedColormap.from_list("cost", [(1.0, 1.0, 1.0), darkest])
+        self.cost_norm = Normalize(1, COST_TOP)  # update() raises vmax to the field's maximum
+        self.cost_scale = ScalarMappable(self.cost_norm, shade)
         self.colour_bar = self.fig.colorbar(self.cost_scale, ax=self.ax, shrink=0.8, pad=0.02)
         self.colour_bar.set_label("cost to enter an empty cell")
         handles = [
@@ -286,7 +292,7 @@ class PathfindingPlayground(CodeMixin):
             rgb[empty] = rgb[empty] * (1 - 0.45 * shade[empty, None]) + _SHADE * (
                 0.45 * shade[empty, None]
             )
-        self.cost_scale.norm.vmax = top
+        self.cost_norm.vmax = top
         self.colour_bar.update_normal(self.cost_scale)
         self.image.set_data(rgb)
         g = r.graph

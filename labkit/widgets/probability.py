@@ -86,8 +86,8 @@ class ProbabilityExplorer(CodeMixin):
                                    orientation="vertical", layout=W.Layout(width="38px")),
                        f"{what} % at index {i:+d} (attacker level − target agility)")  # fmt: skip
 
-        self.hit = [pct(v, i, "hit") for i, v in zip(INDICES, self.base.hit_table)]
-        self.pursuit = [pct(v, i, "pursuit") for i, v in zip(INDICES, self.base.pursuit_table)]
+        self.hit = [pct(v, int(i), "hit") for i, v in zip(INDICES, self.base.hit_table)]
+        self.pursuit = [pct(v, int(i), "pursuit") for i, v in zip(INDICES, self.base.pursuit_table)]
         rule = self.base.priority
         WIDE = {"description_width": "150px"}  # noqa: N806 (one label column for these three)
         self.slope = W.IntSlider(int(round(100 * rule.per_agility)), 0, 50, style=WIDE,
@@ -245,22 +245,22 @@ class ProbabilityExplorer(CodeMixin):
 
     def summary_html(self) -> str:
         s, p = self.stats, self.pinned_stats
-        compare = p is not None
+        assert s is not None, "__init__ runs update(), which computes the statistics"
         rows = []
         for key, label in (("a_wins", "A wins"), ("b_wins", "B wins"), ("a_escaped", "A escapes"),
                            ("b_escaped", "B escapes"), ("parted", "both retreat"),
                            ("stalemate", "stalemate")):  # fmt: skip
             lo, hi = s.interval(key)
-            old = f"<td>{100 * p.share(key):.1f} %</td>" if compare else ""
+            old = f"<td>{100 * p.share(key):.1f} %</td>" if p is not None else ""
             rows.append(f"<tr><td>{label}</td>{old}<td>{100 * s.share(key):.1f} %</td>"
                         f"<td>[{100 * lo:.1f}, {100 * hi:.1f}]</td></tr>")  # fmt: skip
         struck = max(1, s.first_strikes[0] + s.first_strikes[1])
         first = s.first_strikes[0] / struck
         flo, fhi = wilson_interval(s.first_strikes[0], struck)
         err = f"<p style='color:#b00'>{html.escape(self.error)}</p>" if self.error else ""
-        head = "<th>pinned</th><th>now</th>" if compare else "<th>share</th>"
+        head = "<th>pinned</th><th>now</th>" if p is not None else "<th>share</th>"
         old_first = ""
-        if compare:
+        if p is not None:
             ps = max(1, p.first_strikes[0] + p.first_strikes[1])
             old_first = f"<td>{100 * p.first_strikes[0] / ps:.1f} %</td>"
         return (

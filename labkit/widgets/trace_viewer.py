@@ -20,6 +20,7 @@ Examples
 from __future__ import annotations
 
 import os
+from typing import Any
 
 from labkit.encounter.records.journal import events_html
 from labkit.encounter.records.playback import playback
@@ -56,6 +57,7 @@ class TraceViewer(CodeMixin):
         self.trace = SimulationTrace.load(trace) if isinstance(trace, str) else trace
         self.frames = list(playback(self.trace))
         m = self.trace.map
+        assert m is not None, "playback (just above) rejects a trace without a map"
         aspect = m["height"] / m["width"]
         self.fig, self.ax = new_figure(figsize=(size, size * aspect + 1.2), layout="constrained")
         self.artists = draw_board(self.ax, m)
@@ -83,7 +85,7 @@ class TraceViewer(CodeMixin):
 
         from labkit.encounter.sim_draw import SIDE_COLOURS
 
-        dot = {"marker": "o", "ls": "none", "ms": 9, "mec": "k"}
+        dot: dict[str, Any] = {"marker": "o", "ls": "none", "ms": 9, "mec": "k"}
         handles = [
             Line2D([], [], mfc=SIDE_COLOURS["npc"], label="NPC", **dot),
             Line2D([], [], mfc=SIDE_COLOURS["monster"], label="monster", **dot),

@@ -30,7 +30,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -50,6 +50,10 @@ from labkit.widgets._code import (
 )
 from labkit.widgets._controls import snapped
 from labkit.widgets._figure import FigurePane, new_figure
+
+if TYPE_CHECKING:  # both are imported when first shown (the workbench opens fast)
+    from labkit.widgets.skill_panel import SkillPanel
+    from labkit.widgets.workshop import LevelWorkshop
 
 __all__ = ["DifficultyWorkbench", "sample_telemetry_path"]
 
@@ -152,13 +156,14 @@ class DifficultyWorkbench(CodeMixin):
         known = [(i, k) for k, i in enumerate(self.ids) if self.levels[k] is not None]
         self.like = w.Dropdown(options=known, description="like")
         self.target_panel = TargetPanel(lambda: self.liked(), self.open_in_workshop)
-        self.workshop, self.workshop_box = None, w.VBox()
+        self.workshop: LevelWorkshop | None = None
+        self.workshop_box = w.VBox()
         self.index_view = w.VBox(
             [w.HBox([sliders, w.VBox([self.pane.widget, self.stats])]), self.report, self.table,
              w.HBox([self.like]), self.target_panel.ui, self.workshop_box]
         )  # fmt: skip
         self.mode = w.ToggleButtons(options=["index calibration", "skill model"])
-        self.skill = None  # the SkillPanel, built when the mode is first chosen
+        self.skill: SkillPanel | None = None  # built when the mode is first chosen
         self.mode.observe(lambda _: self.show_mode(), names="value")
         self.ui = w.VBox([self.mode, self.index_view])
         self.refresh()

@@ -322,6 +322,7 @@ class LevelWorkshop(CodeMixin):
 
     def describe(self) -> str:
         lvl, d = self.level, self.difficulty
+        assert lvl is not None and d is not None, "refresh() describes a built, scored level"
         head = f"{len(lvl.board)} cells, {len(lvl.tiles)} tiles, move limit {lvl.move_limit}"
         if not lvl.can_rotate:
             head += ", rotation off (board not six-fold symmetric)"
@@ -330,6 +331,7 @@ class LevelWorkshop(CodeMixin):
         if d.status == "invalid_empty":
             return f"{head} · <b>no tiles</b>: not a playable level{note}"
         sol = d.solution
+        assert sol is not None, "score() solves every level that has tiles"
         solve = f"solve: <b>{sol.status}</b>"
         if sol.solved:
             solve += f", {sol.rotations} rotation(s) minimum, {sol.operations} operations"

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import ast
+import copy
 import json
+import pickle
 from pathlib import Path
 
 import pytest
@@ -61,6 +63,17 @@ def test_tile_centres_and_masks_are_read_only():
     with pytest.raises(ValueError, match="read-only"):
         state.active[0] = False
     assert trace(LEVEL, "a").outcome == trace(state, "a").outcome
+
+
+@pytest.mark.parametrize(
+    "duplicate", [copy.copy, copy.deepcopy, lambda x: pickle.loads(pickle.dumps(x))]
+)
+def test_copies_and_pickles_keep_the_arrays_read_only(duplicate):
+    level, state = duplicate(LEVEL), duplicate(PuzzleState(LEVEL))
+    assert level == LEVEL and state.remaining == ("a", "b", "c")
+    for arr in (level.tile_centres, level.active, state.active):
+        with pytest.raises(ValueError, match="read-only"):
+            arr[0] = 0
 
 
 def test_the_state_mask_follows_play_and_traces_keep_theirs():

@@ -58,6 +58,7 @@ def test_columns_in_any_order_and_extra_columns_ignored():
         ("L1,p3,1,0,0,0,0,0,nan,0", "line 2, column 'seconds'", "'nan'"),
         ("L1,p3,1,0,0,0,0,0,1,2", "line 2, column 'won'", "'2'"),
         (",p3,1,0,0,0,0,0,1,0", "line 2, column 'level'", "''"),
+        ("L1,p\udcff,1,0,0,0,0,0,1,0", "line 2, column 'player'", "'p\\udcff'"),
         ("L1,p3,1,0,0,0,0,0,1,1", "line 2, column 'first_try'", "0"),
         ("L1,p3,2,1,0,0,0,0,1,1", "line 2, column 'first_try'", "1"),
     ],

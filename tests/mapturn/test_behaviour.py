@@ -32,6 +32,15 @@ def test_chase_steps_along_the_shortest_path_and_keeps_its_gauge():
     assert engine.world.scans == 1  # only the initial build
 
 
+def test_the_cached_passable_grid_is_handed_out_read_only():
+    engine, _ = game(MAZE)
+    grid = engine.world.passable("F1")
+    assert not grid[1, 2]  # a wall
+    with pytest.raises(ValueError, match="read-only"):
+        grid[1, 2] = True
+    assert engine.world.passable("F1") is grid and not grid[1, 2]  # the cache is intact
+
+
 def test_reaching_the_hero_starts_a_battle_without_extra_time():
     engine, _ = game("#####\n#Hc.#\n#####")
     engine.consume_time(1)

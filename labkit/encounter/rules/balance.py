@@ -377,7 +377,13 @@ def _build(doc: dict, file: str | None) -> Balance:
 
     ammo_names = get(doc, "ammo", list, "", BalanceError, default=[])
     for i, a in enumerate(ammo_names):
-        check(isinstance(a, str) and a, "must be an item name", pointer("ammo", i), a, BalanceError)
+        check(
+            isinstance(a, str) and a != "",
+            "must be an item name",
+            pointer("ammo", i),
+            a,
+            BalanceError,
+        )
 
     attachments = {}
     for name, a in _names(doc, "attachments").items():

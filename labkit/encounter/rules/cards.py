@@ -171,8 +171,7 @@ class CardPool:
         """Take ``n`` cards of ``item`` if the global stock (and the room's quota) allow it."""
         if self.remaining(item) < _check_n(n):
             return False
-        quota_applies = room is not None and item == self.quota_item
-        if quota_applies:
+        if room is not None and item == self.quota_item:  # the quota applies
             if self.quota(room) < n:
                 return False
             self._quotas[room] -= n

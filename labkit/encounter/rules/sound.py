@@ -71,7 +71,9 @@ DIRECTION_VECTORS /= np.linalg.norm(DIRECTION_VECTORS, axis=1)[:, None]
 
 
 def _sources(sources: ArrayLike, height: int, width: int) -> NDArray[np.int64]:
-    arr = np.asarray(sources if len(sources) else np.empty((0, 3)))
+    arr = np.asarray(sources)
+    if len(arr) == 0:
+        arr = np.empty((0, 3))
     if arr.ndim != 2 or arr.shape[1] != 3:
         raise SoundError("must be rows of (x, y, level)", argument="sources", value=arr.shape)
     if arr.size and arr.dtype.kind not in "iu":

@@ -327,6 +327,12 @@ class BatchResult:
         return len(self.rows)
 
     @property
+    def _columns(self) -> tuple[str, ...]:
+        names = self.rows.dtype.names
+        assert names is not None, "BatchResult.rows must be a structured array"
+        return names
+
+    @property
     def frame(self) -> Any:
         """The rows as a pandas ``DataFrame``: one row per game (tidy), settings as columns.
 
@@ -352,14 +358,14 @@ class BatchResult:
         data: dict[str, Any] = {"settings_index": self.rows["settings_index"]}
         for name, values in _varying(self.settings).items():
             data[name] = [values[int(k)] for k in self.rows["settings_index"]]
-        for name in self.rows.dtype.names:
+        for name in self._columns:
             if name != "settings_index":
                 data[name] = self.rows[name]
         return pd.DataFrame(data)
 
     def actors(self, side: str | None = None) -> list[str]:
         """Actor ids with columns in the table (optionally of one side)."""
-        names = [n[len("alive_") :] for n in self.rows.dtype.names if n.startswith("alive_")]
+        names = [n[len("alive_") :] for n in self._columns if n.startswith("alive_")]
         return [a for a in names if side is None or a.startswith(side + "-")]
 
     def summary(self) -> np.ndarray:
@@ -400,7 +406,7 @@ class BatchResult:
         """Write the rows as CSV, atomically (a header line, then one game per line)."""
         with atomic_write(path) as fh:
             w = csv.writer(fh, lineterminator="\n")
-            w.writerow(self.rows.dtype.names)
+            w.writerow(self._columns)
             for rec in self.rows.tolist():
                 w.writerow([int(v) if isinstance(v, bool) else v for v in rec])
 

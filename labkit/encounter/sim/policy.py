@@ -114,10 +114,12 @@ class Policy:
         """The loudest signal heard since the last decision, else the freshest signal note."""
         if obs.signals:
             return max(obs.signals, key=lambda s: s[1])
-        notes = [n for n in obs.notes if n.kind is NoteKind.SIGNAL and n.direction is not None]
-        if notes:
-            return notes[-1].direction, notes[-1].strength or 0
-        return None
+        notes = [
+            (n.direction, n.strength or 0)
+            for n in obs.notes
+            if n.kind is NoteKind.SIGNAL and n.direction is not None
+        ]
+        return notes[-1] if notes else None
 
 
 class ScavengerPolicy(Policy):
@@ -195,9 +197,11 @@ class HunterPolicy(Policy):
                 return "hide" if "hide" in legal else "wait"
             if moves:
                 return self.toward(moves, direction)[0]
-        threats = [n for n in obs.notes if n.kind is NoteKind.THREAT and n.position is not None]
+        threats = [
+            n.position for n in obs.notes if n.kind is NoteKind.THREAT and n.position is not None
+        ]
         if threats and moves:
-            tx, ty = threats[-1].position
+            tx, ty = threats[-1]
             best = min(
                 moves,
                 key=lambda m: max(

@@ -180,7 +180,7 @@ class GameSession:
         self.steps += 1
         self._sounds = []
         if self.encounter is not None:
-            self._fight_round()
+            self._fight_round(self.encounter)
         else:
             self._act(self.current)
         self._spread_sound()
@@ -302,8 +302,7 @@ class GameSession:
         self.journal.say(b.id, f"{a.id} and {b.id} meet at {a.position} ({cause})")
         return self.encounter
 
-    def _fight_round(self) -> None:
-        enc = self.encounter
+    def _fight_round(self, enc: Encounter) -> None:
         pair = (enc.a, enc.b)
         acts = [self._decide(x, FIGHT_ACTIONS) for x in pair]
         before = enc.fight.ammo.copy()
@@ -322,10 +321,9 @@ class GameSession:
         self._record(None, "fight", round=ex.round, actions=acts, outcome=ex.outcome,
                      first=ex.first, life=list(ex.life), ammo=list(ex.ammo))  # fmt: skip
         if ex.over:
-            self._end_encounter(ex.outcome)
+            self._end_encounter(enc, ex.outcome)
 
-    def _end_encounter(self, outcome: str) -> None:
-        enc = self.encounter
+    def _end_encounter(self, enc: Encounter, outcome: str) -> None:
         a, b = enc.a, enc.b
         room = a.position
         if outcome == "a_wins":

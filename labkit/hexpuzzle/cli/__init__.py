@@ -149,23 +149,25 @@ def _trace(args: argparse.Namespace) -> int:
 
     level = _load(args.file, args.orientation)
     t = trace(level, args.tile)
-    result = {
+    cells = [list(cell) for cell, _, _ in t.visits]
+    result: dict[str, Any] = {
         "tile": t.tile,
         "outcome": t.outcome,
         "contact": t.contact,
         "blocker": t.blocker,
         "point": list(t.point) if t.point else None,
         "path_length": t.planned.length,
-        "cells": [list(cell) for cell, _, _ in t.visits],
+        "cells": cells,
     }
     if args.json:
         print(json.dumps(result))
         return 0
     print(f"tap {t.tile!r} on {level.id!r} (orientation {args.orientation % 6}): {t.outcome}")
     if t.outcome == "blocked":
+        assert t.point is not None, "a blocked trace records its contact point"
         x, y = t.point
         print(f"  blocked by {t.blocker!r} after {t.contact:.3f} R at ({x:.3f}, {y:.3f})")
-    route = " → ".join(f"({q},{r})" for q, r in result["cells"]) or "(straight off the board)"
+    route = " → ".join(f"({q},{r})" for q, r in cells) or "(straight off the board)"
     print(f"  route: {route}")
     print(f"  planned path {t.planned.length:.3f} R in {len(t.path) - 1} segments")
     return 0

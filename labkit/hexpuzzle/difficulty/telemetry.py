@@ -123,8 +123,10 @@ def _parse_cell(text: str, kind: str, where: str) -> Any:
             raise TelemetryError("must not be empty", pointer=where, value=text)
         if len(text) > MAX_TEXT:
             raise TelemetryError(f"longer than {MAX_TEXT} characters", pointer=where, value=text)
-        if not lio._encodable(text):
-            raise TelemetryError("not encodable text", pointer=where, value=text)
+        try:
+            text.encode("utf-8")  # a lone surrogate (a decoding escape) cannot be written back
+        except UnicodeEncodeError:
+            raise TelemetryError("not encodable text", pointer=where, value=text) from None
         return text
     if kind == "flag":
         if text in _TRUE:

@@ -238,9 +238,10 @@ def _attempt(gen, radius, tile_span, rot_span, slack_span, straight, id, name) -
     fits_rotations = {}
     for start in range(6):
         sol = search(table, start, table.full)
-        if sol.solved and rot_span[0] <= sol.rotations <= rot_span[1]:
-            fits.append((abs(sol.rotations - built), start))
-            fits_rotations[start] = sol.rotations
+        rotations = sol.rotations  # set whenever the search solved the level
+        if sol.solved and rotations is not None and rot_span[0] <= rotations <= rot_span[1]:
+            fits.append((abs(rotations - built), start))
+            fits_rotations[start] = rotations
     if not fits:
         return None
     best = min(f[0] for f in fits)
