@@ -231,12 +231,11 @@ def draw_win_rates(
         if f"{side}_win" not in names:
             continue
         p = np.asarray(summary[f"{side}_win"], float)
-        lo, hi = (
-            np.asarray(summary[f"{side}_win_lo"], float),
-            np.asarray(summary[f"{side}_win_hi"], float),
-        )
-        out[side] = ax.errorbar(xs, p, yerr=np.vstack([p - lo, hi - p]), marker=st["marker"],
-                                capsize=st["capsize"], color=colour, label=f"{side} wins")  # fmt: skip
+        lo = np.asarray(summary[f"{side}_win_lo"], float)
+        hi = np.asarray(summary[f"{side}_win_hi"], float)
+        err = np.vstack([p - lo, hi - p])
+        out[side] = ax.errorbar(xs, p, yerr=err, marker=st["marker"], capsize=st["capsize"],
+                                color=colour, label=f"{side} wins")  # fmt: skip
     ax.set_xlabel(xlabel or "")
     ax.set_ylabel("win rate (95% CI)")
     ax.set_ylim(0, 1)
