@@ -11,10 +11,12 @@ Each drawing is ``draw_x(obj, ax=None, **style) -> artists`` (:func:`labkit._dra
   of :class:`~labkit.encounter.SimulationTrace`);
 * :func:`draw_win_rates` — win rate per swept value with 95 % Wilson intervals;
 * :func:`draw_survival` — share of NPCs alive by turn with 95 % bands
-  (:func:`labkit.encounter.sim.batch.survival_curve`).
+  (:func:`labkit.encounter.sim.batch.survival_curve`);
+* :func:`draw_response` — what :func:`~labkit.encounter.tune` measured and chose
+  (``Tuned.plot``).
 
-The sweep drawings have no ``update_x``: a sweep's summary is a finished result that no app
-animates or redraws; a new sweep is a new figure.
+The sweep and tuning drawings have no ``update_x``: a sweep's summary or a tuning is a finished
+result that no app animates or redraws; a new one is a new figure.
 """
 
 from __future__ import annotations
@@ -37,7 +39,7 @@ __all__ = [
     "update_board",
     "draw_win_rates",
     "draw_survival",
-    "plot_response",
+    "draw_response",
     "frame_svg",
     "final_state_svg",
 ]
@@ -50,6 +52,12 @@ BOARD_STYLE: dict[str, Any] = {"side_colours": SIDE_COLOURS, "sound_colour": "#f
                                "corpse_colour": "#444"}  # fmt: skip
 WIN_RATES_STYLE: dict[str, Any] = {"side_colours": SIDE_COLOURS, "capsize": 4, "marker": "o"}
 SURVIVAL_STYLE: dict[str, Any] = {"colours": None, "linewidth": 1.5, "band_alpha": 0.2}
+RESPONSE_STYLE: dict[str, Any] = {
+    "colour": "#1f5fa8",
+    "chosen_colour": "#d0021b",
+    "interval_colour": "#f5a623",
+    "target_colour": "#888",
+}
 
 
 def actor_spots(frame: Frame) -> dict[str, tuple[float, float]]:
@@ -293,32 +301,46 @@ def final_state_svg(trace: SimulationTrace, cell: int = 44) -> str:
     return frame_svg(last, trace.map, cell)
 
 
-def plot_response(tuned: Any, ax: Any = None) -> dict[str, Any]:
+@drawing
+def draw_response(ax: Any, tuned: Any, **style: Any) -> dict[str, Any]:
     """A :class:`~labkit.encounter.sim.tune.Tuned` response: measured rates with 95 % intervals,
-    the fitted line near the root, the target and the chosen value with its interval."""
-    import matplotlib.pyplot as plt
+    the fitted line near the root, the target and the chosen value with its interval.
 
-    if ax is None:
-        with plt.ioff():
-            _, ax = plt.subplots(figsize=(6, 3.5))
+    Returns ``{"ax", "points", "target", "value"}``, with ``"interval"`` and ``"fit"`` when the
+    target was reached; ``style`` keys: ``colour`` (the measured points), ``chosen_colour``,
+    ``interval_colour``, ``target_colour``.
+
+    Examples
+    --------
+    >>> from labkit.encounter import tune
+    >>> def response(value, seeds):
+    ...     return ((seeds * 0.6180339887) % 1.0 < value / 10).astype(int)
+    >>> t = tune(None, "x", 0.3, bounds=(1.0, 9.0), seeds=range(400), response=response,
+    ...          progress=False)
+    >>> art = draw_response(t, target_colour="black")
+    >>> sorted(art), art["target"].get_color()
+    (['ax', 'fit', 'interval', 'points', 'target', 'value'], 'black')
+    """
+    st = styled(RESPONSE_STYLE, style)
     c = tuned.curve
     err = np.vstack([c["rate"] - c["lo"], c["hi"] - c["rate"]])
-    points = ax.errorbar(c["value"], c["rate"], yerr=err, fmt="o", color="#1f5fa8", capsize=3,
+    points = ax.errorbar(c["value"], c["rate"], yerr=err, fmt="o", color=st["colour"], capsize=3,
                          label="measured (95 % CI)")  # fmt: skip
-    target = ax.axhline(tuned.target, color="#888", ls="--", lw=1, label="target")
+    target = ax.axhline(tuned.target, color=st["target_colour"], ls="--", lw=1, label="target")
     out = {"ax": ax, "points": points, "target": target}
     if tuned.reachable:
         lo, hi = tuned.ci
-        out["interval"] = ax.axvspan(lo, hi, color="#f5a623", alpha=0.3, label="root 95 % CI")
-        out["value"] = ax.axvline(tuned.value, color="#d0021b", lw=1.5,
+        out["interval"] = ax.axvspan(lo, hi, color=st["interval_colour"], alpha=0.3,
+                                     label="root 95 % CI")  # fmt: skip
+        out["value"] = ax.axvline(tuned.value, color=st["chosen_colour"], lw=1.5,
                                   label=f"chosen {tuned.value:g}")  # fmt: skip
         icpt, slope = tuned.fit
         xs = np.array([min(lo, tuned.root) - 0.5, max(hi, tuned.root) + 0.5])
-        (out["fit"],) = ax.plot(xs, icpt + slope * xs, color="#d0021b", lw=1, alpha=0.6)
+        (out["fit"],) = ax.plot(xs, icpt + slope * xs, color=st["chosen_colour"], lw=1, alpha=0.6)
     else:
         out["value"] = ax.axvline(
             tuned.closest[0],
-            color="#d0021b",
+            color=st["chosen_colour"],
             lw=1.5,
             ls=":",
             label=f"closest {tuned.closest[0]:g} (target not reached)",
