@@ -245,8 +245,9 @@ def test_hexpuzzle_update_redraws_a_new_level_and_a_trace_in_place() -> None:
     plot = hex_draw.draw(LEVEL, ax=_new_axes(), tile_colours=("black",) * 4)
     bigger = hexpuzzle.Level.hexagon(3, tiles=[("x", 2, 0, 1), ("y", -1, 1, 4), ("z", 0, 0, 0)])
     hex_draw.update(plot, bigger)
-    centres = sorted(tuple(np.round(p.vertices[:-1].mean(axis=0), 6)) for p in plot.tiles.get_paths())
-    assert centres == sorted(tuple(np.round(coords.centre(t.q, t.r), 6)) for t in bigger.tiles)
+    drawn = [p.vertices[:-1].mean(axis=0) for p in plot.tiles.get_paths()]  # hexagon centres
+    expected = [coords.centre(t.q, t.r) for t in bigger.tiles]
+    assert sorted(np.round(drawn, 6).tolist()) == sorted(np.round(expected, 6).tolist())
     assert len(plot.cells.get_paths()) == len(bigger.board.cells)
     assert {_rgba(c) for c in plot.tiles.get_facecolor()} == {_rgba("black")}  # style kept
     t = hexpuzzle.trace(bigger, "x")
