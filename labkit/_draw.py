@@ -38,7 +38,7 @@ from labkit import ArgumentError
 
 __all__ = ["drawing", "new_axes", "is_axes", "styled"]
 
-F = TypeVar("F", bound=Callable[..., Any])
+R = TypeVar("R")
 
 
 def is_axes(obj: Any) -> bool:
@@ -78,8 +78,11 @@ def styled(defaults: Mapping[str, Any], style: Mapping[str, Any]) -> dict[str, A
     return {**defaults, **style}
 
 
-def drawing(func: F) -> F:
-    """Give ``func(ax, obj, ...)`` the house shape ``func(obj, ax=None, ...)`` (see module)."""
+def drawing(func: Callable[..., R]) -> Callable[..., R]:
+    """Give ``func(ax, obj, ...)`` the house shape ``func(obj, ax=None, ...)`` (see module).
+
+    Typed ``Callable[..., R]``: the wrapper takes both orders, which no static signature says.
+    """
     params = list(inspect.signature(func).parameters.values())
     if not params or params[0].name != "ax":
         raise TypeError(f"{func.__name__}: a drawing function takes ax first")
@@ -113,4 +116,4 @@ def drawing(func: F) -> F:
     # the wrapper's are this module's: list it in the module's ``__test__`` so that its
     # Examples run with the module's doctests.
     func.__globals__.setdefault("__test__", {})[func.__name__] = wrapper
-    return wrapper  # type: ignore[return-value]
+    return wrapper
