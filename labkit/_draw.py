@@ -5,6 +5,10 @@ first, ``ax`` is optional (a new figure's axes, without pyplot, when omitted) an
 come back for ``update_x(artists, obj)`` to change in place. Calls in the older order, axes
 first, keep working so that existing notebooks and apps need no edit.
 
+``**style`` holds the documented look of a drawing (colours, line widths): each drawing keeps a
+dict of defaults and :func:`styled` merges the caller's keys into it, refusing a key it does not
+know (a misspelt colour would otherwise be ignored without a word).
+
 Examples
 --------
 >>> @drawing
@@ -19,18 +23,22 @@ Examples
 ([1, 3, 2], True)
 >>> draw_line(line.axes, [0, 1]).axes is line.axes  # the older order, axes first
 True
+>>> styled({"colour": "k", "linewidth": 1.0}, {"colour": "red"})
+{'colour': 'red', 'linewidth': 1.0}
 """
 
 from __future__ import annotations
 
 import functools
 import inspect
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any, TypeVar
 
-__all__ = ["drawing", "new_axes", "is_axes"]
+from labkit import ArgumentError
 
-F = TypeVar("F", bound=Callable[..., Any])
+__all__ = ["drawing", "new_axes", "is_axes", "styled"]
+
+R = TypeVar("R")
 
 
 def is_axes(obj: Any) -> bool:
@@ -45,8 +53,36 @@ def new_axes(size: tuple[float, float] = (5.0, 4.0)) -> Any:
     return Figure(figsize=size).add_subplot()
 
 
-def drawing(func: F) -> F:
-    """Give ``func(ax, obj, ...)`` the house shape ``func(obj, ax=None, ...)`` (see module)."""
+def styled(defaults: Mapping[str, Any], style: Mapping[str, Any]) -> dict[str, Any]:
+    """``defaults`` with the caller's ``style`` keys put over them.
+
+    Raises
+    ------
+    ArgumentError
+        For a key ``defaults`` does not have, naming it and the keys there are.
+
+    Examples
+    --------
+    >>> styled({"colour": "k"}, {"color": "red"})
+    Traceback (most recent call last):
+    ...
+    labkit.ArgumentError: color: unknown style key; known: colour (got 'red')
+    """
+    for key in style:
+        if key not in defaults:
+            raise ArgumentError(
+                f"unknown style key; known: {', '.join(sorted(defaults))}",
+                argument=key,
+                value=style[key],
+            )
+    return {**defaults, **style}
+
+
+def drawing(func: Callable[..., R]) -> Callable[..., R]:
+    """Give ``func(ax, obj, ...)`` the house shape ``func(obj, ax=None, ...)`` (see module).
+
+    Typed ``Callable[..., R]``: the wrapper takes both orders, which no static signature says.
+    """
     params = list(inspect.signature(func).parameters.values())
     if not params or params[0].name != "ax":
         raise TypeError(f"{func.__name__}: a drawing function takes ax first")
@@ -76,4 +112,8 @@ def drawing(func: F) -> F:
         shown, return_annotation=inspect.signature(func).return_annotation
     )
     del wrapper.__wrapped__  # help() and the docs show the house shape, not the inner one
-    return wrapper  # type: ignore[return-value]
+    # doctest takes a function for its module's only when its globals are that module's, and
+    # the wrapper's are this module's: list it in the module's ``__test__`` so that its
+    # Examples run with the module's doctests.
+    func.__globals__.setdefault("__test__", {})[func.__name__] = wrapper
+    return wrapper

@@ -1,73 +1,256 @@
-"""One drawing shape across domains: ``draw_x(obj, ax=None, **style) -> artists``."""
+"""One drawing shape across domains: ``draw_x(obj, ax=None, **style) -> artists`` and
+``update_x(artists, obj)``.
+
+Every matplotlib drawing of the domains is a case below: what it draws, a style key with the
+artist property it must set, and (for the drawings apps redraw) the update with a second object.
+Expected values come from the objects and from matplotlib's colour parsing, never from the
+drawing code.
+"""
 
 from __future__ import annotations
 
 import inspect
+from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
+import pandas as pd
 import pytest
+from matplotlib.artist import Artist
+from matplotlib.colors import to_rgba
 from matplotlib.figure import Figure
 
-from labkit import encounter, hexpuzzle, mapturn
+from labkit import ArgumentError, encounter, hexpuzzle, mapturn
 from labkit.encounter import draw as enc_draw
 from labkit.encounter import sim_draw
+from labkit.encounter.records.playback import playback
+from labkit.encounter.rules.balance import PriorityRule
+from labkit.hexpuzzle import coords
 from labkit.hexpuzzle import draw as hex_draw
 from labkit.mapturn import draw as map_draw
 
-
-def _cases() -> dict:
-    world = mapturn.World(mapturn.load_tower(mapturn.example_tower_path()))
-    trace = encounter.GameSession(encounter.SimulationSettings(seed=2, max_steps=20)).run()
-    strength, direction = encounter.propagate_sound((4, 5), [(1, 1, 3)])
-    return {
-        "draw_curves": (enc_draw.draw_curves, (encounter.default_balance(),)),
-        "draw_priority": (enc_draw.draw_priority, (encounter.default_balance().priority,)),
-        "draw_rounds": (enc_draw.draw_rounds, (np.array([0, 5, 3, 2]),)),
-        "draw_sound": (enc_draw.draw_sound, (strength, direction)),
-        "draw_board": (sim_draw.draw_board, (trace.map,)),
-        "draw_floor": (map_draw.draw_floor, (world,)),
-        "draw_raster": (map_draw.draw_raster, (mapturn.gauge_timeline([1.0, 2.0], 6),)),
-        "hexpuzzle.draw": (hex_draw.draw, (hexpuzzle.Level.hexagon(2, tiles=[("a", 0, 0, 0)]),)),
-    }
+MARK = "#123456"  # a colour no drawing uses by default
 
 
-CASES = _cases()
+@dataclass
+class Case:
+    func: Any
+    args: tuple
+    style: dict[str, Any]  # one style key and its value
+    styled: Any  # artists -> the property that style sets, comparable with ``expected_style``
+    expected_style: Any
+    kwargs: dict[str, Any] = field(default_factory=dict)
 
 
-def _axes_of(artists) -> object:
-    if isinstance(artists, dict) and "ax" in artists:
-        return artists["ax"]
-    if isinstance(artists, dict):
-        artists = next(v for v in artists.values() if v is not None and v != [])
-    if hasattr(artists, "ax"):  # hexpuzzle's BoardPlot
-        return artists.ax
-    if isinstance(artists, (list, tuple)) or hasattr(artists, "patches"):
-        artists = artists[0]
-    return artists.axes
+def _rgba(c: Any) -> tuple[float, ...]:
+    return tuple(float(v) for v in np.asarray(to_rgba(c) if isinstance(c, str) else c).ravel()[:4])
+
+
+def _tower_world() -> mapturn.World:
+    return mapturn.World(mapturn.load_tower(mapturn.example_tower_path()))
+
+
+def _tuned() -> Any:
+    def response(value: float, seeds: np.ndarray) -> np.ndarray:
+        return ((seeds * 0.6180339887) % 1.0 < value / 10).astype(int)
+
+    return encounter.tune(None, "x", 0.3, bounds=(1.0, 9.0), seeds=range(400),
+                          response=response, progress=False)  # fmt: skip
+
+
+TRACE = encounter.GameSession(encounter.SimulationSettings(seed=2, max_steps=20)).run()
+FRAMES = list(playback(TRACE))
+SUMMARY = pd.DataFrame({"life": [3, 5], "n": [10, 10], "npc_win": [0.8, 0.4],
+                        "npc_win_lo": [0.5, 0.2], "npc_win_hi": [0.9, 0.7],
+                        "monster_win": [0.2, 0.6], "monster_win_lo": [0.1, 0.3],
+                        "monster_win_hi": [0.5, 0.8]})  # fmt: skip
+CURVE = (np.array([0, 2, 5]), np.array([1.0, 0.5, 0.5]), np.zeros(3), np.ones(3))
+LEVEL = hexpuzzle.Level.hexagon(2, tiles=[("a", 1, 1, 0), ("b", 0, 0, 5)])
+STRENGTH, DIRECTION = encounter.propagate_sound((4, 5), [(1, 1, 3)])
+
+CASES: dict[str, Case] = {
+    "encounter.draw_curves": Case(
+        enc_draw.draw_curves, (encounter.default_balance(),), {"hit_colour": MARK},
+        lambda a: _rgba(a["hit"].get_color()), _rgba(MARK)),
+    "encounter.draw_priority": Case(
+        enc_draw.draw_priority, (PriorityRule(),), {"colour": MARK},
+        lambda a: _rgba(a[0].get_facecolor())[:3], _rgba(MARK)[:3]),
+    "encounter.draw_rounds": Case(
+        enc_draw.draw_rounds, (np.array([0, 5, 3, 2]),), {"colour": MARK},
+        lambda a: _rgba(a[-1].get_facecolor())[:3], _rgba(MARK)[:3]),
+    "encounter.draw_sound": Case(
+        enc_draw.draw_sound, (STRENGTH, DIRECTION), {"cmap": "viridis"},
+        lambda a: a["image"].get_cmap().name, "viridis"),
+    "encounter.draw_board": Case(
+        sim_draw.draw_board, (TRACE.map,), {"sound_colour": MARK},
+        lambda a: _rgba(a["sounds"][0].get_facecolor())[:3], _rgba(MARK)[:3]),
+    "encounter.draw_win_rates": Case(
+        sim_draw.draw_win_rates, (SUMMARY,), {"side_colours": {"npc": MARK}},
+        lambda a: (list(a), _rgba(a["npc"].lines[0].get_color())), (["npc"], _rgba(MARK))),
+    "encounter.draw_survival": Case(
+        sim_draw.draw_survival, ({"all": CURVE},), {"colours": [MARK]},
+        lambda a: _rgba(a["all"][0].get_color()), _rgba(MARK)),
+    "encounter.draw_response": Case(
+        sim_draw.draw_response, (_tuned(),), {"target_colour": MARK},
+        lambda a: _rgba(a["target"].get_color()), _rgba(MARK)),
+    "mapturn.draw_floor": Case(
+        map_draw.draw_floor, (_tower_world(),), {"hero_colour": MARK},
+        lambda a: _rgba(a["hero"].get_markeredgecolor()), _rgba(MARK)),
+    "mapturn.draw_raster": Case(
+        map_draw.draw_raster, (mapturn.gauge_timeline([1.0, 2.0], 6),), {"cmap": "Greys"},
+        lambda a: a.get_cmap().name, "Greys"),
+    "hexpuzzle.draw": Case(
+        hex_draw.draw, (LEVEL,), {"track_colour": MARK},
+        lambda a: _rgba(a.tracks.get_color()[0]), _rgba(MARK)),
+}  # fmt: skip
+
+
+def _artists(made: Any) -> list[Artist]:
+    """Every matplotlib artist in what a drawing returned (dicts, lists, containers, BoardPlot)."""
+    if isinstance(made, Artist):
+        return [made]
+    if isinstance(made, hex_draw.BoardPlot):
+        made = [made.cells, made.tracks, made.tiles, made.arrows, made.planned, made.swept,
+                made.minkowski, made.mover, made.contact]  # fmt: skip
+    if isinstance(made, dict):
+        made = [v for k, v in made.items() if k not in ("ax", "style")]
+    if isinstance(made, (list, tuple)):  # matplotlib's containers are tuples
+        return [a for item in made for a in _artists(item)]
+    return []
+
+
+def _new_axes() -> Any:
+    return Figure().add_subplot()
+
+
+@pytest.fixture(autouse=True)
+def _close_pyplot_figures() -> Any:
+    yield  # hexpuzzle.draw without axes opens a pyplot figure (a notebook shows it)
+    import matplotlib.pyplot as plt
+
+    plt.close("all")
 
 
 @pytest.mark.parametrize("name", sorted(CASES))
-def test_the_object_comes_first_and_ax_is_optional(name: str) -> None:
-    func, args = CASES[name]
-    params = list(inspect.signature(func).parameters)
-    assert params[0] != "ax" and "ax" in params
-    assert inspect.signature(func).parameters["ax"].default is None
-    made = func(*args)  # no axes: a new figure's, not pyplot's
-    assert _axes_of(made) is not None
+def test_the_object_comes_first_ax_is_optional_and_style_is_open(name: str) -> None:
+    params = inspect.signature(CASES[name].func).parameters
+    kinds = [p.kind for p in params.values()]
+    assert list(params)[0] != "ax" and params["ax"].default is None
+    assert kinds[-1] is inspect.Parameter.VAR_KEYWORD  # **style
+    made = CASES[name].func(*CASES[name].args)  # no axes: a new figure's
+    assert _artists(made) and all(a.axes is not None for a in _artists(made))
 
 
 @pytest.mark.parametrize("name", sorted(CASES))
-def test_given_axes_are_drawn_on_in_both_orders(name: str) -> None:
-    func, args = CASES[name]
-    ax = Figure().add_subplot()
-    assert _axes_of(func(*args, ax=ax)) is ax
-    if name != "hexpuzzle.draw":  # the older, axes-first order of the encounter/mapturn drawings
-        other = Figure().add_subplot()
-        assert _axes_of(func(other, *args)) is other
+def test_every_artist_returned_lives_on_the_given_axes(name: str) -> None:
+    case = CASES[name]
+    ax = _new_axes()
+    made = _artists(case.func(*case.args, ax=ax))
+    assert made, "a drawing returns the artists it made"
+    assert {id(a.axes) for a in made} == {id(ax)}
+    if name != "hexpuzzle.draw":  # the older, axes-first order of encounter and mapturn
+        other = _new_axes()
+        assert {id(a.axes) for a in _artists(case.func(other, *case.args))} == {id(other)}
 
 
-def test_update_shape_changes_artists_in_place() -> None:
-    bars = enc_draw.draw_rounds(np.array([0, 5, 3, 2]))
-    heights = [b.get_height() for b in bars]
-    enc_draw.update_rounds(bars, np.array([0, 1, 1, 8]))
-    assert [b.get_height() for b in bars] != heights
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_style_changes_the_artists(name: str) -> None:
+    case = CASES[name]
+    plain = case.styled(case.func(*case.args, ax=_new_axes()))
+    styled = case.styled(case.func(*case.args, ax=_new_axes(), **case.style))
+    assert styled == case.expected_style
+    assert plain != styled
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_an_unknown_style_key_is_refused_by_name(name: str) -> None:
+    case = CASES[name]
+    with pytest.raises(ArgumentError, match="colr") as err:
+        case.func(*case.args, ax=_new_axes(), colr="red")
+    assert err.value.argument == "colr"
+
+
+# --- update_x(artists, obj): the drawn data follow a second object ------------------------------
+def test_update_rounds_sets_the_shares_of_the_new_counts() -> None:
+    bars = enc_draw.draw_rounds(np.array([0, 5, 3, 2]), max_shown=4)
+    enc_draw.update_rounds(bars, np.array([0, 1, 1, 0, 6, 2]))  # 10 fights, 8 of 4+ rounds
+    assert [b.get_height() for b in bars] == pytest.approx([0.1, 0.1, 0.0, 0.8])
+
+
+def test_update_curves_puts_the_new_tables_in_percent() -> None:
+    hit = [0.05, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8]
+    pursuit = [0.02, 0.04, 0.08, 0.16, 0.32, 0.4, 0.5, 0.6, 0.65]
+    art = enc_draw.draw_curves(encounter.default_balance())
+    new = encounter.default_balance().replace(hit_table=hit, pursuit_table=pursuit)
+    enc_draw.update_curves(art, new)
+    assert list(art["hit"].get_ydata()) == pytest.approx([100 * p for p in hit])
+    assert list(art["pursuit"].get_ydata()) == pytest.approx([100 * p for p in pursuit])
+    assert [t.get_text() for t in art["labels"]] == [f"{100 * p:.0f}" for p in hit]
+
+
+def test_update_priority_follows_the_clamped_rule() -> None:
+    bars = enc_draw.draw_priority(PriorityRule())
+    enc_draw.update_priority(bars, PriorityRule(base=0.3, per_agility=0.25, min=0.05, max=0.7))
+    # P = clamp(base + per_agility * difference, min, max) over differences -3..3
+    expected = [100 * min(max(0.3 + 0.25 * d, 0.05), 0.7) for d in range(-3, 4)]
+    assert [b.get_height() for b in bars] == pytest.approx(expected)
+
+
+def test_update_board_moves_actors_corpses_and_sound_to_the_frame() -> None:
+    first, last = FRAMES[0], FRAMES[-1]
+    art = sim_draw.draw_board(TRACE.map)
+    sim_draw.update_board(art, first)
+    assert len(art["corpses"].get_offsets()) == 0
+    sim_draw.update_board(art, last)
+    alive = {a: st["position"] for a, st in last.actors.items() if st["alive"]}
+    offsets = art["actors"].get_offsets()
+    assert len(offsets) == len(alive) and len(alive) < len(first.actors)
+    for (ox, oy), (x, y) in zip(offsets, alive.values()):  # in its room's square
+        assert abs(ox - x) < 0.5 and abs(oy - y) < 0.5
+    assert art["corpses"].get_offsets().tolist() == [list(p) for _, p in last.corpses]
+    (sx, sy, level), *_ = last.sounds  # a level-N sound reaches N - 1 rooms each way
+    square = art["sounds"][0]
+    assert square.get_visible()
+    assert square.get_x() == pytest.approx(sx - (level - 1) - 0.5)
+    assert square.get_width() == pytest.approx(2 * (level - 1) + 1)
+    assert f"step {last.step}" in art["ax"].get_title()
+
+
+def test_update_floor_follows_the_hero_and_the_enemies() -> None:
+    world = _tower_world()
+    art = map_draw.draw_floor(world)
+    assert len(art["labels"]) == 4  # slime, guard, skeleton, bat on F1
+    world.remove_block("F1", 5, 1)  # the slime
+    world.hero.x, world.hero.y = 2, 3
+    map_draw.update_floor(art, world)
+    assert (list(art["hero"].get_xdata()), list(art["hero"].get_ydata())) == ([2], [3])
+    assert sorted(t.get_position() for t in art["labels"]) == [(1, 5), (5, 5), (9, 5)]
+    assert all(t.axes is art["image"].axes for t in art["labels"])
+    empty = art["image"].get_array()[5, 3]  # (3, 5) is an empty floor cell in both
+    assert art["image"].get_array()[1, 5].tolist() == empty.tolist()
+
+
+def test_update_raster_shows_the_new_timeline() -> None:
+    image = map_draw.draw_raster(mapturn.gauge_timeline([1.0, 2.0], 6))
+    # cost 1 acts every tick, cost 4 every fourth; three enemies over 8 ticks
+    map_draw.update_raster(image, mapturn.gauge_timeline([1.0, 4.0, 1.0], 8))
+    shown = np.asarray(image.get_array())
+    assert shown.shape == (3, 8)
+    assert shown[0].tolist() == [1] * 8 and shown[2].tolist() == [1] * 8
+    assert shown[1].sum() == 2
+    assert [t.get_text() for t in image.axes.get_yticklabels()] == ["cost 1", "cost 4", "cost 1"]
+
+
+def test_hexpuzzle_update_redraws_a_new_level_and_a_trace_in_place() -> None:
+    plot = hex_draw.draw(LEVEL, ax=_new_axes(), tile_colours=("black",) * 4)
+    bigger = hexpuzzle.Level.hexagon(3, tiles=[("x", 2, 0, 1), ("y", -1, 1, 4), ("z", 0, 0, 0)])
+    hex_draw.update(plot, bigger)
+    drawn = [p.vertices[:-1].mean(axis=0) for p in plot.tiles.get_paths()]  # hexagon centres
+    expected = [coords.centre(t.q, t.r) for t in bigger.tiles]
+    assert sorted(np.round(drawn, 6).tolist()) == sorted(np.round(expected, 6).tolist())
+    assert len(plot.cells.get_paths()) == len(bigger.board.cells)
+    assert {_rgba(c) for c in plot.tiles.get_facecolor()} == {_rgba("black")}  # style kept
+    t = hexpuzzle.trace(bigger, "x")
+    hex_draw.update(plot, t, title="x taps")
+    assert np.allclose(np.column_stack(plot.planned.get_data()), t.path)
+    assert plot.ax.get_title() == "x taps" and plot.trace is t

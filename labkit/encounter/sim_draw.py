@@ -2,13 +2,21 @@
 
 The rule drawings live in :mod:`labkit.encounter.draw`; these are the simulation's.
 
+Each drawing is ``draw_x(obj, ax=None, **style) -> artists`` (:func:`labkit._draw.drawing`);
+``**style`` takes the keys of the ``*_STYLE`` dict beside it.
+
 * :func:`draw_board` / :func:`update_board` — the room map with loot, corpses, sound reach and
   actors; ``update_board`` changes the artists in place (the trace viewer scrubs with it);
 * :func:`frame_svg` — the same picture as a small SVG without matplotlib (the notebook display
   of :class:`~labkit.encounter.SimulationTrace`);
-* :func:`plot_win_rates` — win rate per swept value with 95 % Wilson intervals;
-* :func:`plot_survival` — share of NPCs alive by turn with 95 % bands
-  (:func:`labkit.encounter.sim.batch.survival_curve`).
+* :func:`draw_win_rates` — win rate per swept value with 95 % Wilson intervals;
+* :func:`draw_survival` — share of NPCs alive by turn with 95 % bands
+  (:func:`labkit.encounter.sim.batch.survival_curve`);
+* :func:`draw_response` — what :func:`~labkit.encounter.tune` measured and chose
+  (``Tuned.plot``).
+
+The sweep and tuning drawings have no ``update_x``: a sweep's summary or a tuning is a finished
+result that no app animates or redraws; a new one is a new figure.
 """
 
 from __future__ import annotations
@@ -18,7 +26,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from labkit._draw import drawing
+from labkit._draw import drawing, styled
 from labkit._svg import document
 from labkit.encounter.sim.world import ROOM_KINDS
 
@@ -29,9 +37,9 @@ if TYPE_CHECKING:
 __all__ = [
     "draw_board",
     "update_board",
-    "plot_win_rates",
-    "plot_survival",
-    "plot_response",
+    "draw_win_rates",
+    "draw_survival",
+    "draw_response",
     "frame_svg",
     "final_state_svg",
 ]
@@ -39,6 +47,17 @@ __all__ = [
 KIND_COLOURS = {"hall": "#e8e4da", "store": "#d9e8d0", "armory": "#f0d9b5",
                 "cellar": "#cfd6e0", "ward": "#eadbe8"}  # fmt: skip
 SIDE_COLOURS = {"npc": "#1f77b4", "monster": "#d62728"}
+
+BOARD_STYLE: dict[str, Any] = {"side_colours": SIDE_COLOURS, "sound_colour": "#fc0",
+                               "corpse_colour": "#444"}  # fmt: skip
+WIN_RATES_STYLE: dict[str, Any] = {"side_colours": SIDE_COLOURS, "capsize": 4, "marker": "o"}
+SURVIVAL_STYLE: dict[str, Any] = {"colours": None, "linewidth": 1.5, "band_alpha": 0.2}
+RESPONSE_STYLE: dict[str, Any] = {
+    "colour": "#1f5fa8",
+    "chosen_colour": "#d0021b",
+    "interval_colour": "#f5a623",
+    "target_colour": "#888",
+}
 
 
 def actor_spots(frame: Frame) -> dict[str, tuple[float, float]]:
@@ -99,8 +118,25 @@ def frame_svg(frame: Frame, the_map: dict, cell: int = 44) -> str:
 
 
 @drawing
-def draw_board(ax: Any, the_map: dict, max_sounds: int = 8) -> dict[str, Any]:
-    """Draw the rooms of a trace map and create the artists a frame updates."""
+def draw_board(ax: Any, the_map: dict, max_sounds: int = 8, **style: Any) -> dict[str, Any]:
+    """Draw the rooms of a trace map and create the artists a frame updates.
+
+    Returns ``{"ax", "loot", "sounds", "corpses", "actors", "labels", "style"}`` for
+    :func:`update_board`; ``style`` keys: ``side_colours`` (``{"npc": ..., "monster": ...}``),
+    ``sound_colour``, ``corpse_colour``.
+
+    Examples
+    --------
+    >>> from labkit.encounter import GameSession, SimulationSettings
+    >>> from labkit.encounter.records.playback import playback
+    >>> t = GameSession(SimulationSettings(seed=2, max_steps=30)).run()
+    >>> art = draw_board(t.map, side_colours={"npc": "green", "monster": "black"})
+    >>> first = next(iter(playback(t)))
+    >>> update_board(art, first)
+    >>> len(art["actors"].get_offsets()) == sum(a["alive"] for a in first.actors.values())
+    True
+    """
+    st = styled(BOARD_STYLE, style)
     from matplotlib.colors import ListedColormap
     from matplotlib.patches import Rectangle
 
@@ -121,18 +157,19 @@ def draw_board(ax: Any, the_map: dict, max_sounds: int = 8) -> dict[str, Any]:
     loot = {(x, y): ax.text(x - 0.45, y - 0.45, "", fontsize=7, va="top", color="#4a7a2a")
             for y in range(h) for x in range(w)}  # fmt: skip
     # Hearing is Chebyshev: a level-N sound reaches a square of rooms of side 2N - 1.
-    sounds = [Rectangle((0, 0), 0, 0, fc="#fc0", ec="#e90", alpha=0.25, visible=False)
+    sounds = [Rectangle((0, 0), 0, 0, fc=st["sound_colour"], ec="#e90", alpha=0.25, visible=False)
               for _ in range(max_sounds)]  # fmt: skip
     for c in sounds:
         ax.add_patch(c)
-    corpses = ax.scatter([], [], marker="x", s=120, c="#444", linewidths=2.5, zorder=3)
+    corpses = ax.scatter([], [], marker="x", s=120, c=st["corpse_colour"], linewidths=2.5,
+                         zorder=3)  # fmt: skip
     actors = ax.scatter([], [], s=160, edgecolors="k", zorder=4)
     labels = [ax.text(0, 0, "", fontsize=7, ha="center", va="center", color="w", zorder=5)
               for _ in range(len(the_map["spawns"]))]  # fmt: skip
     ax.set_xlim(-0.5, w - 0.5)
     ax.set_ylim(h - 0.5, -0.5)
     return {"ax": ax, "loot": loot, "sounds": sounds, "corpses": corpses, "actors": actors,
-            "labels": labels}  # fmt: skip
+            "labels": labels, "style": st}  # fmt: skip
 
 
 def _offsets(frame: Frame) -> dict[str, tuple[float, float]]:
@@ -158,7 +195,8 @@ def update_board(art: dict[str, Any], frame: Frame) -> None:
     pos = _offsets(frame)
     ids = list(pos)
     art["actors"].set_offsets(np.array([pos[a] for a in ids], float).reshape(-1, 2))
-    art["actors"].set_facecolors([SIDE_COLOURS[frame.actors[a]["side"]] for a in ids])
+    colours = art.get("style", BOARD_STYLE)["side_colours"]
+    art["actors"].set_facecolors([colours[frame.actors[a]["side"]] for a in ids])
     art["actors"].set_linestyles(["--" if frame.actors[a]["stealth"] else "-" for a in ids])
     for label, aid in zip(art["labels"], ids + [None] * len(art["labels"])):
         if aid is None:
@@ -171,30 +209,85 @@ def update_board(art: dict[str, Any], frame: Frame) -> None:
 
 
 @drawing
-def plot_win_rates(ax: Any, values: Any, summary: np.ndarray, xlabel: str) -> None:
-    """Win rate of each side per swept value, with 95 % Wilson error bars and sample sizes."""
-    x = np.asarray(values, float)
-    for side, colour in SIDE_COLOURS.items():
-        p = summary[f"{side}_win"]
-        err = np.vstack([p - summary[f"{side}_win_lo"], summary[f"{side}_win_hi"] - p])
-        ax.errorbar(x, p, yerr=err, marker="o", capsize=4, color=colour, label=f"{side} wins")
-    ax.set_xlabel(xlabel)
+def draw_win_rates(
+    ax: Any, summary: Any, *, x: Any = None, xlabel: str | None = None, **style: Any
+) -> dict[str, Any]:
+    """Win rate of each side per swept value, with 95 % Wilson error bars and sample sizes.
+
+    ``summary`` is a :func:`~labkit.encounter.sweep_summary` frame (or a structured array) with
+    ``n`` and, per side drawn, ``{side}_win``, ``{side}_win_lo``, ``{side}_win_hi``; every side of
+    ``side_colours`` that has these columns is drawn. ``x`` is the column of swept values (its
+    name, the default being the first column) or the values themselves.
+
+    Returns ``{side: ErrorbarContainer}``; ``style`` keys: ``side_colours``, ``capsize``,
+    ``marker``.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> s = pd.DataFrame({"life": [3, 5], "n": [10, 10], "npc_win": [0.8, 0.4],
+    ...                   "npc_win_lo": [0.5, 0.2], "npc_win_hi": [0.9, 0.7]})
+    >>> art = draw_win_rates(s, side_colours={"npc": "black"})
+    >>> list(art), art["npc"].lines[0].get_xdata().tolist(), art["npc"].lines[0].axes.get_xlabel()
+    (['npc'], [3.0, 5.0], 'life')
+    """
+    st = styled(WIN_RATES_STYLE, style)
+    names = list(summary.columns) if hasattr(summary, "columns") else list(summary.dtype.names)
+    if x is None:
+        x = names[0]
+    if isinstance(x, str):
+        xlabel = x if xlabel is None else xlabel
+        x = summary[x]
+    xs = np.asarray(x, float)
+    out = {}
+    for side, colour in st["side_colours"].items():
+        if f"{side}_win" not in names:
+            continue
+        p = np.asarray(summary[f"{side}_win"], float)
+        lo = np.asarray(summary[f"{side}_win_lo"], float)
+        hi = np.asarray(summary[f"{side}_win_hi"], float)
+        err = np.vstack([p - lo, hi - p])
+        out[side] = ax.errorbar(xs, p, yerr=err, marker=st["marker"], capsize=st["capsize"],
+                                color=colour, label=f"{side} wins")  # fmt: skip
+    ax.set_xlabel(xlabel or "")
     ax.set_ylabel("win rate (95% CI)")
     ax.set_ylim(0, 1)
     ax.set_title(f"n = {', '.join(str(n) for n in summary['n'])} games per value", fontsize=9)
     ax.legend()
+    return out
 
 
 @drawing
-def plot_survival(ax: Any, curves: dict[str, tuple[np.ndarray, ...]]) -> None:
-    """Step plots of survival curves ``{label: (t, s, lo, hi)}`` with shaded 95 % bands."""
-    for label, (t, s, lo, hi) in curves.items():
-        (line,) = ax.step(t, s, where="post", label=label)
-        ax.fill_between(t, lo, hi, step="post", alpha=0.2, color=line.get_color())
+def draw_survival(
+    ax: Any, curves: dict[str, tuple[np.ndarray, ...]], **style: Any
+) -> dict[str, tuple[Any, Any]]:
+    """Step plots of survival curves ``{label: (t, s, lo, hi)}`` with shaded 95 % bands.
+
+    Returns ``{label: (line, band)}``; ``style`` keys: ``colours`` (one per curve, in order;
+    ``None`` for matplotlib's cycle), ``linewidth``, ``band_alpha``.
+
+    Examples
+    --------
+    >>> curve = (np.array([0, 2, 5]), np.array([1.0, 0.5, 0.5]), np.zeros(3), np.ones(3))
+    >>> art = draw_survival({"all": curve}, colours=["black"])
+    >>> line, band = art["all"]
+    >>> line.get_color(), line.get_ydata().tolist()
+    ('black', [1.0, 0.5, 0.5])
+    """
+    st = styled(SURVIVAL_STYLE, style)
+    colours = list(st["colours"] or [])
+    out = {}
+    for k, (label, (t, s, lo, hi)) in enumerate(curves.items()):
+        colour = colours[k] if k < len(colours) else None  # past the list: the cycle's
+        (line,) = ax.step(t, s, where="post", label=label, color=colour, lw=st["linewidth"])
+        band = ax.fill_between(t, lo, hi, step="post", alpha=st["band_alpha"],
+                               color=line.get_color())  # fmt: skip
+        out[label] = (line, band)
     ax.set_xlabel("game turn")
     ax.set_ylabel("share of NPCs still alive (95% CI)")
     ax.set_ylim(0, 1.02)
     ax.legend(fontsize=8)
+    return out
 
 
 def final_state_svg(trace: SimulationTrace, cell: int = 44) -> str:
@@ -214,32 +307,46 @@ def final_state_svg(trace: SimulationTrace, cell: int = 44) -> str:
     return frame_svg(last, trace.map, cell)
 
 
-def plot_response(tuned: Any, ax: Any = None) -> dict[str, Any]:
+@drawing
+def draw_response(ax: Any, tuned: Any, **style: Any) -> dict[str, Any]:
     """A :class:`~labkit.encounter.sim.tune.Tuned` response: measured rates with 95 % intervals,
-    the fitted line near the root, the target and the chosen value with its interval."""
-    import matplotlib.pyplot as plt
+    the fitted line near the root, the target and the chosen value with its interval.
 
-    if ax is None:
-        with plt.ioff():
-            _, ax = plt.subplots(figsize=(6, 3.5))
+    Returns ``{"ax", "points", "target", "value"}``, with ``"interval"`` and ``"fit"`` when the
+    target was reached; ``style`` keys: ``colour`` (the measured points), ``chosen_colour``,
+    ``interval_colour``, ``target_colour``.
+
+    Examples
+    --------
+    >>> from labkit.encounter import tune
+    >>> def response(value, seeds):
+    ...     return ((seeds * 0.6180339887) % 1.0 < value / 10).astype(int)
+    >>> t = tune(None, "x", 0.3, bounds=(1.0, 9.0), seeds=range(400), response=response,
+    ...          progress=False)
+    >>> art = draw_response(t, target_colour="black")
+    >>> sorted(art), art["target"].get_color()
+    (['ax', 'fit', 'interval', 'points', 'target', 'value'], 'black')
+    """
+    st = styled(RESPONSE_STYLE, style)
     c = tuned.curve
     err = np.vstack([c["rate"] - c["lo"], c["hi"] - c["rate"]])
-    points = ax.errorbar(c["value"], c["rate"], yerr=err, fmt="o", color="#1f5fa8", capsize=3,
+    points = ax.errorbar(c["value"], c["rate"], yerr=err, fmt="o", color=st["colour"], capsize=3,
                          label="measured (95 % CI)")  # fmt: skip
-    target = ax.axhline(tuned.target, color="#888", ls="--", lw=1, label="target")
+    target = ax.axhline(tuned.target, color=st["target_colour"], ls="--", lw=1, label="target")
     out = {"ax": ax, "points": points, "target": target}
     if tuned.reachable:
         lo, hi = tuned.ci
-        out["interval"] = ax.axvspan(lo, hi, color="#f5a623", alpha=0.3, label="root 95 % CI")
-        out["value"] = ax.axvline(tuned.value, color="#d0021b", lw=1.5,
+        out["interval"] = ax.axvspan(lo, hi, color=st["interval_colour"], alpha=0.3,
+                                     label="root 95 % CI")  # fmt: skip
+        out["value"] = ax.axvline(tuned.value, color=st["chosen_colour"], lw=1.5,
                                   label=f"chosen {tuned.value:g}")  # fmt: skip
         icpt, slope = tuned.fit
         xs = np.array([min(lo, tuned.root) - 0.5, max(hi, tuned.root) + 0.5])
-        (out["fit"],) = ax.plot(xs, icpt + slope * xs, color="#d0021b", lw=1, alpha=0.6)
+        (out["fit"],) = ax.plot(xs, icpt + slope * xs, color=st["chosen_colour"], lw=1, alpha=0.6)
     else:
         out["value"] = ax.axvline(
             tuned.closest[0],
-            color="#d0021b",
+            color=st["chosen_colour"],
             lw=1.5,
             ls=":",
             label=f"closest {tuned.closest[0]:g} (target not reached)",

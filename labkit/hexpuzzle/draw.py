@@ -2,8 +2,11 @@
 
 :class:`BoardPlot` owns one Axes and a fixed set of artists that it updates in place, so the
 collision-sweep viewer can rotate the board or scrub a tile without rebuilding the figure.
-:func:`svg` renders a :class:`Level`, :class:`PuzzleState` or :class:`Trace` for notebooks
-(``_repr_svg_``) and for ``labkit puzzle show --svg``.
+:func:`draw` is the house shape ``draw(obj, ax=None, **style) -> BoardPlot`` (``**style``: the
+keys of :data:`BOARD_STYLE`) and :func:`update` redraws another Level, PuzzleState or Trace into
+the same artists (the workshop and the sweep viewer redraw with it). :func:`svg` renders a
+:class:`Level`, :class:`PuzzleState` or :class:`Trace` for notebooks (``_repr_svg_``) and for
+``labkit puzzle show --svg``.
 
 What is drawn: cells (pale hexagons) with their tracks (the same sampled Béziers the collision
 uses); tiles as 0.88R tops coloured by ``color`` with an arrow for ``dir``; for a trace the
@@ -17,6 +20,10 @@ Examples
 >>> text = svg(trace(lvl, "a"))
 >>> text.startswith("<?xml") and "</svg>" in text
 True
+>>> plot = draw(lvl, track_colour="black")
+>>> update(plot, trace(lvl, "a"))
+>>> plot.trace.tile, plot.tracks.get_color()[0].tolist()
+('a', [0.0, 0.0, 0.0, 1.0])
 """
 
 from __future__ import annotations
@@ -25,15 +32,26 @@ from typing import Any
 
 import numpy as np
 
+from labkit._draw import styled
 from labkit.hexpuzzle import coords
 from labkit.hexpuzzle.geometry import track_polyline
 from labkit.hexpuzzle.level import Level
 from labkit.hexpuzzle.sweep import MINKOWSKI_RADIUS, TILE_RADIUS
 
-__all__ = ["TILE_COLOURS", "BoardPlot", "draw", "svg"]
+__all__ = ["TILE_COLOURS", "BOARD_STYLE", "BoardPlot", "draw", "update", "svg"]
 
 #: Fill colours of tile colours 0-3 (cosmetic, as in the level format).
 TILE_COLOURS = ("#d1495b", "#2e86ab", "#edae49", "#66a182")
+#: The ``**style`` keys of :func:`draw` and :class:`BoardPlot`, with their defaults.
+BOARD_STYLE: dict[str, Any] = {
+    "labels": True,  # write each tile's id on it
+    "cell_colour": "#f4f1ea",
+    "cell_edge_colour": "#c9c2b3",
+    "track_colour": "#8d99ae",
+    "track_width": 2.2,
+    "tile_colours": TILE_COLOURS,  # fills of tile colours 0-3
+    "tile_edge_colour": "#222222",
+}
 OUTCOME_COLOURS = {"exit": "#2a9d8f", "blocked": "#c1121f", "loop": "#7b2cbf"}
 
 
@@ -69,19 +87,25 @@ def _arrow(x: float, y: float, direction: int) -> np.ndarray:
 
 
 class BoardPlot:
-    """A board drawn on ``ax`` with artists kept for in-place updates."""
+    """A board drawn on ``ax`` with artists kept for in-place updates.
 
-    def __init__(self, ax: Any, *, labels: bool = True) -> None:
+    ``style`` takes the keys of :data:`BOARD_STYLE` (``labels`` among them).
+    """
+
+    def __init__(self, ax: Any, **style: Any) -> None:
         from matplotlib.collections import LineCollection, PolyCollection
         from matplotlib.patches import Polygon
 
         self.ax = ax
-        self.labels = labels
+        self.style = st = styled(BOARD_STYLE, style)
+        self.labels = bool(st["labels"])
         self.cells = PolyCollection(
-            [], facecolors="#f4f1ea", edgecolors="#c9c2b3", lw=0.8, zorder=1
+            [], facecolors=st["cell_colour"], edgecolors=st["cell_edge_colour"], lw=0.8, zorder=1
         )
-        self.tracks = LineCollection([], colors="#8d99ae", lw=2.2, capstyle="round", zorder=2)
-        self.tiles = PolyCollection([], edgecolors="#222222", lw=1.0, zorder=5)
+        self.tracks = LineCollection(
+            [], colors=st["track_colour"], lw=st["track_width"], capstyle="round", zorder=2
+        )
+        self.tiles = PolyCollection([], edgecolors=st["tile_edge_colour"], lw=1.0, zorder=5)
         self.arrows = PolyCollection([], facecolors="white", edgecolors="none", zorder=6)
         (self.planned,) = ax.plot([], [], ls=":", lw=1.6, color="#555555", zorder=7)
         (self.swept,) = ax.plot([], [], lw=2.6, color=OUTCOME_COLOURS["exit"], zorder=8)
@@ -128,7 +152,7 @@ class BoardPlot:
         tiles = [t for t, on in zip(level.tiles, active) if on]
         centres = [coords.centre(t.q, t.r) for t in tiles]
         self.tiles.set_verts([coords.hexagon_vertices(x, y, TILE_RADIUS) for x, y in centres])
-        self.tiles.set_facecolor([TILE_COLOURS[t.color] for t in tiles])
+        self.tiles.set_facecolor([self.style["tile_colours"][t.color] for t in tiles])
         self.arrows.set_verts([_arrow(x, y, t.dir) for (x, y), t in zip(centres, tiles)])
         for text in self._texts:
             text.remove()
@@ -221,15 +245,46 @@ class BoardPlot:
         return where
 
 
-def draw(obj: Any, ax: Any = None) -> BoardPlot:
-    """Draw a Level, PuzzleState or Trace on ``ax`` (a new figure when ``None``)."""
+def draw(obj: Any, ax: Any = None, **style: Any) -> BoardPlot:
+    """Draw a Level, PuzzleState or Trace on ``ax`` (a new pyplot figure when ``None``).
+
+    ``style`` takes the keys of :data:`BOARD_STYLE`; an unknown key raises
+    :class:`labkit.ArgumentError`. Returns the :class:`BoardPlot`, for :func:`update`.
+
+    Examples
+    --------
+    >>> from matplotlib.figure import Figure
+    >>> lvl = Level.hexagon(2, tiles=[("a", 1, 1, 0)])
+    >>> ax = Figure().add_subplot()
+    >>> plot = draw(lvl, ax, tile_colours=("black",) * 4, labels=False)
+    >>> plot.ax is ax, plot.tiles.get_facecolor()[0].tolist(), ax.texts[:]
+    (True, [0.0, 0.0, 0.0, 1.0], [])
+    """
     if ax is None:
         import matplotlib.pyplot as plt
 
         _, ax = plt.subplots(figsize=(5.5, 5.5))
-    plot = BoardPlot(ax)
+    plot = BoardPlot(ax, **style)
     _fill(plot, obj)
     return plot
+
+
+def update(plot: BoardPlot, obj: Any, *, title: str | None = None) -> None:
+    """Redraw ``plot``'s artists for another Level, PuzzleState or Trace (no new figure).
+
+    ``title`` replaces the title :func:`draw` would give ``obj``.
+
+    Examples
+    --------
+    >>> lvl = Level.hexagon(2, tiles=[("a", 1, 1, 0), ("b", 0, 0, 5)])
+    >>> plot = draw(lvl)
+    >>> update(plot, lvl.rotated(1), title="turned")
+    >>> plot.level == lvl.rotated(1), plot.ax.get_title(), plot.trace is None
+    (True, 'turned', True)
+    """
+    _fill(plot, obj)
+    if title is not None:
+        plot.ax.set_title(title, fontsize=10, parse_math=False)
 
 
 def _fill(plot: BoardPlot, obj: Any) -> None:

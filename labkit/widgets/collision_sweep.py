@@ -23,6 +23,7 @@ from labkit._data import data_path
 from labkit.hexpuzzle import Level, Trace, trace
 from labkit.hexpuzzle.coords import centre
 from labkit.hexpuzzle.draw import BoardPlot
+from labkit.hexpuzzle.draw import update as update_board
 from labkit.hexpuzzle.sweep import TILE_RADIUS
 from labkit.widgets._code import CodeMixin, level_code, literal, path_code, source
 from labkit.widgets._controls import WIDE, snapped, tip
@@ -231,7 +232,8 @@ class CollisionSweepViewer(CodeMixin):
 
     # --- plumbing -------------------------------------------------------------------------
     def _redraw_board(self) -> None:
-        self.plot.show_level(self.level, title=f"{self.level.id} · orientation {self.orientation}")
+        title = f"{self.level.id} · orientation {self.orientation}"
+        update_board(self.plot, self.level, title=title)
 
     def _on_press(self, event: Any) -> None:
         if event.inaxes is self.plot.ax and event.xdata is not None:

@@ -202,7 +202,7 @@ class GaugeTuner(CodeMixin):
 
     def update(self) -> None:
         """Recompute and refresh the raster, the player-action marks and the text in place."""
-        from labkit.mapturn.draw import draw_raster
+        from labkit.mapturn.draw import draw_raster, update_raster
 
         self.result = r = self.compute()
         tl = r["timeline"]
@@ -210,8 +210,7 @@ class GaugeTuner(CodeMixin):
         if self.image is None:
             self.image = draw_raster(self.ax, tl, r["labels"])
         else:
-            self.image.set_data(raster)
-            self.image.set_extent((0.5, tl.ticks + 0.5, raster.shape[0] - 0.5, -0.5))
+            update_raster(self.image, tl, r["labels"])
         # Fixed colour scale (0, 1, 2+), so the legend's two blues always mean the same thing.
         self.image.set_clim(0, 2)
         self.ax.set_xlim(0.5, tl.ticks + 0.5)

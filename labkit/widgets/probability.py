@@ -34,7 +34,7 @@ from labkit.encounter.rules.combat import (
     simulate_fights,
     wilson_interval,
 )
-from labkit.encounter.rules.tables import INDICES, priority_chance, table_index
+from labkit.encounter.rules.tables import INDICES, table_index
 from labkit.widgets._code import CodeError, CodeMixin, literal, path_code, source
 from labkit.widgets._controls import tip
 from labkit.widgets._figure import FigurePane, new_figure
@@ -344,8 +344,7 @@ class ProbabilityExplorer(CodeMixin):
         """Recompute and refresh the curves, bars and text in place."""
         self.stats = self.compute(changed)
         b = self.balance
-        self.curves["hit"].set_ydata(100 * b.hit_table)
-        self.curves["pursuit"].set_ydata(100 * b.pursuit_table)
+        draw.update_curves(self.curves, b)
         if self.pinned is not None:
             self.pinned_line.set_data(INDICES, 100 * np.asarray(self.pinned.hit_table))
         else:
@@ -354,9 +353,7 @@ class ProbabilityExplorer(CodeMixin):
         for mark, att, dfn in ((self.mark_a, a, d), (self.mark_b, d, a)):
             i = int(table_index(att.hit, dfn.agility))
             mark.set_data([i], [100 * b.hit_table[i + 4]])
-        p = 100 * np.asarray(priority_chance(draw.DIFFS, rule=b.priority))
-        for bar, h in zip(self.prio_bars, p):
-            bar.set_height(h)
+        draw.update_priority(self.prio_bars, b.priority)
         draw.update_rounds(self.round_bars, self.stats.rounds)
         self.ax_rounds.set_title(f"fight length (mean {self.stats.mean_rounds:.2f})",
                                  fontsize=10)  # fmt: skip

@@ -41,6 +41,7 @@ import numpy as np
 from labkit.hexpuzzle import coords
 from labkit.hexpuzzle.difficulty.scoring import score
 from labkit.hexpuzzle.draw import BoardPlot
+from labkit.hexpuzzle.draw import update as update_board
 from labkit.hexpuzzle.level import MAX_RADIUS, STRAIGHT, Level, LevelError, all_matchings
 from labkit.widgets._code import CodeMixin, literal, source
 from labkit.widgets._figure import FigurePane, new_figure
@@ -314,7 +315,7 @@ class LevelWorkshop(CodeMixin):
             return
         self.difficulty = score(self.level)
         self.status.value = self.describe()
-        self.plot.show_level(self.level, title=self.level.id)
+        update_board(self.plot, self.level, title=self.level.id)
         pad = 1.2  # show every spot a cell may be painted on, not just the board
         self.plot.ax.set_xlim(_SPOT_XY[:, 0].min() - pad, _SPOT_XY[:, 0].max() + pad)
         self.plot.ax.set_ylim(_SPOT_XY[:, 1].max() + pad, _SPOT_XY[:, 1].min() - pad)

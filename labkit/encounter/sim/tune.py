@@ -90,11 +90,13 @@ class Tuned:
     integer: bool
     fit: tuple[float, float] = field(default=(math.nan, math.nan))  # intercept, slope
 
-    def plot(self, ax: Any = None) -> Any:
-        """Draw the response curve with intervals, the target and the chosen value."""
-        from labkit.encounter.sim_draw import plot_response
+    def plot(self, ax: Any = None, **style: Any) -> Any:
+        """Draw the response curve with intervals, the target and the chosen value
+        (:func:`labkit.encounter.sim_draw.draw_response`: a new figure's axes when ``ax`` is
+        None; returns the artists)."""
+        from labkit.encounter.sim_draw import draw_response
 
-        return plot_response(self, ax)
+        return draw_response(self, ax=ax, **style)
 
     def summary(self) -> str:
         if not self.reachable:
