@@ -91,7 +91,7 @@ def _load_level(path: Path) -> Any:
 
 
 def _dump_level(obj: Any) -> Any:
-    return obj.to_json()
+    return obj.to_dict()
 
 
 def _load_map(path: Path) -> Any:

@@ -85,7 +85,7 @@ def build(seed: int = SEED, *, progress: bool = True) -> dict[str, Any]:
     levels = []
     for rank, (_, slot, level) in enumerate(entries, start=1):
         named = level.replace(id=f"main-{rank:02d}", name=f"Main line {rank}")
-        levels.append({"slot": slot, "score": score(named).as_dict(), "level": named.to_json()})
+        levels.append({"slot": slot, "score": score(named).as_dict(), "level": named.to_dict()})
     return {"seed": seed, "generator": {"recipes": list(RECIPES)}, "levels": levels}
 
 

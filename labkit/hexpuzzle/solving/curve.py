@@ -155,7 +155,7 @@ class Campaign(list):
     >>> with tempfile.TemporaryDirectory() as tmp:
     ...     levels.save(pathlib.Path(tmp) / "campaign.json", seed=5)
     ...     again = mainline.load(pathlib.Path(tmp) / "campaign.json")
-    >>> [lv.to_json() for lv in again] == [lv.to_json() for lv in levels]
+    >>> [lv.to_dict() for lv in again] == [lv.to_dict() for lv in levels]
     True
     """
 
@@ -202,7 +202,7 @@ class Campaign(list):
                           "kind": rows[0]["kind"] if rows else "score",
                           "curve": [r["target"] for r in rows]},
             "levels": [{"slot": r["slot"] - 1, "target": r["target"],
-                        "score": score(lv).as_dict(), "level": lv.to_json()}
+                        "score": score(lv).as_dict(), "level": lv.to_dict()}
                        for r, lv in zip(rows, self)],
         }  # fmt: skip
 
@@ -276,8 +276,8 @@ def campaign_from_curve(
     >>> rotations = [r["rotations"] for r in levels.rows()]
     >>> rotations == sorted(rotations)
     True
-    >>> [lv.to_json() for lv in campaign_from_curve([30, 50], 5, progress=False)] == [
-    ...     lv.to_json() for lv in levels]
+    >>> [lv.to_dict() for lv in campaign_from_curve([30, 50], 5, progress=False)] == [
+    ...     lv.to_dict() for lv in levels]
     True
     >>> campaign_from_curve([30, 120], 5)
     Traceback (most recent call last):
