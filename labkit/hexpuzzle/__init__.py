@@ -49,6 +49,7 @@ from labkit.hexpuzzle.difficulty.telemetry import (
     parse_telemetry,
     save_telemetry,
 )
+from labkit.hexpuzzle.difficulty.telemetry_file import Telemetry
 from labkit.hexpuzzle.game import PuzzleError, PuzzleState, Snapshot
 from labkit.hexpuzzle.geometry import TilePath, tile_path
 from labkit.hexpuzzle.level import STRAIGHT, Board, Level, LevelError, Tile, all_matchings
@@ -103,6 +104,7 @@ __all__ = [
     "Solution",
     "SolutionStatus",
     "TILE_RADIUS",
+    "Telemetry",
     "TelemetryError",
     "Tile",
     "TilePath",
