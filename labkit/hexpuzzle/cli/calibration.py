@@ -126,7 +126,7 @@ def _calibrate(args: argparse.Namespace) -> int:
             f"{row['band'] or '-':<13}{_s(row['original']):>4}  {_s(row['observed'])}"
         )
     if args.json:
-        lio.save_json(args.json, cal.as_dict(), format="labkit.hexpuzzle.calibration", version=1)
+        cal.save(args.json)
         print(f"wrote {args.json}")
     return 0
 
