@@ -110,7 +110,6 @@ def _telemetry(args: argparse.Namespace) -> int:
 
 
 def _calibrate(args: argparse.Namespace) -> int:
-    from labkit import io as lio
     from labkit.hexpuzzle.difficulty.fit import calibrate
     from labkit.hexpuzzle.difficulty.telemetry import load_telemetry
 

@@ -79,17 +79,21 @@ def _observed(doc: Any, ids: tuple[str, ...]) -> ObservedIndex:
 
     return ObservedIndex(
         level_ids=ids,
-        components=_matrix(lio.field(doc, "components", list, at, E), f"{at}/components", n,
-                           len(COMPONENTS)),  # fmt: skip
+        components=_matrix(
+            lio.field(doc, "components", list, at, E), f"{at}/components", n, len(COMPONENTS)
+        ),
         index=floats("index"),
         first_try=floats("first_try"),
-        players=np.array(_ints(lio.field(doc, "players", list, at, E), f"{at}/players", n),
-                         dtype=np.int64),  # fmt: skip
-        attempts=np.array(_ints(lio.field(doc, "attempts", list, at, E), f"{at}/attempts", n),
-                          dtype=np.int64),  # fmt: skip
+        players=np.array(
+            _ints(lio.field(doc, "players", list, at, E), f"{at}/players", n), dtype=np.int64
+        ),
+        attempts=np.array(
+            _ints(lio.field(doc, "attempts", list, at, E), f"{at}/attempts", n), dtype=np.int64
+        ),
         rotations=floats("rotations"),
-        unmatched_rows=lio.as_int(lio.field(doc, "unmatched_rows", int, at, E),
-                                  f"{at}/unmatched_rows", 0, None, E),  # fmt: skip
+        unmatched_rows=lio.as_int(
+            lio.field(doc, "unmatched_rows", int, at, E), f"{at}/unmatched_rows", 0, None, E
+        ),
     )
 
 
@@ -125,10 +129,14 @@ def calibration_from_dict(cls: Any, doc: Any) -> Any:
         edges=tuple(_numbers(lio.field(doc, "edges", list, "", E), "/edges", 3)),
         edges_derived=lio.field(doc, "edges_derived", bool, "", E),
         level_ids=tuple(ids),
-        strengths=_matrix(lio.field(data, "strengths", list, "/data", E), "/data/strengths", n,
-                          len(PARTS)),  # fmt: skip
-        original=np.array(_numbers(lio.field(data, "original", list, "/data", E),
-                                   "/data/original", n, nullable=True)),  # fmt: skip
+        strengths=_matrix(
+            lio.field(data, "strengths", list, "/data", E), "/data/strengths", n, len(PARTS)
+        ),
+        original=np.array(
+            _numbers(
+                lio.field(data, "original", list, "/data", E), "/data/original", n, nullable=True
+            )
+        ),
         observed=_observed(lio.field(data, "observed", dict, "/data", E), tuple(ids)),
         used=np.array(used, dtype=np.bool_),
         ci=ci,
@@ -138,6 +146,7 @@ def calibration_from_dict(cls: Any, doc: Any) -> Any:
         n_rows=lio.as_int(lio.field(doc, "n_rows", int, "", E), "/n_rows", 0, None, E),
         n_players=lio.as_int(lio.field(doc, "n_players", int, "", E), "/n_players", 0, None, E),
         skipped={str(k): v for k, v in skipped.items()},
-        band_targets=tuple(_numbers(lio.field(data, "band_targets", list, "/data", E),
-                                    "/data/band_targets", None)),  # fmt: skip
+        band_targets=tuple(
+            _numbers(lio.field(data, "band_targets", list, "/data", E), "/data/band_targets", None)
+        ),
     )
