@@ -139,7 +139,7 @@ class Telemetry:
         if not isinstance(columns, dict):
             raise TelemetryError("expected a dict of columns", pointer="",
                                  value=type(columns).__name__)  # fmt: skip
-        lists = []
+        lists: list[Any] = []
         for name in COLUMNS:
             if name not in columns:
                 raise TelemetryError("missing column", pointer=f"column {name!r}")
