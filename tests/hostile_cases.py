@@ -116,7 +116,7 @@ def _load_save(path: Path) -> Any:
     from labkit.mapturn import MapTurn, World, load_tower
 
     engine = MapTurn(World(load_tower(DATA / "mapturn" / "tower.json")))
-    engine.load_file(path)
+    engine.restore_file(path)
     return engine
 
 

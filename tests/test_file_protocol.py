@@ -61,7 +61,7 @@ CASES = {
     ),
     "save": Case(
         _engine,
-        lambda path: mapturn.MapTurn.open(path, _tower()),
+        lambda path: mapturn.MapTurn.load(path, _tower()),
         lambda doc: mapturn.MapTurn.from_dict(doc, _tower()),
     ),
 }

@@ -238,7 +238,7 @@ def test_strict_values_are_never_coerced():
         bad = json.loads(before)
         bad["world"]["floors"]["F1"]["map"][0][0] = value
         with pytest.raises(SaveError, match="a block number is an integer"):
-            engine.load(bad)
+            engine.restore(bad)
     assert json.dumps(engine.to_dict()) == before  # nothing changed by the failed loads
 
 
