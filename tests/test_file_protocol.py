@@ -100,9 +100,7 @@ CASES = {
     "skill-model": Case(
         hexpuzzle.shipped_skill_model, hexpuzzle.SkillModel.load, hexpuzzle.SkillModel.from_dict
     ),
-    "calibration": Case(
-        _calibration, hexpuzzle.Calibration.load, hexpuzzle.Calibration.from_dict
-    ),
+    "calibration": Case(_calibration, hexpuzzle.Calibration.load, hexpuzzle.Calibration.from_dict),
     "telemetry-csv": Case(
         _telemetry,
         hexpuzzle.Telemetry.load,
