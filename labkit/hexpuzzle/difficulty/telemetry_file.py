@@ -87,10 +87,10 @@ class Telemetry:
             table = table.table
         self.table: NDArray = as_table(table)
         if isinstance(comments, str) or not all(isinstance(c, str) for c in comments):
-            raise TelemetryError("comments must be a list of strings", pointer="comments",
+            raise TelemetryError("must be a list of strings", pointer="comments",
                                  value=comments)  # fmt: skip
         if any("\n" in c or "\r" in c for c in comments):
-            raise TelemetryError("a comment is one line", pointer="comments", value=comments)
+            raise TelemetryError("each must be one line", pointer="comments", value=comments)
         self.comments: tuple[str, ...] = tuple(comments)
 
     def __len__(self) -> int:
@@ -220,11 +220,11 @@ class Telemetry:
             table = pq.read_table(pa.BufferReader(data))
         except (pa.ArrowException, OSError) as exc:
             raise TelemetryError(f"not a Parquet file: {exc}", file=str(path)) from None
-        comments: Any = []
         raw = (table.schema.metadata or {}).get(_COMMENTS_KEY)
-        if raw is not None:
-            comments = lio.parse_json(raw.decode("utf-8", "replace"), error=TelemetryError)
         try:
+            comments: Any = []
+            if raw is not None:
+                comments = lio.parse_json(raw.decode("utf-8", "replace"), error=TelemetryError)
             return cls.from_dict(table.to_pydict(), comments=comments)
         except TelemetryError as exc:
             raise exc.with_file(str(path)) from None
