@@ -322,3 +322,10 @@ def test_older_names_still_answer() -> None:
     assert isinstance(lvl.to_json(), str)  # to_json is text: the exact text save writes
     assert json.loads(lvl.to_json()) == _plain(lvl.to_dict())
     assert hexpuzzle.Level.from_json(lvl.to_json()) == lvl
+
+
+def test_balance_notes_are_free_form_and_written_back() -> None:
+    doc = encounter.default_balance().to_dict() | {"notes": ["line one", {"by": "x"}]}
+    assert encounter.Balance.from_dict(doc).to_dict()["notes"] == ["line one", {"by": "x"}]
+    del doc["notes"]
+    assert "notes" not in encounter.Balance.from_dict(doc).to_dict()

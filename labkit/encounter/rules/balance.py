@@ -172,7 +172,7 @@ class Balance:
     pool_stock: MappingProxyType
     quota_item: str | None
     source: str | None = field(default=None, compare=False)
-    notes: str | None = field(default=None, compare=False)
+    notes: Any = field(default=None, compare=False)  # free-form (any JSON), kept for writing
 
     @classmethod
     def from_dict(cls, doc: Any, *, file: str | None = None) -> Balance:
@@ -500,7 +500,7 @@ def _build(doc: dict, file: str | None) -> Balance:
         pool_stock=MappingProxyType(stock),
         quota_item=quota_item,
         source=file,
-        notes=get(doc, "notes", str, "", BalanceError, default=None),
+        notes=doc.get("notes"),
     )
 
 
