@@ -14,6 +14,7 @@ Examples
 
 from __future__ import annotations
 
+import copy
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -44,7 +45,7 @@ def balance_to_dict(balance: Balance, format: str, version: int) -> dict[str, An
     """The JSON-ready document of ``balance`` under the header ``format`` / ``version``."""
     doc: dict[str, Any] = {"format": format, "version": version, "edition": balance.edition}
     if balance.notes is not None:
-        doc["notes"] = balance.notes
+        doc["notes"] = copy.deepcopy(balance.notes)  # free-form JSON: no shared lists
     p = balance.priority
     pool: dict[str, Any] = {"stock": dict(balance.pool_stock)}
     if balance.quota_item is not None:
