@@ -30,10 +30,12 @@ from labkit import io as lio
 from labkit.hexpuzzle.difficulty.scoring import score
 from labkit.hexpuzzle.level import MAX_BYTES, Level, LevelError
 
-__all__ = ["FORMAT", "VERSION", "Campaign"]
+__all__ = ["FORMAT", "MAX_SLOT", "VERSION", "Campaign"]
 
 FORMAT = "labkit.hexpuzzle.campaign"
 VERSION = 1
+#: Largest slot number a campaign file may hold (a campaign has a few dozen levels).
+MAX_SLOT = 100_000
 
 
 class Campaign(list):
@@ -125,7 +127,7 @@ class Campaign(list):
                     raise LevelError(exc.message, pointer=f"{at}/level{exc.pointer or ''}",
                                      **kw) from None  # fmt: skip
                 slot = lio.field(entry, "slot", int, at, LevelError, default=i)
-                slots[level.id] = lio.as_int(slot, f"{at}/slot", 0, None, LevelError)
+                slots[level.id] = lio.as_int(slot, f"{at}/slot", 0, MAX_SLOT, LevelError)
                 levels.append(level)
             return cls(levels, seed=doc.get("seed"), generator=generator, slots=slots)
         except LevelError as exc:

@@ -6,7 +6,8 @@ per level (strengths, uncalibrated totals, the observed index and its components
 entered), so that a calibration can be rebuilt whole. The summary's derived numbers (R²,
 Spearman ρ, the ranking) are recomputed, never read. A version-1 file (the summary alone) is
 refused with a message saying so. Errors name the JSON pointer and the value, as
-:class:`~labkit.hexpuzzle.CalibrationError`.
+:class:`~labkit.hexpuzzle.CalibrationError`. Limits: every number within
+plus or minus :data:`MAX_NUMBER`, every count at most :data:`MAX_COUNT`.
 
 Examples
 --------
@@ -26,10 +27,14 @@ from labkit import io as lio
 from labkit.hexpuzzle.difficulty.observed import COMPONENTS, CalibrationError, ObservedIndex
 from labkit.hexpuzzle.difficulty.scoring import PARTS
 
-__all__ = ["FORMAT", "UPGRADES", "VERSION", "calibration_from_dict"]
+__all__ = ["FORMAT", "MAX_COUNT", "MAX_NUMBER", "UPGRADES", "VERSION", "calibration_from_dict"]
 
 FORMAT, VERSION = "labkit.hexpuzzle.calibration", 2
 E = CalibrationError
+#: Limits of a calibration file: scores, weights and rates are far inside these; counts
+#: (players, attempts, rows, bootstrap draws) too.
+MAX_NUMBER = 1e9
+MAX_COUNT = 10**12
 
 
 def _from_version_1(doc: dict) -> dict:
@@ -44,8 +49,11 @@ UPGRADES = {1: _from_version_1}
 def _number(value: Any, at: str, *, nullable: bool = False) -> float:
     if value is None and nullable:
         return float("nan")
-    ok = isinstance(value, (int, float)) and not isinstance(value, bool) and np.isfinite(value)
-    lio.check(ok, "must be a number" + (" or null" if nullable else ""), at, value, E)
+    # magnitude first: np.isfinite cannot take an int beyond int64
+    ok = isinstance(value, (int, float)) and not isinstance(value, bool)
+    ok = ok and abs(value) <= MAX_NUMBER
+    what = f"a number within ±{MAX_NUMBER:g}" + (" or null" if nullable else "")
+    lio.check(ok, f"must be {what}", at, value, E)
     return float(value)
 
 
@@ -59,7 +67,7 @@ def _numbers(values: Any, at: str, n: int | None, *, nullable: bool = False) -> 
 def _ints(values: Any, at: str, n: int) -> list[int]:
     lio.check(isinstance(values, list) and len(values) == n, f"must be a list of {n} integers",
               at, values, E)  # fmt: skip
-    return [lio.as_int(v, f"{at}/{i}", 0, None, E) for i, v in enumerate(values)]
+    return [lio.as_int(v, f"{at}/{i}", 0, MAX_COUNT, E) for i, v in enumerate(values)]
 
 
 def _matrix(values: Any, at: str, n: int, width: int) -> np.ndarray:
@@ -92,7 +100,7 @@ def _observed(doc: Any, ids: tuple[str, ...]) -> ObservedIndex:
         ),
         rotations=floats("rotations"),
         unmatched_rows=lio.as_int(
-            lio.field(doc, "unmatched_rows", int, at, E), f"{at}/unmatched_rows", 0, None, E
+            lio.field(doc, "unmatched_rows", int, at, E), f"{at}/unmatched_rows", 0, MAX_COUNT, E
         ),
     )
 
@@ -140,11 +148,13 @@ def calibration_from_dict(cls: Any, doc: Any) -> Any:
         observed=_observed(lio.field(data, "observed", dict, "/data", E), tuple(ids)),
         used=np.array(used, dtype=np.bool_),
         ci=ci,
-        n_boot=lio.as_int(lio.field(doc, "n_boot", int, "", E), "/n_boot", 0, None, E),
+        n_boot=lio.as_int(lio.field(doc, "n_boot", int, "", E), "/n_boot", 0, MAX_COUNT, E),
         bootstrap=lio.field(doc, "bootstrap", str, "", E),
         confidence=confidence,
-        n_rows=lio.as_int(lio.field(doc, "n_rows", int, "", E), "/n_rows", 0, None, E),
-        n_players=lio.as_int(lio.field(doc, "n_players", int, "", E), "/n_players", 0, None, E),
+        n_rows=lio.as_int(lio.field(doc, "n_rows", int, "", E), "/n_rows", 0, MAX_COUNT, E),
+        n_players=lio.as_int(
+            lio.field(doc, "n_players", int, "", E), "/n_players", 0, MAX_COUNT, E
+        ),
         skipped={str(k): v for k, v in skipped.items()},
         band_targets=tuple(
             _numbers(lio.field(data, "band_targets", list, "/data", E), "/data/band_targets", None)
