@@ -304,6 +304,10 @@ def test_calibration_file_errors_name_the_pointer() -> None:
     doc["data"]["observed"]["players"][2] = -3
     with pytest.raises(hexpuzzle.CalibrationError, match=r"/data/observed/players/2"):
         hexpuzzle.Calibration.from_dict(doc)
+    doc["data"]["observed"]["players"][2] = 3
+    doc["data"]["strengths"][1][0] = 10**30  # beyond int64 and the format's limit
+    with pytest.raises(hexpuzzle.CalibrationError, match=r"/data/strengths/1/0"):
+        hexpuzzle.Calibration.from_dict(doc)
     old = {k: v for k, v in doc.items() if k != "data"} | {"version": 1}
     with pytest.raises(hexpuzzle.CalibrationError, match=r"/data: a version-1"):
         hexpuzzle.Calibration.from_dict(old)
