@@ -333,3 +333,20 @@ def test_balance_notes_are_free_form_and_written_back() -> None:
     assert encounter.Balance.from_dict(doc).to_dict()["notes"] == ["line one", {"by": "x"}]
     del doc["notes"]
     assert "notes" not in encounter.Balance.from_dict(doc).to_dict()
+
+
+@pytest.mark.parametrize("kind", sorted(CASES))
+def test_every_loader_refuses_a_fifo_and_a_folder_with_its_own_error(kind, tmp_path) -> None:
+    import os
+
+    from labkit import LabkitError
+
+    case = CASES[kind]
+    fifo = tmp_path / f"pipe{case.suffix}"
+    os.mkfifo(fifo)
+    with pytest.raises(LabkitError, match=r"not a regular file \(a FIFO\)"):
+        case.load(fifo)
+    folder = tmp_path / f"folder{case.suffix}"
+    folder.mkdir()
+    with pytest.raises(LabkitError, match="a directory"):
+        case.load(folder)
