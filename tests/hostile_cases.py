@@ -101,9 +101,9 @@ def _load_map(path: Path) -> Any:
 
 
 def _dump_map(mf: Any) -> Any:
-    from labkit.pathfinding.mapfile import map_to_json
+    from labkit.pathfinding.mapfile import map_to_dict
 
-    return map_to_json(mf.game_map, mf.cost, mf.face)
+    return map_to_dict(mf.game_map, mf.cost, mf.face)
 
 
 def _load_tower(path: Path) -> Any:
