@@ -109,7 +109,8 @@ def main() -> int:
     print(f"\nmalformed files: {total_files} ({dict(per_kind)})")
     print(f"  Python loaders: {_fmt(py)}")
     if not args.no_cli:
-        print(f"  labkit command: {_fmt(cli)} ({sum(cli.values())} runs; balance has no command)")
+        runs = f"{sum(cli.values())} runs; balance, calibration: no command"
+        print(f"  labkit command: {_fmt(cli)} ({runs})")
     print(f"bad argument sets: {sum(argv_counts.values())}: {_fmt(argv_counts)}")
     return 0 if not problems else 1
 

@@ -6,7 +6,7 @@ that counts clean errors / tracebacks / silently accepted files / hangs).
 
 The oracle (:func:`judge`): loading a mutated file must either raise a ``LabkitError`` or give
 an object that writes back the same values with the same JSON types (no coercion); formats with
-no writer (tower, balance) may accept a changed type only where the format allows it (a
+no writer may accept a changed type only where the format allows it (a
 nullable field) or in free-form data. A trace that loads must still be checked by ``replay``:
 a changed claim is a divergence.
 """
@@ -91,7 +91,7 @@ def _load_level(path: Path) -> Any:
 
 
 def _dump_level(obj: Any) -> Any:
-    return obj.to_json()
+    return obj.to_dict()
 
 
 def _load_map(path: Path) -> Any:
@@ -101,9 +101,9 @@ def _load_map(path: Path) -> Any:
 
 
 def _dump_map(mf: Any) -> Any:
-    from labkit.pathfinding.mapfile import map_to_json
+    from labkit.pathfinding.mapfile import map_to_dict
 
-    return map_to_json(mf.game_map, mf.cost, mf.face)
+    return map_to_dict(mf.game_map, mf.cost, mf.face)
 
 
 def _load_tower(path: Path) -> Any:
@@ -116,7 +116,7 @@ def _load_save(path: Path) -> Any:
     from labkit.mapturn import MapTurn, World, load_tower
 
     engine = MapTurn(World(load_tower(DATA / "mapturn" / "tower.json")))
-    engine.load_file(path)
+    engine.restore_file(path)
     return engine
 
 
@@ -140,6 +140,31 @@ def _dump_trace(obj: Any) -> Any:
     return obj.to_dict()
 
 
+def _load_campaign(path: Path) -> Any:
+    from labkit.hexpuzzle import Campaign
+
+    return Campaign.load(path)
+
+
+def calibration_doc() -> dict:
+    from labkit.hexpuzzle import calibrate, telemetry_from_weights
+    from labkit.hexpuzzle.difficulty.fit import example_difficulties
+
+    levels = example_difficulties(10, rng=3)
+    telemetry = telemetry_from_weights(levels, {"rotation": 60}, 20, rng=4)
+    return json.loads(json.dumps(calibrate(telemetry, levels, n_boot=5, rng=5).to_dict()))
+
+
+def _load_calibration(path: Path) -> Any:
+    from labkit.hexpuzzle import Calibration
+
+    return Calibration.load(path)
+
+
+def _dump_doc(obj: Any) -> Any:
+    return obj.to_dict()
+
+
 def _load_telemetry(path: Path) -> Any:
     from labkit.hexpuzzle.difficulty.telemetry import load_telemetry
 
@@ -159,6 +184,8 @@ class Format:
     nullable: str = r"^$"
     #: number fields (an int there may become a float; formats without a writer)
     numeric: str = r"^$"
+    #: derived values the writer recomputes and the reader ignores (not compared), as a regex
+    derived: str = r"^$"
 
 
 TOWER = str(DATA / "mapturn" / "tower.json")
@@ -215,7 +242,29 @@ FORMATS: dict[str, Format] = {
         freeform=r"^/(labkit|entropy)(/|$)|^/events/\d+/state(/|$)|"
         r"^/snapshots(/|$)",
     ),
+    # the scores in a campaign and the fit statistics and ranking in a calibration are derived:
+    # recomputed on writing, never read, so a change there is not a value the file keeps
+    "campaign": Format(
+        "campaign",
+        lambda: _read(DATA / "levels" / "campaign.json"),
+        _load_campaign,
+        _dump_doc,
+        lambda p: ["puzzle", "score", p],
+        freeform=r"/score(/|$)|^/(seed|generator)(/|$)",
+        derived=r"^/levels/\d+/score$",
+    ),
+    "calibration": Format(
+        "calibration",
+        calibration_doc,
+        _load_calibration,
+        _dump_doc,
+        lambda p: [],
+        freeform=r"^/(r2|spearman|spearman_original|n_levels|levels)(/|$)",
+        derived=r"^/(r2|spearman|spearman_original|n_levels|levels)$",
+    ),
 }
+#: Formats no command reads (their command-line cases are skipped).
+NO_COMMAND = ("balance", "calibration")
 
 
 # --- JSON helpers ---
@@ -440,7 +489,24 @@ def same_values(original: Any, written: Any, parts: tuple = ()) -> str | None:
     return pointer_text(parts)
 
 
+def _underived(doc: Any, derived: str, parts: tuple = ()) -> Any:
+    """``doc`` without the values at pointers matching ``derived``."""
+    if isinstance(doc, dict):
+        return {k: _underived(v, derived, (*parts, k)) for k, v in doc.items()
+                if not re.search(derived, pointer_text((*parts, k)))}  # fmt: skip
+    if isinstance(doc, list):
+        return [_underived(v, derived, (*parts, i)) for i, v in enumerate(doc)]
+    return doc
+
+
 def _canonical(kind: str, doc: Any) -> Any:
+    if kind == "campaign" and isinstance(doc, dict) and isinstance(doc.get("levels"), list):
+        entries = [
+            {**e, "level": _canonical("level", e["level"])} if isinstance(e, dict) and "level" in e
+            else e
+            for e in doc["levels"]
+        ]  # fmt: skip
+        return {**doc, "levels": entries}
     if kind == "level" and isinstance(doc, dict) and isinstance(doc.get("cells"), list):
         cells = doc["cells"]
         if all(isinstance(c, dict) and type(c.get("q")) is int and type(c.get("r")) is int
@@ -484,6 +550,7 @@ def _check_accepted(case: Case, fmt: Format | None, obj: Any) -> tuple[str, str]
         return "accepted", "loaded a file that is not valid JSON"
     if fmt.dump is not None:
         written = json.loads(json.dumps(fmt.dump(obj)))
+        original, written = (_underived(d, fmt.derived) for d in (original, written))
         where = same_values(_canonical(case.kind, original), _canonical(case.kind, written))
         if where is not None:
             return "accepted", f"value changed on the way through, at {where}"

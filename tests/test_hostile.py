@@ -24,6 +24,7 @@ from labkit import io as lio
 from tests.hostile_cases import (
     DATA,
     FORMATS,
+    NO_COMMAND,
     ROOT,
     _load_telemetry,
     bad_argument_sets,
@@ -139,7 +140,7 @@ def test_a_folder_and_a_device_are_refused(kind, tmp_path):
         _loader(kind)("/dev/zero")
 
 
-@pytest.mark.parametrize("kind", [k for k in FORMATS if k != "balance"])
+@pytest.mark.parametrize("kind", [k for k in FORMATS if k not in NO_COMMAND])
 def test_the_command_refuses_a_fifo_in_one_line(kind, fifo):
     verdict, rc, out, err = run_cli(_cli(kind, str(fifo)), seconds=30)
     assert (verdict, rc) == ("clean", 1) and "FIFO" in err and err.count("\n") == 1
@@ -238,7 +239,7 @@ def test_strict_values_are_never_coerced():
         bad = json.loads(before)
         bad["world"]["floors"]["F1"]["map"][0][0] = value
         with pytest.raises(SaveError, match="a block number is an integer"):
-            engine.load(bad)
+            engine.restore(bad)
     assert json.dumps(engine.to_dict()) == before  # nothing changed by the failed loads
 
 

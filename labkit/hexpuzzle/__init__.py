@@ -9,8 +9,8 @@ JSON format in :mod:`._levelfile`), :mod:`.geometry` (a tile's path), :mod:`.swe
 :mod:`._kernels` (continuous collision), :mod:`.trace` (tap outcome), :mod:`.game` (play, undo,
 restart), :mod:`.draw` (figures, SVG). On top of it, one way: :mod:`.solving` (contacts, solver,
 hints, generator), then :mod:`.difficulty` (scoring, telemetry, simulated players, calibration),
-then :mod:`.mainline` (the campaign), :mod:`.draw_solver` and :mod:`.cli`. Import public names
-from here, not from the subpackages.
+:mod:`.campaign_file` (the campaign document), then :mod:`.mainline` (the main line),
+:mod:`.draw_solver` and :mod:`.cli`. Import public names from here, not from the subpackages.
 
 Examples
 --------
@@ -23,6 +23,7 @@ Examples
 from __future__ import annotations
 
 from labkit.hexpuzzle.animation import animate, save_animation, sweep_animation
+from labkit.hexpuzzle.campaign_file import Campaign
 from labkit.hexpuzzle.difficulty.calibration import Calibration
 from labkit.hexpuzzle.difficulty.fit import calibrate
 from labkit.hexpuzzle.difficulty.observed import CalibrationError, ObservedIndex, observed_index
@@ -49,11 +50,12 @@ from labkit.hexpuzzle.difficulty.telemetry import (
     parse_telemetry,
     save_telemetry,
 )
+from labkit.hexpuzzle.difficulty.telemetry_file import Telemetry
 from labkit.hexpuzzle.game import PuzzleError, PuzzleState, Snapshot
 from labkit.hexpuzzle.geometry import TilePath, tile_path
 from labkit.hexpuzzle.level import STRAIGHT, Board, Level, LevelError, Tile, all_matchings
 from labkit.hexpuzzle.mainline import campaign
-from labkit.hexpuzzle.solving.curve import Campaign, campaign_from_curve, parse_curve
+from labkit.hexpuzzle.solving.curve import campaign_from_curve, parse_curve
 from labkit.hexpuzzle.solving.generator import (
     GeneratorError,
     GeneratorOptionError,
@@ -103,6 +105,7 @@ __all__ = [
     "Solution",
     "SolutionStatus",
     "TILE_RADIUS",
+    "Telemetry",
     "TelemetryError",
     "Tile",
     "TilePath",

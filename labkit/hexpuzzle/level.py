@@ -239,7 +239,7 @@ class Level:
 
     # --- identity -------------------------------------------------------------------------
     def __eq__(self, other: object) -> bool:
-        return isinstance(other, Level) and self.to_json() == other.to_json()
+        return isinstance(other, Level) and self.to_dict() == other.to_dict()
 
     def __hash__(self) -> int:
         return hash((self.id, self.board, self.tiles))
@@ -406,9 +406,16 @@ class Level:
         doc = lio.load_json(path, error=LevelError, max_bytes=MAX_BYTES)
         return cls.from_json(doc, file=str(path))
 
-    def to_json(self) -> dict[str, Any]:
-        """The same document as :meth:`to_dict` (the older name; it returns a dict, not text)."""
-        return self.to_dict()
+    def to_json(self) -> str:
+        """The exact JSON text :meth:`save` writes (:meth:`to_dict` gives the dict).
+
+        Examples
+        --------
+        >>> lvl = Level.hexagon(1, tiles=[("a", 0, 0, 0)])
+        >>> Level.from_json(lvl.to_json()) == lvl
+        True
+        """
+        return lio.dumps(self.to_dict())
 
     def to_dict(self) -> dict[str, Any]:
         """The level as a version-2 document (cells sorted by ``(q, r)``, tiles in order)."""

@@ -7,10 +7,9 @@ one rotation to 20-tile radius-3 boards with three. Slot ``k`` is generated from
 (H9) and ordered by non-decreasing total (ties keep slot order) and renamed ``main-01`` …
 ``main-24``.
 
-File format (``data/levels/campaign.json``)::
-
-    {"format": "labkit.hexpuzzle.campaign", "version": 1, "seed": ..., "generator": {...},
-     "levels": [{"slot": k, "score": {... Difficulty.as_dict() ...}, "level": {... level v2 ...}}]}
+The file (``data/levels/campaign.json``) is a campaign file, read and written by
+:class:`~labkit.hexpuzzle.Campaign` (:mod:`.campaign_file` describes the format); the
+generator section records the 24 recipes, and each level's ``slot`` the recipe it came from.
 
 ``scripts/make_campaign.py`` (and ``labkit puzzle campaign --out FILE``) writes it; the output
 depends only on the seed and this module, byte for byte.
@@ -31,15 +30,14 @@ from typing import Any
 from labkit import LabkitError
 from labkit import io as lio
 from labkit._data import data_path
+from labkit.hexpuzzle.campaign_file import FORMAT, VERSION, Campaign
 from labkit.hexpuzzle.difficulty.scoring import score
-from labkit.hexpuzzle.level import MAX_BYTES, Level, LevelError
+from labkit.hexpuzzle.level import Level, LevelError
 from labkit.hexpuzzle.solving.generator import generate
 from labkit.rng import stream
 
 __all__ = ["FORMAT", "RECIPES", "SEED", "build", "campaign", "campaign_path", "load", "slot_level"]
 
-FORMAT = "labkit.hexpuzzle.campaign"
-VERSION = 1
 #: Seed of the shipped campaign.
 SEED = 20260424
 
@@ -82,11 +80,12 @@ def build(seed: int = SEED, *, progress: bool = True) -> dict[str, Any]:
         level = slot_level(seed, slot)
         entries.append((score(level).total, slot, level))
     entries.sort(key=lambda e: (e[0], e[1]))
-    levels = []
+    levels, slots = [], {}
     for rank, (_, slot, level) in enumerate(entries, start=1):
-        named = level.replace(id=f"main-{rank:02d}", name=f"Main line {rank}")
-        levels.append({"slot": slot, "score": score(named).as_dict(), "level": named.to_json()})
-    return {"seed": seed, "generator": {"recipes": list(RECIPES)}, "levels": levels}
+        levels.append(level.replace(id=f"main-{rank:02d}", name=f"Main line {rank}"))
+        slots[levels[-1].id] = slot
+    doc = Campaign(levels, seed=seed, generator={"recipes": list(RECIPES)}, slots=slots).to_dict()
+    return {k: v for k, v in doc.items() if k not in ("format", "version")}
 
 
 def save(path: str | os.PathLike, doc: dict[str, Any]) -> None:
@@ -102,26 +101,12 @@ def campaign_path() -> Path:
         raise LevelError(f"the campaign is not installed: {exc.message}", file=exc.file) from None
 
 
-def load(path: str | os.PathLike) -> list[Level]:
-    """Read a campaign file: its levels in main-line order (every level validated)."""
-    doc = lio.load_json(path, format=FORMAT, versions=(VERSION,), error=LevelError,
-                        max_bytes=MAX_BYTES)  # fmt: skip
-    entries = lio.field(doc, "levels", list, "", LevelError)
-    out = []
-    for i, entry in enumerate(entries):
-        at = lio.pointer("levels", i)
-        lio.check(isinstance(entry, dict), "must be an object", at, entry, LevelError)
-        raw = lio.field(entry, "level", dict, at, LevelError)
-        try:
-            out.append(Level.from_json(raw))
-        except LevelError as exc:
-            kw = {"value": exc.value} if exc.has_value else {}
-            where = f"{at}/level{exc.pointer or ''}"
-            raise LevelError(exc.message, file=str(path), pointer=where, **kw) from None
-    return out
+def load(path: str | os.PathLike) -> Campaign:
+    """Read a campaign file: its levels in main-line order (see :meth:`Campaign.load`)."""
+    return Campaign.load(path)
 
 
-def campaign() -> list[Level]:
+def campaign() -> Campaign:
     """The shipped 24-level main line, ordered by non-decreasing difficulty.
 
     Examples

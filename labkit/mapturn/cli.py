@@ -57,7 +57,7 @@ def _cmd_play(args: argparse.Namespace) -> int:
 
     engine = MapTurn(World(load_tower(args.tower)))
     if args.load:
-        engine.load_file(args.load)
+        engine.restore_file(args.load)
     act = Actions(engine)
     hero = engine.world.hero
     print(f"tower {engine.tower.name!r}: hero on {hero.floor} at ({hero.x}, {hero.y}), "

@@ -182,6 +182,35 @@ class Tower:
         """
         return load_tower(path)
 
+    def to_dict(self) -> dict[str, Any]:
+        """The tower document with every table inline; :meth:`from_dict` reads it back.
+
+        Examples
+        --------
+        >>> tower = Tower.load(example_tower_path())
+        >>> again = Tower.from_dict(tower.to_dict())
+        >>> again.to_dict() == tower.to_dict(), sorted(again.floors)
+        (True, ['F1', 'F2'])
+        """
+        from labkit.mapturn._tower_doc import tower_to_dict
+
+        return tower_to_dict(self, TOWER_FORMAT, 1)
+
+    def save(self, path: str | Path) -> None:
+        """Write the tower as one self-contained file, atomically; :meth:`load` reads it back.
+
+        Examples
+        --------
+        >>> import tempfile, pathlib
+        >>> path = pathlib.Path(tempfile.mkdtemp()) / "tower.json"
+        >>> Tower.load(example_tower_path()).save(path)
+        >>> Tower.load(path).enemies["bat"].time_cost
+        2.0
+        """
+        from labkit.io import save_json
+
+        save_json(path, self.to_dict(), format=TOWER_FORMAT, version=1)
+
     def kind(self, number: int) -> tuple[str, str] | None:
         """``("enemy", id)``, ``("item", id)``, ``("terrain", id)`` or None for an empty cell."""
         return self.legend.get(int(number))

@@ -256,10 +256,6 @@ class MapTurn:
             "world": self.world.to_dict(),
         }
 
-    def load(self, doc: Any) -> None:
-        """The same as :meth:`restore` (the older name)."""
-        self.restore(doc)
-
     def restore(self, doc: Any) -> None:
         """Replace this engine's runtime state with a save document (validated first).
 
@@ -291,11 +287,11 @@ class MapTurn:
         return engine
 
     @classmethod
-    def open(cls, path: str | Path, tower: Tower, **options: Any) -> MapTurn:
+    def load(cls, path: str | Path, tower: Tower, **options: Any) -> MapTurn:
         """A fresh world and engine for ``tower`` with the state of a save file.
 
-        (A save belongs to its tower, so this file's classmethod loader needs the tower too:
-        ``MapTurn.open(path, tower)`` is ``load(path)`` of the other document types.)
+        A save belongs to its tower, so this document's loader takes the tower too (as
+        :meth:`from_dict` does); :meth:`restore_file` loads a save into an existing engine.
         """
         engine = cls(World(tower), **options)
         engine.restore_file(path)
@@ -305,10 +301,6 @@ class MapTurn:
         """Write the state to a JSON file atomically (through :mod:`labkit.io`)."""
         doc = self.to_dict()
         save_json(path, doc, format=doc["format"], version=doc["version"])
-
-    def load_file(self, path: str | Path) -> None:
-        """The same as :meth:`restore_file` (the older name)."""
-        self.restore_file(path)
 
     def restore_file(self, path: str | Path) -> None:
         """Load a save file; a corrupt or wrong-version file raises SaveError, changing nothing."""

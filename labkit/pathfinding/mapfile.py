@@ -43,7 +43,7 @@ from labkit.pathfinding.tiles import (
     TileDef,
 )
 
-__all__ = ["MapFile", "map_from_json", "map_to_json", "load_map", "save_map"]
+__all__ = ["MapFile", "map_from_dict", "map_to_dict", "load_map", "save_map"]
 
 FORMAT = "labkit.pathmap"
 VERSIONS = (1,)
@@ -65,13 +65,13 @@ class MapFile:
     face: DirectionHandler
 
     def to_dict(self) -> dict:
-        """The map document (see :func:`map_to_json`)."""
-        return map_to_json(self.game_map, self.cost, self.face)
+        """The map document (see :func:`map_to_dict`)."""
+        return map_to_dict(self.game_map, self.cost, self.face)
 
     @classmethod
     def from_dict(cls, doc: Any, state: Any = None) -> MapFile:
-        """Validate a map document and build the map (see :func:`map_from_json`)."""
-        return map_from_json(doc, state)
+        """Validate a map document and build the map (see :func:`map_from_dict`)."""
+        return map_from_dict(doc, state)
 
     def save(self, path: str | os.PathLike) -> None:
         """Write the map file atomically."""
@@ -123,7 +123,7 @@ def _known(grid: np.ndarray, at: str, numbers: set[int]) -> None:
         io.check(num in numbers, "unknown tile number", f"{at}/{y}/{x}", num, MapError)
 
 
-def map_from_json(doc: Any, state: Any = None) -> MapFile:
+def map_from_dict(doc: Any, state: Any = None) -> MapFile:
     """Validate a map document (already parsed) and build it."""
     doc = io.check_header(doc, format=FORMAT, versions=VERSIONS, error=MapError)
     tiles = []
@@ -172,10 +172,10 @@ def map_from_json(doc: Any, state: Any = None) -> MapFile:
     return MapFile(game_map, cost, FOUR_WAY if hood == 4 else EIGHT_WAY)
 
 
-def map_to_json(
+def map_to_dict(
     game_map: GameMap, cost: NDArray | None = None, face: DirectionHandler = FOUR_WAY
 ) -> dict:
-    """The document for a map (the inverse of :func:`map_from_json`)."""
+    """The document for a map (the inverse of :func:`map_from_dict`)."""
     if game_map.event_layer is None:
         raise MapError("the map format needs an event layer")
     doc: dict[str, Any] = {
@@ -215,14 +215,14 @@ def load_map(path: str | os.PathLike, state: Any = None) -> MapFile:
     """
     doc = io.load_json(path, format=FORMAT, versions=VERSIONS, error=MapError, max_bytes=MAX_BYTES)
     try:
-        return map_from_json(doc, state)
+        return map_from_dict(doc, state)
     except MapError as exc:
         raise exc.with_file(str(path)) from None
 
 
 def save_map(path: str | os.PathLike, map_file: MapFile) -> None:
     """Write a map file atomically."""
-    doc = map_to_json(map_file.game_map, map_file.cost, map_file.face)
+    doc = map_to_dict(map_file.game_map, map_file.cost, map_file.face)
     io.save_json(path, doc, format=FORMAT, version=VERSIONS[-1])
 
 

@@ -74,7 +74,7 @@ def path_code(path: str | os.PathLike) -> str:
 
 def level_code(level: Any) -> str:
     """``Level.from_json({...})`` for a :class:`~labkit.hexpuzzle.Level`."""
-    return f"Level.from_json({literal(level.to_json())})"
+    return f"Level.from_json({literal(level.to_dict())})"
 
 
 def telemetry_code(telemetry: Any) -> str:

@@ -28,7 +28,7 @@ def stuck_tiles(doc: dict[str, Any]) -> list[str]:
     Examples
     --------
     >>> facing = Level.hexagon(2, tiles=[("a", 0, 0, 0), ("b", 0, -1, 3)], rotation_enabled=False)
-    >>> stuck_tiles(facing.to_json())
+    >>> stuck_tiles(facing.to_dict())
     ['a', 'b']
     """
     left = [t["id"] for t in doc["tiles"]]

@@ -103,7 +103,7 @@ def test_report_is_complete_and_consistent(recovered):
     assert sorted(r["old_rank"] for r in ranking) == list(range(1, 37))
     scores = [r["score"] for r in ranking]
     assert scores == sorted(scores)
-    d = cal.as_dict()
+    d = cal.to_dict()
     assert set(d["ci"]) == {*PARTS, "intercept", "edge_intermediate", "edge_hard",
                             "edge_challenge"}  # fmt: skip
     assert cal.score(levels[3]) == cal.scores[3]

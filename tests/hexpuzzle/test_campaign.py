@@ -28,7 +28,7 @@ def test_campaign_shape_order_and_bands():
     assert {d.band for d in scores} == {"easy", "intermediate", "hard", "challenge"}
     assert all(1 <= d.R <= 3 for d in scores)
     # The file's recorded scores are what the scorer says today.
-    assert [e["score"] for e in DOC["levels"]] == [d.as_dict() for d in scores]
+    assert [e["score"] for e in DOC["levels"]] == [d.to_dict() for d in scores]
 
 
 # Neighbour offsets of SPEC H1, by direction/port.
@@ -114,7 +114,7 @@ def test_slots_regenerate_identically(position):
     entry = DOC["levels"][position]
     level = camp.slot_level(DOC["seed"], entry["slot"], DOC["generator"]["recipes"][entry["slot"]])
     shipped = dict(entry["level"])
-    fresh = level.to_json()
+    fresh = level.to_dict()
     for key in ("id", "name"):
         shipped.pop(key)
         fresh.pop(key)

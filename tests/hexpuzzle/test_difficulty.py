@@ -115,5 +115,5 @@ def test_difficulty_renders_as_html_table_and_dict():
     d = score(Level.load("data/levels/02-one-turn.json"))
     html = d._repr_html_()
     assert "<table>" in html and "intermediate" in html and "rotation" in html
-    assert d.as_dict()["parts"]["rotation"] == 5.0
+    assert d.to_dict()["parts"]["rotation"] == 5.0
     assert str(d).startswith("one-turn: 34 (intermediate)")

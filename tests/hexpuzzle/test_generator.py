@@ -70,8 +70,8 @@ def test_same_seed_same_json_and_different_seeds_differ():
     a = generate(42, radius=2, tiles=6, rotations=(1, 2))
     b = generate(42, radius=2, tiles=6, rotations=(1, 2))
     c = generate(43, radius=2, tiles=6, rotations=(1, 2))
-    assert json.dumps(a.to_json()) == json.dumps(b.to_json())
-    assert a.to_json() != c.to_json()
+    assert json.dumps(a.to_dict()) == json.dumps(b.to_dict())
+    assert a.to_dict() != c.to_dict()
     # The generator accepts a Generator and draws from it (shared state).
     g = np.random.default_rng(9)
     assert generate(g, tiles=4, rotations=1) != generate(g, tiles=4, rotations=1)
@@ -81,10 +81,10 @@ def test_generate_many_uses_independent_named_streams():
     levels = generate_many(3, 3, progress=False, tiles=4, rotations=1, prefix="x")
     assert [lv.id for lv in levels] == ["x-00", "x-01", "x-02"]
     again = generate_many(3, 2, progress=False, tiles=4, rotations=1, prefix="x")
-    assert [lv.to_json() for lv in again] == [lv.to_json() for lv in levels[:2]]
+    assert [lv.to_dict() for lv in again] == [lv.to_dict() for lv in levels[:2]]
 
     def body(level):  # the level without its name: board, tiles, limits
-        doc = level.to_json()
+        doc = level.to_dict()
         return {k: v for k, v in doc.items() if k not in ("id", "name")}
 
     # Each level has its own stream: no two are the same level, and another seed gives
@@ -113,7 +113,7 @@ def test_generated_move_limit_stays_within_the_import_limit():
         generate(1, radius=2, tiles=5, rotations=1, slack=(995, 999))
     level = generate(1, radius=2, tiles=5, rotations=1, slack=994)
     assert level.move_limit == 999
-    assert Level.from_json(level.to_json()) == level
+    assert Level.from_json(level.to_dict()) == level
 
 
 def test_cli_names_a_bad_generator_option_in_one_line(tmp_path, capsys):

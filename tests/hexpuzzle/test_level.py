@@ -158,7 +158,7 @@ def test_limits_at_the_edges_are_accepted():
 
 def test_round_trip_json_and_file(tmp_path):
     lvl = random_level(3)
-    again = Level.from_json(json.loads(json.dumps(lvl.to_json())))
+    again = Level.from_json(json.loads(json.dumps(lvl.to_dict())))
     assert again == lvl
     path = tmp_path / "lvl.json"
     lvl.save(path)
@@ -168,7 +168,7 @@ def test_round_trip_json_and_file(tmp_path):
 
 def test_version_1_imports_and_is_written_as_version_2():
     lvl = Level.from_json(doc(version=1))
-    assert lvl.source_version == 1 and lvl.to_json()["version"] == 2
+    assert lvl.source_version == 1 and lvl.to_dict()["version"] == 2
 
 
 def test_bad_file_names_the_file(tmp_path):

@@ -29,7 +29,7 @@ def test_validate_reads_a_campaign_file(capsys):
 
 
 def test_validate_reports_every_bad_level_of_a_list(tmp_path, capsys):
-    good = LEVEL.to_json()
+    good = LEVEL.to_dict()
     bad = {**good, "moveLimit": 0}
     path = tmp_path / "levels.json"
     path.write_text(json.dumps([good, bad, bad]))
@@ -41,7 +41,7 @@ def test_validate_reports_every_bad_level_of_a_list(tmp_path, capsys):
 
 def test_show_and_trace_read_levels_the_same_way(tmp_path, capsys):
     one = tmp_path / "one.json"
-    one.write_text(json.dumps([LEVEL.to_json()]))  # a list holding one level is one level
+    one.write_text(json.dumps([LEVEL.to_dict()]))  # a list holding one level is one level
     assert main(["puzzle", "trace", str(one), "a", "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["outcome"] == trace(LEVEL, "a").outcome
     assert main(["puzzle", "trace", str(CAMPAIGN), "t1"]) == 1

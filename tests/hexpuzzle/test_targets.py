@@ -46,7 +46,7 @@ class StandInSkillModel:
 
 def assert_verified(level: Level) -> None:
     """Validates through the file format, solves, replays to a win within the move limit."""
-    again = Level.from_json(json.loads(json.dumps(level.to_json())))
+    again = Level.from_json(json.loads(json.dumps(level.to_dict())))
     assert again == level
     sol = solve(again)
     assert sol.solved and 1 <= sol.rotations <= 3
@@ -184,7 +184,7 @@ def test_bad_arguments_name_the_argument(kwargs, argument):
 
 
 def test_level_metadata_must_be_an_object():
-    doc = Level.hexagon(2, tiles=[("a", 0, 0, 0)]).to_json()
+    doc = Level.hexagon(2, tiles=[("a", 0, 0, 0)]).to_dict()
     assert "metadata" not in doc  # levels without metadata keep their old bytes
     doc["metadata"] = ["not", "an", "object"]
     with pytest.raises(LevelError, match="/metadata"):

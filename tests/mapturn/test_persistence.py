@@ -45,7 +45,7 @@ def test_save_and_load_files(tmp_path):
     engine.enabled = False
     engine.save(tmp_path / "s.json")
     other, _ = game("#####\n#Hs.#\n#...#\n#####")
-    other.load_file(tmp_path / "s.json")
+    other.restore_file(tmp_path / "s.json")
     assert other.to_dict() == engine.to_dict()
     assert other.enabled is False and other.consume_time(5) == 0  # the switch is persisted
 
@@ -76,7 +76,7 @@ def test_bad_saves_raise_save_error_and_change_nothing(tmp_path, mutate, where):
     path = tmp_path / "bad.json"
     path.write_text(json.dumps(doc))
     with pytest.raises(SaveError) as info:
-        engine.load_file(path)
+        engine.restore_file(path)
     assert info.value.pointer == where and info.value.file == str(path)
     assert json.dumps(engine.to_dict()) == before
 
@@ -86,7 +86,7 @@ def test_corrupt_file_raises_save_error(tmp_path):
     path = tmp_path / "bad.json"
     path.write_text('{"format": "labkit.mapturn.save", "version": 1, ')
     with pytest.raises(SaveError, match="not valid JSON"):
-        engine.load_file(path)
+        engine.restore_file(path)
 
 
 def test_floor_change_resets_map_turn_but_load_does_not():
@@ -95,7 +95,7 @@ def test_floor_change_resets_map_turn_but_load_does_not():
     doc = engine.to_dict()
     engine.world.change_floor("F2", 1, 1)
     assert engine.state.map_turn == 0 and engine.state.clock == 4
-    engine.load(doc)
+    engine.restore(doc)
     assert engine.state.map_turn == 4 and engine.world.floor == "F1"
     keep = MapTurn(World(engine.tower), reset_turn_on_floor_change=False)
     keep.consume_time(2)
@@ -128,6 +128,6 @@ def test_a_save_cannot_break_battle_skill_exclusivity_or_hold_a_negative_gauge()
         doc = json.loads(before)
         mutate(doc)
         with pytest.raises(SaveError) as info:
-            engine.load(doc)
+            engine.restore(doc)
         assert info.value.pointer == where
         assert json.dumps(engine.to_dict()) == before

@@ -17,7 +17,7 @@ from labkit.pathfinding import (
     PathFinder,
     TileDef,
 )
-from labkit.pathfinding.mapfile import MapFile, data_path, load_map, map_from_json, save_map
+from labkit.pathfinding.mapfile import MapFile, data_path, load_map, map_from_dict, save_map
 
 from .conftest import text_map
 
@@ -54,7 +54,7 @@ def with_(**changes):
 )
 def test_bad_map_documents_name_the_field_and_value(doc, where, bad):
     with pytest.raises(MapError) as info:
-        map_from_json(doc)
+        map_from_dict(doc)
     assert info.value.pointer == where and bad in str(info.value)
 
 

@@ -132,7 +132,7 @@ def test_collision_sweep_viewer_with_given_levels():
     app = CollisionSweepViewer([level])
     app.scrub(0.25)  # a direct call, not through the slider
     rebuilt = check_rebuilds(app, CollisionSweepViewer)
-    assert rebuilt.levels[0].to_json() == level.to_json()
+    assert rebuilt.levels[0].to_dict() == level.to_dict()
     assert rebuilt.fraction == 0.25
 
 

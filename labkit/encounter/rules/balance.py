@@ -172,6 +172,7 @@ class Balance:
     pool_stock: MappingProxyType
     quota_item: str | None
     source: str | None = field(default=None, compare=False)
+    notes: Any = field(default=None, compare=False)  # free-form (any JSON), kept for writing
 
     @classmethod
     def from_dict(cls, doc: Any, *, file: str | None = None) -> Balance:
@@ -188,6 +189,35 @@ class Balance:
         True
         """
         return load_balance(path)
+
+    def to_dict(self) -> dict[str, Any]:
+        """The balance document (format and version first); :meth:`from_dict` reads it back.
+
+        Examples
+        --------
+        >>> b = default_balance().replace(max_rounds=7)
+        >>> again = Balance.from_dict(b.to_dict())
+        >>> again.max_rounds, again.to_dict() == b.to_dict()
+        (7, True)
+        """
+        from labkit.encounter.rules._balance_doc import balance_to_dict
+
+        return balance_to_dict(self, FORMAT, VERSIONS[-1])
+
+    def save(self, path: str | os.PathLike) -> None:
+        """Write the balance file atomically; :meth:`load` reads it back.
+
+        Examples
+        --------
+        >>> import tempfile, pathlib
+        >>> path = pathlib.Path(tempfile.mkdtemp()) / "b.json"
+        >>> default_balance().with_weapon("revolver", damage=4).save(path)
+        >>> Balance.load(path).weapons["revolver"].damage
+        4
+        """
+        from labkit.io import save_json
+
+        save_json(path, self.to_dict(), format=FORMAT, version=VERSIONS[-1])
 
     @property
     def items(self) -> tuple[str, ...]:
@@ -476,6 +506,7 @@ def _build(doc: dict, file: str | None) -> Balance:
         pool_stock=MappingProxyType(stock),
         quota_item=quota_item,
         source=file,
+        notes=doc.get("notes"),
     )
 
 

@@ -110,7 +110,6 @@ def _telemetry(args: argparse.Namespace) -> int:
 
 
 def _calibrate(args: argparse.Namespace) -> int:
-    from labkit import io as lio
     from labkit.hexpuzzle.difficulty.fit import calibrate
     from labkit.hexpuzzle.difficulty.telemetry import load_telemetry
 
@@ -126,7 +125,7 @@ def _calibrate(args: argparse.Namespace) -> int:
             f"{row['band'] or '-':<13}{_s(row['original']):>4}  {_s(row['observed'])}"
         )
     if args.json:
-        lio.save_json(args.json, cal.as_dict(), format="labkit.hexpuzzle.calibration", version=1)
+        cal.save(args.json)
         print(f"wrote {args.json}")
     return 0
 

@@ -59,7 +59,7 @@ def curve_campaign(
         print(f"success-rate curve for ability {ability or 0.0:g}, judged by {which}")
     levels = campaign_from_curve(targets, seed, model=model, ability=ability or 0.0,
                                  time_limit=time_limit)  # fmt: skip
-    levels.save(out, seed=seed)
+    levels.save(out)
     rows = levels.rows()
     kind = "success" if success else "score"
     print(f"{'slot':>4} {'target':>7} {kind:>7} {'score':>5} {'rot':>3} {'tiles':>5}  level")

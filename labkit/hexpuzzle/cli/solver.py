@@ -81,14 +81,15 @@ def level_entries(path: str) -> list[tuple[str, Any]]:
     ``validate`` reports every one; the one reader of level files for every ``puzzle`` command.
     """
     from labkit import io as lio
+    from labkit.hexpuzzle.campaign_file import FORMAT as CAMPAIGN_FORMAT
+    from labkit.hexpuzzle.campaign_file import Campaign
     from labkit.hexpuzzle.level import MAX_BYTES, Level, LevelError
-    from labkit.hexpuzzle.mainline import FORMAT as CAMPAIGN_FORMAT
-    from labkit.hexpuzzle.mainline import load as load_campaign
 
     try:
         doc = lio.load_json(path, error=LevelError, max_bytes=MAX_BYTES)
         if isinstance(doc, dict) and doc.get("format") == CAMPAIGN_FORMAT:
-            return [(f"{path}[{i}]", level) for i, level in enumerate(load_campaign(path))]
+            levels = Campaign.from_dict(doc, file=path)  # the file is read once
+            return [(f"{path}[{i}]", level) for i, level in enumerate(levels)]
         if not isinstance(doc, list):
             return [(path, Level.from_json(doc, file=path))]
     except LevelError as exc:

@@ -17,12 +17,14 @@ True
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
 
+from labkit import io as lio
 from labkit.hexpuzzle.difficulty.observed import ObservedIndex
 from labkit.hexpuzzle.difficulty.scoring import BANDS, PARTS, WEIGHTS, Difficulty, js_round
 
@@ -100,6 +102,12 @@ class Calibration:
     ...                 n_boot=20)
     >>> isinstance(cal, Calibration), cal.n_levels, sorted(cal.to_dict())[:2]
     (True, 12, ['bootstrap', 'ci'])
+    >>> import tempfile, pathlib
+    >>> path = pathlib.Path(tempfile.mkdtemp()) / "calibration.json"
+    >>> cal.save(path)
+    >>> again = Calibration.load(path)
+    >>> again.scores == cal.scores, again.to_dict() == cal.to_dict()
+    (True, True)
     """
 
     weights: dict[str, float]
@@ -216,21 +224,26 @@ class Calibration:
             for r, i in enumerate(order)
         ]
 
-    def as_dict(self) -> dict[str, Any]:
-        """The same as :meth:`to_dict` (the older name)."""
-        return self.to_dict()
-
     def to_dict(self) -> dict[str, Any]:
-        """JSON-ready summary (weights, intervals, edges, fit statistics, per-level rows)."""
+        """The calibration document: the fit summary (weights, intervals, edges, statistics,
+        per-level ranking) and, under ``data``, what :meth:`from_dict` rebuilds the fit from.
+
+        Numbers that are not finite (an interval without bootstrap draws) are ``None``.
+        """
+        from labkit.hexpuzzle.difficulty.calibration_file import FORMAT, VERSION
+
+        obs = self.observed
         return {
+            "format": FORMAT,
+            "version": VERSION,
             "weights": dict(self.weights),
             "intercept": self.intercept,
             "edges": list(self.edges),
             "edges_derived": self.edges_derived,
-            "ci": {k: list(v) for k, v in self.ci.items()},
-            "r2": self.r2,
-            "spearman": self.spearman,
-            "spearman_original": self.spearman_original,
+            "ci": {k: [_finite(v) for v in pair] for k, pair in self.ci.items()},
+            "r2": _finite(self.r2),
+            "spearman": _finite(self.spearman),
+            "spearman_original": _finite(self.spearman_original),
             "n_levels": self.n_levels,
             "n_players": self.n_players,
             "n_rows": self.n_rows,
@@ -242,7 +255,55 @@ class Calibration:
                 {**row, "residual": _num(self.residuals[self.level_ids.index(row["id"])])}
                 for row in self.ranking()
             ],
+            "data": {
+                "level_ids": list(self.level_ids),
+                "strengths": _finite(self.strengths),
+                "original": _finite(self.original),
+                "used": [bool(u) for u in self.used],
+                "band_targets": list(self.band_targets),
+                "observed": {
+                    "components": _finite(obs.components),
+                    "index": _finite(obs.index),
+                    "first_try": _finite(obs.first_try),
+                    "players": [int(v) for v in obs.players],
+                    "attempts": [int(v) for v in obs.attempts],
+                    "rotations": _finite(obs.rotations),
+                    "unmatched_rows": int(obs.unmatched_rows),
+                },
+            },
         }
+
+    @classmethod
+    def from_dict(cls, doc: Any) -> Calibration:
+        """Rebuild a calibration from :meth:`to_dict`'s document; every field is checked first.
+
+        Raises
+        ------
+        CalibrationError
+            Naming the JSON pointer and the bad value.
+        """
+        from labkit.hexpuzzle.difficulty.calibration_file import calibration_from_dict
+
+        return calibration_from_dict(cls, doc)
+
+    def save(self, path: str | os.PathLike) -> None:
+        """Write the calibration file atomically; :meth:`load` reads it back."""
+        from labkit.hexpuzzle.difficulty.calibration_file import FORMAT, VERSION
+
+        lio.save_json(path, self.to_dict(), format=FORMAT, version=VERSION)
+
+    @classmethod
+    def load(cls, path: str | os.PathLike) -> Calibration:
+        """Read a calibration file written by :meth:`save` (or ``labkit puzzle calibrate``)."""
+        from labkit.hexpuzzle.difficulty.calibration_file import FORMAT, UPGRADES, VERSION
+        from labkit.hexpuzzle.difficulty.observed import CalibrationError
+
+        doc = lio.load_json(path, format=FORMAT, versions=(1, VERSION), upgrades=UPGRADES,
+                            error=CalibrationError)  # fmt: skip
+        try:
+            return cls.from_dict(doc)
+        except CalibrationError as exc:
+            raise exc.with_file(str(path)) from None
 
     def report(self) -> str:
         """The fit report as text."""
@@ -282,6 +343,15 @@ class Calibration:
         import html
 
         return "<pre>" + html.escape(self.report()) + "</pre>"
+
+
+def _finite(value: Any) -> Any:
+    """A number, or nested lists of numbers, with every non-finite value as ``None``."""
+    if isinstance(value, np.ndarray):
+        return [_finite(v) for v in value.tolist()]
+    if isinstance(value, list):
+        return [_finite(v) for v in value]
+    return float(value) if np.isfinite(value) else None
 
 
 def _num(value: float) -> float | None:

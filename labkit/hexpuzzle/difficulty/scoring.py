@@ -158,10 +158,6 @@ class Difficulty:
         """Each part rounded on its own (half up) for display."""
         return {k: None if v is None else js_round(v) for k, v in self.parts.items()}
 
-    def as_dict(self) -> dict:
-        """The same as :meth:`to_dict` (the older name)."""
-        return self.to_dict()
-
     def to_dict(self) -> dict:
         """Plain-JSON summary (for tables, campaign files and telemetry joins)."""
         return {

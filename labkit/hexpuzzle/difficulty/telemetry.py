@@ -317,7 +317,11 @@ def to_frame(table: Any) -> Any:
 
 def as_table(telemetry: Any) -> NDArray:
     """Normalise telemetry to the structured array: accepts that array, a pandas ``DataFrame``,
-    a CSV path or a sequence of row tuples/dicts. Validates whatever was not already valid."""
+    a CSV path, a :class:`~labkit.hexpuzzle.Telemetry` or a sequence of row tuples/dicts.
+    Validates whatever was not already valid."""
+    # a Telemetry document holds a checked table (matched by shape: its module imports this one)
+    if isinstance(getattr(telemetry, "table", None), np.ndarray):
+        telemetry = telemetry.table
     if isinstance(telemetry, np.ndarray) and telemetry.dtype.names == tuple(COLUMNS):
         return telemetry
     if isinstance(telemetry, (str, os.PathLike)):

@@ -2,9 +2,10 @@
 
 :func:`campaign_from_curve` calls :func:`~labkit.hexpuzzle.generate_to_target` once per slot
 of a curve of targets — structural scores, or first-try success rates under a skill model —
-and returns the levels as a :class:`Campaign` (a list of levels) that can report and plot
-target against achieved. :func:`parse_curve` reads the ``--curve`` option of ``labkit puzzle
-campaign``: ``A:B:N`` (a linear ramp of N targets) or a CSV file.
+and returns the levels as a :class:`~labkit.hexpuzzle.Campaign` (a list of levels with the
+campaign's seed and curve; it reports and plots target against achieved, and saves itself).
+:func:`parse_curve` reads the ``--curve`` option of ``labkit puzzle campaign``: ``A:B:N`` (a
+linear ramp of N targets) or a CSV file.
 
 Decisions
 ---------
@@ -39,6 +40,7 @@ from typing import Any
 import numpy as np
 
 from labkit import ArgumentError
+from labkit.hexpuzzle.campaign_file import Campaign
 from labkit.hexpuzzle.coords import rotate_cell
 from labkit.hexpuzzle.difficulty.scoring import score
 from labkit.hexpuzzle.level import Level
@@ -137,97 +139,6 @@ def _rotation_cap(values: Sequence[float], k: int, kind: str) -> int:
     return min(3, 1 + int(hardness * 3))
 
 
-class Campaign(list):
-    """The levels of a curve campaign (a plain ``list`` of :class:`Level`) and their report.
-
-    Examples
-    --------
-    >>> import tempfile, pathlib
-    >>> from labkit.hexpuzzle import mainline
-    >>> levels = campaign_from_curve([30, 50], 5, progress=False)
-    >>> isinstance(levels, list), len(levels)
-    (True, 2)
-    >>> report = levels.report()
-    >>> report["target"].tolist(), bool(report["within"].all())
-    ([30.0, 50.0], True)
-    >>> bool((report["achieved"] == report["score"]).all())  # score targets: achieved = total
-    True
-    >>> with tempfile.TemporaryDirectory() as tmp:
-    ...     levels.save(pathlib.Path(tmp) / "campaign.json", seed=5)
-    ...     again = mainline.load(pathlib.Path(tmp) / "campaign.json")
-    >>> [lv.to_json() for lv in again] == [lv.to_json() for lv in levels]
-    True
-    """
-
-    def rows(self) -> list[dict[str, Any]]:
-        """One dict per slot: target, achieved, error, within, score, rotations, tiles, …"""
-        out = []
-        for k, level in enumerate(self, start=1):
-            made = level.metadata.get("generated", {})
-            kind = "success" if "success" in made.get("target", {}) else "score"
-            target = made.get("target", {}).get(kind)
-            achieved = made.get("achieved", {}).get(kind)
-            d = score(level)
-            out.append({
-                "slot": k, "id": level.id, "kind": kind, "target": target, "achieved": achieved,
-                "error": None if target is None else achieved - target,
-                "within": None if target is None else
-                abs(achieved - target) <= made["target"]["tolerance"] + 1e-9,
-                "score": d.total, "rotations": d.R, "tiles": len(level.tiles),
-                "cells": len(level.board), "tries": made.get("tries"),
-                "seconds": level.metadata.get("runtime", {}).get("seconds"),
-            })  # fmt: skip
-        return out
-
-    def report(self):
-        """The rows as a pandas DataFrame indexed by slot."""
-        import pandas as pd
-
-        return pd.DataFrame(self.rows()).set_index("slot")
-
-    def _repr_html_(self) -> str:
-        rows = self.rows()
-        within = sum(bool(r["within"]) for r in rows)
-        return (
-            f"<p><b>{len(rows)} levels</b>, {within} within tolerance of their target</p>"
-            + self.report().to_html(float_format=lambda x: f"{x:.3g}")
-        )
-
-    def to_document(self, seed: Any = None) -> dict[str, Any]:
-        """The campaign-file document (format ``labkit.hexpuzzle.campaign``, in curve order)."""
-        rows = self.rows()
-        return {
-            "seed": seed,
-            "generator": {"by": "labkit.hexpuzzle.campaign_from_curve",
-                          "kind": rows[0]["kind"] if rows else "score",
-                          "curve": [r["target"] for r in rows]},
-            "levels": [{"slot": r["slot"] - 1, "target": r["target"],
-                        "score": score(lv).as_dict(), "level": lv.to_json()}
-                       for r, lv in zip(rows, self)],
-        }  # fmt: skip
-
-    def save(self, path: str | os.PathLike, *, seed: Any = None) -> None:
-        """Write the campaign file atomically; :func:`labkit.hexpuzzle.mainline.load` reads it."""
-        from labkit.hexpuzzle import mainline
-
-        mainline.save(path, self.to_document(seed))
-
-    def plot(self, ax=None):
-        """Target and achieved value per slot (matplotlib, imported here); returns the axes."""
-        import matplotlib.pyplot as plt
-
-        rows = self.rows()
-        if ax is None:
-            _, ax = plt.subplots(figsize=(6, 3.2))
-        slots = [r["slot"] for r in rows]
-        ax.plot(slots, [r["target"] for r in rows], "-", color="#888888", label="target")
-        ax.plot(slots, [r["achieved"] for r in rows], "o", color="#c1121f", label="achieved")
-        ax.set_xlabel("slot")
-        ax.set_ylabel(rows[0]["kind"] if rows else "target")
-        ax.legend(loc="best", fontsize=8)
-        return ax
-
-
 def campaign_from_curve(
     targets: Sequence[float],
     rng: RngLike,
@@ -276,8 +187,8 @@ def campaign_from_curve(
     >>> rotations = [r["rotations"] for r in levels.rows()]
     >>> rotations == sorted(rotations)
     True
-    >>> [lv.to_json() for lv in campaign_from_curve([30, 50], 5, progress=False)] == [
-    ...     lv.to_json() for lv in levels]
+    >>> [lv.to_dict() for lv in campaign_from_curve([30, 50], 5, progress=False)] == [
+    ...     lv.to_dict() for lv in levels]
     True
     >>> campaign_from_curve([30, 120], 5)
     Traceback (most recent call last):
@@ -329,4 +240,7 @@ def campaign_from_curve(
         seen.add(puzzle_key(level))
         previous = (float(target), int(score(level).R or 1))  # R is set: the search checked it
         out.append(level)
+    out.seed = entropy(rng)
+    out.generator = {"by": "labkit.hexpuzzle.campaign_from_curve", "kind": kind,
+                     "curve": [lv.metadata["generated"]["target"][kind] for lv in out]}  # fmt: skip
     return out
