@@ -48,6 +48,7 @@ from typing import Any
 
 import numpy as np
 
+from labkit import ArgumentError
 from labkit import io as lio
 from labkit.hexpuzzle import coords
 from labkit.hexpuzzle._levelfile import MAX_BYTES as MAX_BYTES
@@ -68,6 +69,19 @@ __all__ = [
 
 #: The matching in which every port leads straight across (SPEC H5 example).
 STRAIGHT: tuple[int, ...] = (3, 4, 5, 0, 1, 2)
+
+
+class TileError(ArgumentError, LevelError):
+    """A tile id that is not on the level, or whose tile has already left the board.
+
+    A bad argument (it names ``tile_id`` and the value), and a :class:`LevelError` as before, so
+    callers that caught that still do.
+
+    Examples
+    --------
+    >>> str(TileError("no tile with this id", argument="tile_id", value="zzz"))
+    "tile_id: no tile with this id (got 'zzz')"
+    """
 
 
 def all_matchings() -> list[tuple[int, ...]]:
@@ -256,18 +270,18 @@ class Level:
         return self.rotation_enabled and self.board.symmetric
 
     def tile(self, tile_id: str) -> Tile:
-        """The tile called ``tile_id`` (``LevelError`` naming the id if there is none)."""
+        """The tile called ``tile_id`` (:class:`TileError` naming the id if there is none)."""
         try:
             return self.tiles[self._index[tile_id]]
         except KeyError:
-            raise LevelError("no tile with this id", pointer="/tiles", value=tile_id) from None
+            raise TileError("no tile with this id", argument="tile_id", value=tile_id) from None
 
     def tile_index(self, tile_id: str) -> int:
-        """Position of ``tile_id`` in :attr:`tiles` (``LevelError`` if absent)."""
+        """Position of ``tile_id`` in :attr:`tiles` (:class:`TileError` if absent)."""
         try:
             return self._index[tile_id]
         except KeyError:
-            raise LevelError("no tile with this id", pointer="/tiles", value=tile_id) from None
+            raise TileError("no tile with this id", argument="tile_id", value=tile_id) from None
 
     @property
     def active(self) -> np.ndarray:

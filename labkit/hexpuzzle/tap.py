@@ -36,7 +36,7 @@ from numpy.typing import NDArray
 
 from labkit.hexpuzzle import _kernels
 from labkit.hexpuzzle.geometry import TilePath, tile_path
-from labkit.hexpuzzle.level import Level, LevelError
+from labkit.hexpuzzle.level import Level, TileError
 from labkit.hexpuzzle.status import Outcome
 from labkit.hexpuzzle.sweep import MINKOWSKI_RADIUS
 
@@ -153,8 +153,9 @@ def trace(level_or_state: Level | Any, tile_id: str) -> Trace:
 
     Raises
     ------
-    LevelError
-        If no tile ``tile_id`` is on the board.
+    TileError
+        If no tile ``tile_id`` is on the board (an :class:`~labkit.ArgumentError` naming
+        ``tile_id``, and a ``LevelError``).
 
     Examples
     --------
@@ -166,7 +167,7 @@ def trace(level_or_state: Level | Any, tile_id: str) -> Trace:
     level, active = _view(level_or_state)
     i = level.tile_index(tile_id)
     if not active[i]:
-        raise LevelError("this tile has already left the board", pointer="/tiles", value=tile_id)
+        raise TileError("this tile has already left the board", argument="tile_id", value=tile_id)
     tile = level.tiles[i]
     planned = tile_path(level.board, tile.q, tile.r, tile.dir)
     s, j = _kernels.sweep(planned.points, level.tile_centres, active, i, MINKOWSKI_RADIUS)

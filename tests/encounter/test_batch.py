@@ -131,3 +131,8 @@ def test_a_failing_game_propagates(monkeypatch):
 def test_an_empty_sweep_is_refused():
     with pytest.raises(ArgumentError, match="settings: no settings"):
         run_batch([], progress=False)
+
+
+def test_an_unknown_mode_is_an_argument_error_naming_it():
+    with pytest.raises(ArgumentError, match=r"^mode: must be 'outcome' or 'full' \(got 'fast'\)$"):
+        run_batch(BASE, [1], progress=False, mode="fast")

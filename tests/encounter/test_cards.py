@@ -6,6 +6,7 @@ import pytest
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, invariant, rule
 
+from labkit import ArgumentError
 from labkit.encounter.rules.balance import default_balance
 from labkit.encounter.rules.cards import Bag, CardPool, ItemCounts, ItemError, Room, census
 
@@ -40,6 +41,26 @@ def test_try_take_checks_stock_and_room_quota():
         pool.try_take("bullet", n=0)
     with pytest.raises(ItemError, match="non-negative"):
         CardPool({"bullet": -2})
+
+
+def test_bad_item_arguments_name_the_argument_and_the_value():
+    pool = CardPool({"bullet": 3}, quotas={"r1": 1}, quota_item="bullet")
+    cases = [
+        (lambda: pool.try_take("bazooka"), "item: unknown item (got 'bazooka')"),
+        (lambda: pool.try_take("bullet", n=0), "n: count must be a positive integer (got 0)"),
+        (
+            lambda: CardPool({"bullet": -2}),
+            "stock['bullet']: must be a non-negative integer (got -2)",
+        ),
+        (
+            lambda: CardPool({"bullet": 1}, quota_item="knife"),
+            "quota_item: not in the stock (got 'knife')",
+        ),
+    ]
+    for call, message in cases:
+        with pytest.raises(ArgumentError) as err:
+            call()
+        assert isinstance(err.value, ItemError) and str(err.value) == message
 
 
 def test_room_keeps_loot_and_dropped_loot_apart():

@@ -123,6 +123,20 @@ def test_every_other_tile_counts_but_not_itself_nor_removed_ones():
         trace("level.json", "a")
 
 
+def test_a_bad_tile_id_is_an_argument_error_naming_it():
+    lvl = Level.hexagon(2, tiles=[("a", 0, 1, 0), ("b", 0, -2, 5)])
+    with pytest.raises(ArgumentError) as err:
+        trace(lvl, "zzz")
+    assert str(err.value) == "tile_id: no tile with this id (got 'zzz')"
+    assert err.value.argument == "tile_id" and err.value.pointer is None
+    game = PuzzleState(lvl)
+    game.tap("b")
+    with pytest.raises(
+        ArgumentError, match=r"^tile_id: this tile has already left the board \(got 'b'\)$"
+    ):
+        trace(game, "b")
+
+
 def test_trace_matches_first_contact_over_the_other_tiles():
     from labkit.hexpuzzle import first_contact
 
@@ -321,7 +335,8 @@ def test_cli_validate_show_trace(tmp_path, capsys):
     assert "blocked by 'post'" in capsys.readouterr().out
     assert main(["puzzle", "trace", str(good), "post", "--json", "--orientation", "2"]) == 0
     assert json.loads(capsys.readouterr().out)["outcome"] in ("exit", "blocked", "loop")
-    assert main(["puzzle", "trace", str(good), "ghost"]) == 1  # LevelError -> exit 1
+    # a tile id the level lacks is a bad argument: exit 2, like argparse's own refusals
+    assert main(["puzzle", "trace", str(good), "ghost"]) == 2
 
 
 def test_shipped_levels_load_and_validate():

@@ -41,20 +41,20 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
-from labkit import LabkitError
+from labkit import ArgumentError
 from labkit.encounter.rules.balance import Balance, default_balance
 from labkit.encounter.rules.combat import Loadout
 
 __all__ = ["ItemError", "ItemCounts", "CardPool", "Room", "Bag", "census"]
 
 
-class ItemError(LabkitError):
-    """Unknown item or room, or a malformed count."""
+class ItemError(ArgumentError):
+    """Unknown item or room, or a malformed count (an :class:`~labkit.ArgumentError` naming it)."""
 
 
 def _check_n(n: int) -> int:
     if isinstance(n, bool) or not isinstance(n, int) or n < 1:
-        raise ItemError("count must be a positive integer", pointer="/n", value=n)
+        raise ItemError("count must be a positive integer", argument="n", value=n)
     return n
 
 
@@ -127,12 +127,10 @@ class CardPool:
         for item, n in stock.items():
             if isinstance(n, bool) or not isinstance(n, int) or n < 0:
                 raise ItemError(
-                    "stock must be a non-negative integer", pointer=f"/stock/{item}", value=n
+                    "must be a non-negative integer", argument=f"stock[{item!r}]", value=n
                 )
         if quota_item is not None and quota_item not in stock:
-            raise ItemError(
-                "quota item is not in the stock", pointer="/quota_item", value=quota_item
-            )
+            raise ItemError("not in the stock", argument="quota_item", value=quota_item)
         self._stock = dict(stock)
         self._quotas = dict(quotas or {})
         self.quota_item = quota_item
@@ -160,7 +158,7 @@ class CardPool:
 
     def remaining(self, item: str) -> int:
         if item not in self._stock:
-            raise ItemError("unknown item", pointer="/item", value=item)
+            raise ItemError("unknown item", argument="item", value=item)
         return self._stock[item]
 
     def quota(self, room: str) -> int:
@@ -234,7 +232,7 @@ class Bag(ItemCounts):
 
     def add(self, item: str, n: int = 1) -> None:
         if item not in self.balance.items:
-            raise ItemError("unknown item", pointer="/item", value=item)
+            raise ItemError("unknown item", argument="item", value=item)
         super().add(item, n)
 
     def _gun(self):

@@ -147,7 +147,7 @@ def run_batch(
     (3, [1, 2, 3])
     """
     if mode not in ("outcome", "full"):
-        raise SimulationError("mode must be 'outcome' or 'full'", pointer="/mode", value=mode)
+        raise ArgumentError("must be 'outcome' or 'full'", argument="mode", value=mode)
     sweep = [settings] if isinstance(settings, SimulationSettings) else list(settings)
     if not sweep:
         raise ArgumentError("no settings to play", argument="settings", value=[])
