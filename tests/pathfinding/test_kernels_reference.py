@@ -70,6 +70,13 @@ def test_heap_pops_in_heapq_order(indexed):
             heap_ok(keys, nodes, pos, size, ref)
 
 
+def test_an_indexed_heap_of_one_node_records_its_slot():
+    keys, nodes = np.empty(1), np.empty(1, dtype=np.int64)
+    pos = np.full(1, -1, dtype=np.int64)
+    _kernels.heap_sift_up(keys, nodes, pos, 0, 2.5, 0)
+    assert pos.tolist() == [0] and keys.tolist() == [2.5] and nodes.tolist() == [0]
+
+
 def test_heap_hand_worked_sift_down_picks_the_smaller_child():
     # heap of 4 after popping key 1: last entry (key 9) goes to the root and sinks
     keys = np.array([1.0, 3.0, 2.0, 9.0])
@@ -203,14 +210,49 @@ def test_grid_kernels_match_a_readable_dijkstra(queue, diagonal):
                     assert entered == pytest.approx(want[ty, tx])
 
 
-def test_grid_search_stops_once_the_target_is_settled():
-    """A 1x5 corridor from the left: with target (1, 0) the far cells are never settled, so
-    they stay unreached or hold a tentative distance -- not the whole row."""
-    cost = np.ones((1, 5))
-    for search in (_kernels.grid_search, lambda *a: _kernels.grid_search_buckets(*a, 1)):
-        dist, _ = search(cost, 0, 0, 1, 0, False)
-        assert dist[0, :2].tolist() == [0.0, 1.0]
-        assert np.isinf(dist[0, 3:]).all()
+@pytest.mark.parametrize("queue", ["heap", "buckets"])
+def test_grid_search_stops_once_the_target_is_settled(queue):
+    """A corridor from one end: with a target next to the start the far cells are never
+    settled, so they stay unreached (the search stops) -- in a row and in a column (tx = 0)."""
+
+    def search(cost, *args):
+        if queue == "heap":
+            return _kernels.grid_search(cost, *args)
+        return _kernels.grid_search_buckets(cost, *args, 1)
+
+    dist, _ = search(np.ones((1, 5)), 0, 0, 1, 0, False)
+    assert dist[0, :2].tolist() == [0.0, 1.0] and np.isinf(dist[0, 3:]).all()
+    dist, _ = search(np.ones((5, 1)), 0, 0, 0, 1, False)
+    assert dist[:2, 0].tolist() == [0.0, 1.0] and np.isinf(dist[3:, 0]).all()
+    # tx < 0 settles everything, whatever ty says
+    dist, _ = search(np.ones((5, 1)), 0, 0, -1, 1, False)
+    assert dist[:, 0].tolist() == [0.0, 1.0, 2.0, 3.0, 4.0]
+
+
+@pytest.mark.parametrize("diagonal", [False, True], ids=["4way", "8way"])
+def test_uniform_cost_one_distances_are_step_counts(diagonal):
+    """All costs 1 (the bucket queue's smallest case, top = 1): the distance is the number of
+    steps, Manhattan (4-way) or Chebyshev (8-way, nothing to cut around)."""
+    h, w = 4, 5
+    ys, xs = np.mgrid[0:h, 0:w]
+    start = (1, 2)
+    dx, dy = np.abs(xs - start[0]), np.abs(ys - start[1])
+    want = np.maximum(dx, dy) if diagonal else dx + dy
+    heap, _ = _kernels.grid_search(np.ones((h, w)), *start, -1, -1, diagonal)
+    buckets, _ = _kernels.grid_search_buckets(np.ones((h, w)), *start, -1, -1, diagonal, 1)
+    np.testing.assert_array_equal(heap, want)
+    np.testing.assert_array_equal(buckets, want)
+
+
+def test_an_all_blocked_grid_reaches_only_the_start():
+    cost = np.zeros((2, 3))  # nothing open: small_integer_costs gives top = 0
+    assert _kernels.small_integer_costs(cost) == 0
+    for dist, parent in (
+        _kernels.grid_search(cost, 1, 0, -1, -1, True),
+        _kernels.grid_search_buckets(cost, 1, 0, -1, -1, True, 0),
+    ):
+        assert dist.tolist() == [[np.inf, 0.0, np.inf], [np.inf, np.inf, np.inf]]
+        assert parent.tolist() == [-1] * 6
 
 
 # -- object-level graph -----------------------------------------------------------------------
@@ -255,6 +297,8 @@ def test_bfs_graph_matches_a_readable_bfs():
         start_terminal = bool(rng.random() < 0.15)
         got = _kernels.bfs_graph(can, hit, dxs, dys, sx, sy, start_terminal)
         want = reference_bfs(can, hit, dxs, dys, sx, sy, start_terminal)
+        # node numbers and cells are integers, terminal flags booleans (MapGraph's arrays)
+        assert [a.dtype for a in got] == [np.int64, np.int64, np.int64, np.bool_]
         np.testing.assert_array_equal(got[0], want[0])
         np.testing.assert_array_equal(got[1], want[1])
         np.testing.assert_array_equal(got[2], want[2])
@@ -343,3 +387,17 @@ def test_graph_search_reaches_nodes_of_infinite_cost():
         edges, np.array([np.inf, 1.0]), np.zeros(2, np.bool_), 0, -1
     )
     assert parent.tolist() == [-1, 0] and dist.tolist() == [0.0, 1.0]
+
+
+def test_graph_search_from_another_source_and_on_a_single_node():
+    # 2 -> 1 -> 0: searching from node 2 reaches node 0 too
+    edges = np.array([[-1], [0], [1]], dtype=np.int64)
+    dist, parent, expanded = _kernels.graph_search(
+        edges, np.array([1.0, 2.0, 4.0]), np.zeros(3, np.bool_), 2, -1
+    )
+    assert dist.tolist() == [3.0, 2.0, 0.0] and parent.tolist() == [1, 2, -1] and expanded == 3
+    # one node, one (empty) neighbour slot: the source alone
+    dist, parent, expanded = _kernels.graph_search(
+        np.array([[-1]], dtype=np.int64), np.ones(1), np.zeros(1, np.bool_), 0, -1
+    )
+    assert dist.tolist() == [0.0] and parent.tolist() == [-1] and expanded == 1
