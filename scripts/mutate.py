@@ -126,12 +126,21 @@ MODULES: dict[str, tuple[str, list[str], bool]] = {
     ),  # fmt: skip
     "pathfinding-kernels": (
         "labkit/pathfinding/_kernels.py",
-        ["tests/pathfinding/test_grid.py"],
+        [
+            "tests/pathfinding/test_grid.py",
+            "tests/pathfinding/test_graph_search.py",
+            "tests/pathfinding/test_kernels_reference.py",
+        ],
         True,
     ),
     "pathfinding-predicate": (
         "labkit/pathfinding/predicate.py",
-        ["tests/pathfinding/test_predicate.py"],
+        [
+            "tests/pathfinding/test_predicate.py",
+            "tests/pathfinding/test_graph_search.py",
+            "tests/pathfinding/test_pass_table.py",
+            "tests/pathfinding/test_predicate_wrappers.py",
+        ],
         False,
     ),
 }
