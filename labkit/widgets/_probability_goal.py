@@ -11,6 +11,7 @@ from typing import Any
 
 import numpy as np
 
+from labkit import ArgumentError
 from labkit.encounter.rules.tables import INDICES
 
 
@@ -96,7 +97,8 @@ def solve(
         return {"what": what, "value": target, "index": now, "chance": target,
                 "exact": ok, "feasible": ok, "text": text}  # fmt: skip
     if what not in ("agility", "hit level"):
-        raise ValueError(f"what: must be 'agility', 'hit level' or 'table entry' (got {what!r})")
+        raise ArgumentError("must be 'agility', 'hit level' or 'table entry'", argument="what",
+                            value=what)  # fmt: skip
     best = int(np.argmin(np.abs(t - target)))
     exact = bool(abs(t[best] - target) < 1e-9)
 

@@ -118,3 +118,13 @@ def test_solve_button_and_a_second_balance_version_given_up_front():
     app.goal.target.value, app.goal.what.value = 20, "hit level"
     app.goal.button.click()
     assert app.goal.answer.value.startswith("A hit level") and "20 %" in app.goal.answer.value
+
+
+def test_goal_seek_refuses_an_unknown_quantity_naming_it():
+    from labkit import ArgumentError
+    from labkit.widgets._probability_goal import solve
+
+    with pytest.raises(ArgumentError) as err:
+        solve([5, 10, 20, 35, 50, 65, 80, 90, 95], 3, 3, 50.0, what="luck")
+    assert err.value.argument == "what"
+    assert str(err.value) == "what: must be 'agility', 'hit level' or 'table entry' (got 'luck')"
