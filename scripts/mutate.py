@@ -111,7 +111,7 @@ MODULES: dict[str, tuple[str, list[str], bool]] = {
     ),
     "encounter-cards": (
         "labkit/encounter/rules/cards.py",
-        ["tests/encounter/test_cards.py"],
+        ["tests/encounter/test_cards.py", "tests/encounter/test_cards_rules.py"],
         False,
     ),
     "encounter-kernels": (
