@@ -309,3 +309,25 @@ def test_a_save_that_is_not_an_object_is_refused(doc, kind):
         engine.restore(doc)
     assert str(err.value) == f"/: a save is a JSON object (got {kind!r})"
     assert err.value.pointer == ""
+
+
+def test_a_save_file_of_another_format_is_refused_for_its_format_first(tmp_path):
+    # format and version both wrong: the format is checked first (it says what the file is)
+    path = tmp_path / "other.json"
+    path.write_text('{"format": "x", "version": 99}')
+    engine, _ = game("#####\n#Hs.#\n#####")
+    with pytest.raises(SaveError) as err:
+        engine.restore_file(path)
+    expected = "/format: wrong format, expected 'labkit.mapturn.save' (got 'x')"
+    assert str(err.value) == f"{path}: {expected}"
+
+
+def test_load_builds_an_engine_for_the_tower_from_a_save_file_with_options(tmp_path):
+    engine, _ = game("#####\n#Hs.#\n#####")
+    engine.consume_time(3)
+    engine.save(tmp_path / "s.json")
+    loaded = MapTurn.load(tmp_path / "s.json", engine.tower)
+    assert (loaded.state.clock, loaded.state.map_turn) == (3, 3)
+    assert loaded.gauge("F1", 2, 1) == 1.0  # slow (timeCost 2): 3 ticks fill 3, one act takes 2
+    reset = MapTurn.load(tmp_path / "s.json", engine.tower, reset_turn_on_load=True)
+    assert (reset.state.clock, reset.state.map_turn) == (3, 0)
