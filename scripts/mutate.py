@@ -81,6 +81,8 @@ MODULES: dict[str, tuple[str, list[str], bool]] = {
             "tests/mapturn/test_acceptance.py",
             "tests/mapturn/test_persistence.py",
             "tests/mapturn/test_actions.py",
+            "tests/mapturn/test_behaviour.py",
+            "tests/mapturn/test_scheduler_rules.py",
         ],
         False,
     ),  # fmt: skip

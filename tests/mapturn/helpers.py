@@ -59,9 +59,13 @@ LETTERS = {"#": ("terrain", "wall"), "i": ("enemy", "idler"), "s": ("enemy", "sl
            "^": ("terrain", "up"), "v": ("terrain", "down")}  # fmt: skip
 
 
-def tower_doc(*floors: str, hero=None, enemies=None, name="test") -> dict:
-    """A tower document from ASCII floors ('H' marks the hero's start on the first floor)."""
-    numbers = {ch: 10 + i for i, ch in enumerate(LETTERS)}
+def tower_doc(*floors: str, hero=None, enemies=None, name="test", letters=None) -> dict:
+    """A tower document from ASCII floors ('H' marks the hero's start on the first floor).
+
+    ``letters`` adds map letters, ``{letter: (kind, id)}``, to the shared :data:`LETTERS`.
+    """
+    table = {**LETTERS, **(letters or {})}
+    numbers = {ch: 10 + i for i, ch in enumerate(table)}
     maps, start = {}, (0, 0)
     for f, art in enumerate(floors):
         rows = [r.strip() for r in art.strip().splitlines()]
@@ -84,7 +88,7 @@ def tower_doc(*floors: str, hero=None, enemies=None, name="test") -> dict:
             "enemies": {**ENEMIES, **(enemies or {})},
             "items": SKILLS,
             "terrain": {"wall": {"passable": False}, "up": {"stairs": 1}, "down": {"stairs": -1}},
-            "legend": {str(numbers[ch]): {kind: ident} for ch, (kind, ident) in LETTERS.items()},
+            "legend": {str(numbers[ch]): {kind: ident} for ch, (kind, ident) in table.items()},
             "floors": maps,
             "hero": hero_doc,
         }
