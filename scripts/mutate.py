@@ -75,7 +75,7 @@ MODULES: dict[str, tuple[str, list[str], bool]] = {
     ),
     "hex-solver-kernels": (
         "labkit/hexpuzzle/solving/_kernels.py",
-        ["tests/hexpuzzle/test_solver.py"],
+        ["tests/hexpuzzle/test_solver.py", "tests/hexpuzzle/test_solver_kernels.py"],
         True,
     ),
     "mapturn-scheduler": (

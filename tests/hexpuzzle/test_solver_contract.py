@@ -44,9 +44,7 @@ def test_solution_status_string_becomes_the_enum_and_a_bad_one_is_refused():
 
 
 def test_solution_text_lists_rotations_taps_and_actions():
-    sol = Solution(
-        "solved", (Action("rotate", -1), Action("tap", "x"), Action("tap", "y")), 1, 4
-    )
+    sol = Solution("solved", (Action("rotate", -1), Action("tap", "x"), Action("tap", "y")), 1, 4)
     assert (sol.taps, sol.operations) == (2, 3)
     assert str(sol) == (
         "solved with 1 rotation(s), 2 taps (4 states expanded): rotate -1, tap x, tap y"
