@@ -68,10 +68,14 @@ MODULES: dict[str, tuple[str, list[str], bool]] = {
         ],
         False,
     ),
-    "hex-solver": ("labkit/hexpuzzle/solving/solver.py", ["tests/hexpuzzle/test_solver.py"], False),
+    "hex-solver": (
+        "labkit/hexpuzzle/solving/solver.py",
+        ["tests/hexpuzzle/test_solver.py", "tests/hexpuzzle/test_solver_contract.py"],
+        False,
+    ),
     "hex-solver-kernels": (
         "labkit/hexpuzzle/solving/_kernels.py",
-        ["tests/hexpuzzle/test_solver.py"],
+        ["tests/hexpuzzle/test_solver.py", "tests/hexpuzzle/test_solver_kernels.py"],
         True,
     ),
     "mapturn-scheduler": (
@@ -123,6 +127,7 @@ MODULES: dict[str, tuple[str, list[str], bool]] = {
             "tests/encounter/test_tables.py",
             "tests/encounter/test_sound.py",
             "tests/encounter/test_earshot.py",
+            "tests/encounter/test_kernel_contract.py",
         ],
         True,
     ),  # fmt: skip
