@@ -45,7 +45,7 @@ def seed_sequence(seed: RngLike) -> np.random.SeedSequence:
         return seed
     if isinstance(seed, np.random.Generator):
         bits = seed.bit_generator
-        seq = getattr(bits, "seed_seq", None) or getattr(bits, "_seed_seq", None)
+        seq = bits.seed_seq  # public since numpy 1.25 (labkit needs >= 1.26)
         if not isinstance(seq, np.random.SeedSequence):
             raise TypeError("rng: this Generator was not seeded from a SeedSequence")
         return seq

@@ -108,3 +108,32 @@ def test_a_generator_not_seeded_from_a_seed_sequence_is_refused():
     with pytest.raises(TypeError, match="^rng: this Generator was not seeded from a SeedSequence$"):
         rng.seed_sequence(g)
     assert rng.seed_sequence(np.random.default_rng(5)).entropy == 5
+
+
+def test_bad_seeds_and_names_are_argument_errors_naming_the_value():
+    from labkit import ArgumentError
+    from labkit.rng import make_rng, stream
+
+    with pytest.raises(ArgumentError) as err:
+        make_rng(-3)
+    assert str(err.value) == "rng: a seed must be non-negative (got -3)" and err.value.value == -3
+    for bad in ("", 7):
+        with pytest.raises(ArgumentError) as err:
+            stream(1, bad)
+        assert str(err.value) == f"name: must be a non-empty string (got {bad!r})"
+        assert err.value.argument == "name" and err.value.value == bad
+
+
+def test_a_generator_not_made_from_a_seed_sequence_is_refused():
+    import numpy as np
+
+    from labkit.rng import seed_sequence
+
+    seeded = np.random.default_rng(5)
+    assert seed_sequence(seeded) is seeded.bit_generator.seed_seq
+    bare = np.random.Generator(np.random.PCG64(np.random.SeedSequence(5)))
+    assert seed_sequence(bare).entropy == 5
+    legacy = np.random.MT19937()
+    legacy._legacy_seeding(5)  # how RandomState(5) seeds: no SeedSequence behind it
+    with pytest.raises(TypeError, match="not seeded from a SeedSequence"):
+        seed_sequence(np.random.Generator(legacy))
