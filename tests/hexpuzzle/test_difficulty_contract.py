@@ -82,3 +82,15 @@ def test_plot_stacks_the_six_parts_on_the_given_axes():
     assert heights == pytest.approx(list(PARTS.values()))
     assert [t.get_text() for t in ax.texts] == ["23"]
     assert OK.plot().axes[0].patches  # a figure of its own without ax
+
+
+def test_a_status_given_as_text_becomes_the_enum():
+    import dataclasses
+
+    from labkit.hexpuzzle import DifficultyStatus, Level, score
+
+    d = score(Level.hexagon(2, tiles=[("a", 1, 1, 0), ("b", 0, 0, 5)], move_limit=9))
+    again = dataclasses.replace(d, status="unsolvable")  # as a file or a caller spells it
+    assert type(again.status) is DifficultyStatus and again.status is DifficultyStatus.UNSOLVABLE
+    with pytest.raises(ValueError):
+        dataclasses.replace(d, status="tricky")

@@ -40,3 +40,24 @@ def test_a_segment_one_unit_long_in_y_is_clipped_like_any_other(sign):
     # And one unit long in x, towards the right vertex at x = R.
     path = [[2.5 * sign, 0.0], [1.5 * sign, 0.0]]
     assert first_contact(path, [[0.0, 0.0]]) == (pytest.approx(2.5 - R), 0)
+
+
+@pytest.mark.parametrize("x_end", [-0.9, -0.75, -0.6])
+def test_a_segment_ending_on_an_edge_line_past_the_vertex_misses(x_end):
+    # A flat-top hexagon of radius 1 at the origin: its top edge lies on y = apothem for
+    # |x| <= 1/2 only. A segment coming straight down onto that line at x < -1/2 stops on the
+    # line but outside the hexagon (past the top-left vertex, where the upper-left edge bounds
+    # it): no contact. The y slab alone says "touches at t = 1 exactly"; only the third slab
+    # refutes it, so the clipping must not stop at t_in == t_out.
+    apothem = 1.0 * _kernels._C30 * (1.0 + _kernels.SLACK)  # the kernel's own slab half-width
+    y0 = apothem + 0.5
+    path = np.array([[x_end, y0], [x_end, apothem]])  # y0 - apothem is exact: t = 1.0 exactly
+    assert not (-0.5 <= x_end <= 0.5)  # past the vertex: outside by the hexagon's geometry
+    # the upper-left edge through (-1, 0) and (-1/2, apothem): at x_end it stands below the line
+    assert math.sqrt(3.0) * (x_end + 1.0) < apothem
+    s, j = _kernels.sweep(path, np.zeros((1, 2)), np.ones(1, bool), -1, 1.0)
+    assert (s, j) == (math.inf, -1)
+    # moved a hair right of the vertex onto the edge itself, the same segment touches at its end
+    s, j = _kernels.sweep(np.array([[-0.4, y0], [-0.4, apothem]]), np.zeros((1, 2)),
+                          np.ones(1, bool), -1, 1.0)  # fmt: skip
+    assert j == 0 and s == pytest.approx(0.5)
