@@ -241,12 +241,13 @@ def decode_text(data: bytes, *, file: str | None = None, error: type[LabkitError
     try:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
-        start = 3 if data.startswith(b"\xef\xbb\xbf") else 0
-        before = data[start : exc.start]
+        # the utf-8-sig codec reports positions in the bytes after the mark (``exc.object``)
+        text = exc.object
+        before = text[: exc.start]
         line = before.count(b"\n") + 1
-        column = exc.start - (before.rfind(b"\n") + 1 + start if b"\n" in before else start) + 1
+        column = exc.start - before.rfind(b"\n")  # rfind is -1 on the first line
         raise error(
-            f"not UTF-8 text: byte 0x{data[exc.start]:02x} at line {line} column {column}",
+            f"not UTF-8 text: byte 0x{text[exc.start]:02x} at line {line} column {column}",
             file=file,
         ) from None
 
