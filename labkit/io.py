@@ -386,6 +386,7 @@ def parse_json(
     ...
     labkit.io.FormatError: /a: duplicate key 'a'
     """
+    given_text = isinstance(text, str)
     if isinstance(text, bytes):
         text = decode_text(text, file=file, error=error)
     text = str(text)
@@ -407,7 +408,9 @@ def parse_json(
         ) from None
     except (ValueError, RecursionError) as exc:
         raise error(f"not valid JSON: {exc}", file=file, pointer="") from None
-    found = _walk_checks(doc, check_strings=bool(_SURROGATE.search(text)))
+    # decoded bytes hold no surrogates, but text from a caller may hold a raw one
+    suspect = bool(_SURROGATE.search(text)) or (given_text and not _encodable(text))
+    found = _walk_checks(doc, check_strings=suspect)
     if found is not None:
         raise error(found[1], file=file, pointer=found[0])
     return doc

@@ -166,7 +166,10 @@ def test_a_bad_override_is_named_with_its_value(tmp_path, monkeypatch):
     monkeypatch.setenv("LABKIT_MAX_BYTES", "lots")
     with pytest.raises(lio.FormatError) as info:
         lio.read_bytes(_file(tmp_path, 1), error=OwnError)
-    assert str(info.value) == "environment variable LABKIT_MAX_BYTES must be a number of bytes (got 'lots')"
+    assert (
+        str(info.value)
+        == "environment variable LABKIT_MAX_BYTES must be a number of bytes (got 'lots')"
+    )
     assert info.value.value == "lots"
     assert info.value.__cause__ is None and info.value.__suppress_context__
 
@@ -218,7 +221,12 @@ def test_file_kinds_in_words(mode, kind):
     assert lio._file_kind(mode) == kind
 
 
-def test_a_folder_fifo_device_and_socket_are_refused_before_opening(tmp_path):
+def test_a_folder_fifo_device_and_socket_are_refused_before_opening(tmp_path, monkeypatch):
+    opened = []
+    real_open = os.open
+    monkeypatch.setattr(
+        os, "open", lambda path, *a, **k: (opened.append(path), real_open(path, *a, **k))[1]
+    )
     fifo = tmp_path / "fifo"
     os.mkfifo(fifo)
     sock_path = tmp_path / "s.sock"
@@ -236,6 +244,7 @@ def test_a_folder_fifo_device_and_socket_are_refused_before_opening(tmp_path):
             assert str(info.value) == f"{path}: not a regular file ({kind})"
     finally:
         sock.close()
+    assert opened == []
 
 
 def test_the_file_is_opened_read_only_and_non_blocking(tmp_path, monkeypatch):
@@ -442,7 +451,9 @@ def test_non_finite_constants_are_refused(constant):
 def test_a_number_that_overflows_is_refused_showing_its_first_40_characters():
     with pytest.raises(OwnError) as info:
         lio.parse_json("[1e999]", error=OwnError)
-    assert str(info.value) == "/: not valid JSON: number 1e999 is too large (it overflows to infinity)"
+    assert (
+        str(info.value) == "/: not valid JSON: number 1e999 is too large (it overflows to infinity)"
+    )
     digits = "9" * 50 + ".5e400"
     with pytest.raises(OwnError) as info:
         lio.parse_json(f"[{digits}]", error=OwnError)
@@ -538,7 +549,9 @@ def test_load_json_names_the_file_in_a_header_error_of_the_formats_class(tmp_pat
     p.write_bytes(b'{"format": "x", "version": 3}')
     with pytest.raises(OwnError) as info:
         lio.load_json(p, format="x", versions=(1, 2), error=OwnError)
-    assert str(info.value) == f"{p}: /version: unsupported version, this labkit reads [1, 2] (got 3)"
+    assert (
+        str(info.value) == f"{p}: /version: unsupported version, this labkit reads [1, 2] (got 3)"
+    )
     assert info.value.__suppress_context__
 
 
@@ -606,7 +619,9 @@ def test_atomic_write_syncs_before_renaming(tmp_path, monkeypatch):
     events = []
     real_fsync, real_replace = os.fsync, os.replace
     monkeypatch.setattr(os, "fsync", lambda fd: (events.append("fsync"), real_fsync(fd))[1])
-    monkeypatch.setattr(os, "replace", lambda a, b: (events.append("replace"), real_replace(a, b))[1])
+    monkeypatch.setattr(
+        os, "replace", lambda a, b: (events.append("replace"), real_replace(a, b))[1]
+    )
     with lio.atomic_write(tmp_path / "a.txt") as fh:
         fh.write("x")
     assert events == ["fsync", "replace"]
@@ -782,3 +797,46 @@ def test_check_writable_dir_accepts_folders_new_or_old_and_refuses_a_file(tmp_pa
     assert str(info.value) == f"[Errno 20] not a directory: '{tmp_path / 'f'}'"
     with pytest.raises(NotADirectoryError, match="is not a directory"):
         lio.check_writable_dir(tmp_path / "f" / "sub")
+
+
+# --- limits of reading, raw surrogates, shorten --------------------------------------------------
+
+
+def test_at_most_one_byte_over_the_limit_is_read(tmp_path, monkeypatch):
+    sizes = []
+    real_fdopen = os.fdopen
+
+    class Spy:
+        def __init__(self, fh):
+            self.fh = fh
+
+        def __enter__(self):
+            return self
+
+        def __exit__(self, *exc):
+            self.fh.close()
+
+        def read(self, n=-1):
+            sizes.append(n)
+            return self.fh.read(n)
+
+    monkeypatch.setattr(os, "fdopen", lambda fd, *a, **k: Spy(real_fdopen(fd, *a, **k)))
+    assert lio.read_bytes(_file(tmp_path, 4), max_bytes=7) == b"xxxx"
+    assert sizes == [8]
+
+
+def test_a_raw_lone_surrogate_in_text_is_refused_like_an_escaped_one():
+    assert lio.nesting_depth('["\ud800"]') == 1  # counted, not an encoding error
+    with pytest.raises(OwnError) as info:
+        lio.parse_json('{"a": ["\ud800"]}', error=OwnError)
+    assert str(info.value) == "/a/0: string is not encodable text (a lone surrogate escape)"
+    with pytest.raises(OwnError) as info:
+        lio.parse_json('{"k\udc00": 1}', error=OwnError)
+    assert str(info.value) == "/: key 'k\\udc00' is not encodable text"
+    assert lio.parse_json('["\U0001f600"]') == ["😀"]
+
+
+def test_shorten_keeps_the_start_of_a_long_value_within_120_characters():
+    # repr cut to limit - 5 = 115 characters: the quote and 114 letters
+    assert lio.shorten("x" * 1000) == "'" + "x" * 114 + "… (1000 characters)"
+    assert lio.shorten("abc") == "'abc'"
