@@ -421,6 +421,9 @@ def test_nesting_depth_carries_the_level_across_megabyte_slices():
     # a deep part in the first slice, then a long flat tail: the maximum is kept
     text = "[[[" + "]]]" + " " * (1 << 20) + "[]"
     assert lio.nesting_depth(text) == 3
+    # 2 Mi deep: slices must not overlap (one starting at 1 Mi would count 1 Mi brackets twice)
+    opened = 2 << 20
+    assert lio.nesting_depth("[" * opened + "]" * opened) == opened
 
 
 def test_parse_json_reads_bytes_with_a_bom_and_text_with_a_bom():
@@ -840,3 +843,29 @@ def test_shorten_keeps_the_start_of_a_long_value_within_120_characters():
     # repr cut to limit - 5 = 115 characters: the quote and 114 letters
     assert lio.shorten("x" * 1000) == "'" + "x" * 114 + "… (1000 characters)"
     assert lio.shorten("abc") == "'abc'"
+
+
+def test_a_descriptor_numbered_zero_is_closed_too(tmp_path, monkeypatch):
+    # with stdin closed, os.open hands out descriptor 0; refusing the file must still close it
+    p = _file(tmp_path, 3)
+    real_stat = os.stat
+
+    def stat_then_swap(path, *args, **kwargs):
+        st = real_stat(path, *args, **kwargs)
+        if str(path) == str(p):
+            p.unlink()
+            os.mkfifo(p)
+        return st
+
+    saved = os.dup(0)
+    os.close(0)
+    try:
+        monkeypatch.setattr(os, "stat", stat_then_swap)
+        with pytest.raises(OwnError, match="a FIFO"):
+            lio.read_bytes(p, error=OwnError)
+        monkeypatch.undo()
+        with pytest.raises(OSError):  # (listing /proc/self/fd would itself open descriptor 0)
+            os.fstat(0)
+    finally:
+        os.dup2(saved, 0)
+        os.close(saved)
