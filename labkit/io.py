@@ -241,12 +241,13 @@ def decode_text(data: bytes, *, file: str | None = None, error: type[LabkitError
     try:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
-        start = 3 if data.startswith(b"\xef\xbb\xbf") else 0
-        before = data[start : exc.start]
+        # the utf-8-sig codec reports positions in the bytes after the mark (``exc.object``)
+        text = exc.object
+        before = text[: exc.start]
         line = before.count(b"\n") + 1
-        column = exc.start - (before.rfind(b"\n") + 1 + start if b"\n" in before else start) + 1
+        column = exc.start - before.rfind(b"\n")  # rfind is -1 on the first line
         raise error(
-            f"not UTF-8 text: byte 0x{data[exc.start]:02x} at line {line} column {column}",
+            f"not UTF-8 text: byte 0x{text[exc.start]:02x} at line {line} column {column}",
             file=file,
         ) from None
 
@@ -385,6 +386,7 @@ def parse_json(
     ...
     labkit.io.FormatError: /a: duplicate key 'a'
     """
+    given_text = isinstance(text, str)
     if isinstance(text, bytes):
         text = decode_text(text, file=file, error=error)
     text = str(text)
@@ -406,7 +408,9 @@ def parse_json(
         ) from None
     except (ValueError, RecursionError) as exc:
         raise error(f"not valid JSON: {exc}", file=file, pointer="") from None
-    found = _walk_checks(doc, check_strings=bool(_SURROGATE.search(text)))
+    # decoded bytes hold no surrogates, but text from a caller may hold a raw one
+    suspect = bool(_SURROGATE.search(text)) or (given_text and not _encodable(text))
+    found = _walk_checks(doc, check_strings=suspect)
     if found is not None:
         raise error(found[1], file=file, pointer=found[0])
     return doc

@@ -46,7 +46,12 @@ MODULES: dict[str, tuple[str, list[str], bool]] = {
     "rng": ("labkit/rng.py", ["tests/test_rng.py", "tests/test_rng_names.py"], False),
     "io": (
         "labkit/io.py",
-        ["tests/test_io.py", "tests/test_io_contract.py", "tests/test_atomic_saves.py"],
+        [
+            "tests/test_io.py",
+            "tests/test_io_contract.py",
+            "tests/test_atomic_saves.py",
+            "tests/test_io_rules.py",
+        ],
         False,
     ),
     "hex-kernels": (
