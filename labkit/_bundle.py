@@ -22,6 +22,7 @@ import hashlib
 import json
 import os
 import platform
+import signal
 import tempfile
 import zipfile
 from collections.abc import Iterator
@@ -34,6 +35,8 @@ from labkit.io import READ_LOG_ENV, atomic_write, dumps
 
 FORMAT = "labkit.bundle"
 VERSION = 1
+#: Longest per-cell timeout ``bundle`` and ``verify`` take, in seconds (a day).
+MAX_TIMEOUT = 86_400
 ZIP_DATE = (2000, 1, 1, 0, 0, 0)  # fixed: the same inputs give the same zip bytes
 # What verify accepts as "the same" (documented in labkit._verify and the README).
 TOLERANCE = {
@@ -71,19 +74,74 @@ def environment(**values: str | None) -> Iterator[None]:
                 os.environ[k] = v
 
 
-def execute(nb: Any, folder: Path, read_log: Path, timeout: int, **env: str) -> Any:
-    """Run ``nb`` (in place) in ``folder`` with static figures, recording data reads."""
+def _client(nb: Any, km: Any, timeout: int, folder: Path, scratch: list[Path]) -> Any:
+    """An nbclient whose SIGINT/SIGTERM stop the run at once (see :func:`_stop_now`).
+
+    nbclient installs loop signal handlers that only schedule a kernel clean-up and let the
+    notebook run on; ours replace them right after, before the kernel starts.
+    """
+    import asyncio
+
     from nbclient import NotebookClient
 
-    with environment(LABKIT_STATIC_FIGURES="1", **{READ_LOG_ENV: str(read_log)}, **env):
-        client = NotebookClient(
-            nb,
-            timeout=timeout,
-            kernel_name="python3",
-            allow_errors=True,
-            resources={"metadata": {"path": str(folder)}},
-        )
-        client.execute()
+    class Client(NotebookClient):  # type: ignore[misc]
+        async def async_start_new_kernel(self, **kwargs: Any) -> None:
+            loop = asyncio.get_running_loop()
+            with contextlib.suppress(RuntimeError, ValueError):  # outside the main thread
+                for sig in (signal.SIGINT, signal.SIGTERM):
+                    loop.remove_signal_handler(sig)
+                    signal.signal(sig, lambda signum, frame: _stop_now(signum, km, scratch))
+            await super().async_start_new_kernel(**kwargs)
+
+    return Client(nb, km=km, timeout=timeout, kernel_name="python3", allow_errors=True,
+                  resources={"metadata": {"path": str(folder)}})  # fmt: skip
+
+
+def _stop_now(signum: int, km: Any, scratch: list[Path]) -> None:
+    """Kill the kernel, remove the scratch folders and exit 130/143 with one line or none.
+
+    An exception raised here would unwind through nbclient's and asyncio's pending tasks,
+    which swallow it or print tracebacks at exit; nothing is being written by us while the
+    notebook runs, so a direct exit after the clean-up is the clean one.
+    """
+    import shutil
+    import sys
+
+    with contextlib.suppress(Exception):
+        os.kill(km.provisioner.pid, signal.SIGKILL)
+    with contextlib.suppress(Exception):
+        Path(km.connection_file).unlink()
+    for folder in scratch:
+        shutil.rmtree(folder, ignore_errors=True)
+    if signum == signal.SIGINT:
+        print("labkit: interrupted", file=sys.stderr, flush=True)
+    os._exit(128 + signum)
+
+
+def execute(nb: Any, folder: Path, read_log: Path, timeout: int, **env: str) -> Any:
+    """Run ``nb`` (in place) in ``folder`` with static figures, recording data reads.
+
+    The kernel talks over IPC sockets in a private temporary folder, not TCP: nothing listens
+    on the network, and the kernel prints no transport-encryption warning meant for kernel
+    developers on the user's terminal. SIGINT/SIGTERM stop the kernel and exit 130/143,
+    removing ``read_log``'s (scratch) folder.
+    """
+    from jupyter_client import KernelManager
+
+    handlers = {sig: signal.getsignal(sig) for sig in (signal.SIGINT, signal.SIGTERM)}
+    with (
+        environment(LABKIT_STATIC_FIGURES="1", **{READ_LOG_ENV: str(read_log)}, **env),
+        tempfile.TemporaryDirectory(prefix="labkit-kernel-") as sockets,
+    ):
+        km = KernelManager(kernel_name="python3", transport="ipc", ip=str(Path(sockets) / "k"))
+        try:
+            _client(nb, km, timeout, folder, [Path(sockets), read_log.parent]).execute()
+        finally:
+            if km.has_kernel:
+                km.shutdown_kernel(now=True)
+            for sig, handler in handlers.items():  # nbclient leaves the defaults behind
+                with contextlib.suppress(ValueError, TypeError):
+                    signal.signal(sig, handler)
     return nb
 
 
@@ -159,14 +217,28 @@ def bundle(notebook: str | os.PathLike, out: str | os.PathLike, *, timeout: int 
     Raises
     ------
     BundleError
-        The notebook is missing, or a data file changed while the notebook ran.
+        The notebook is missing or unreadable, or a data file changed while the notebook ran.
+    ArgumentError
+        ``timeout`` outside 1 to :data:`MAX_TIMEOUT` seconds; OSError: ``out`` is not writable
+        (both checked before the notebook runs).
     """
     import nbformat
 
+    from labkit._args import check_int
+    from labkit.io import check_writable, read_bytes
+
+    timeout = check_int(timeout, "timeout", 1, MAX_TIMEOUT)
+    check_writable(out)
     path = Path(notebook)
     if not path.is_file():
         raise BundleError("notebook not found", file=str(path))
-    nb = nbformat.read(path, as_version=4)
+    try:
+        nb = nbformat.reads(read_bytes(path, error=BundleError).decode("utf-8"), as_version=4)
+    except BundleError:
+        raise
+    except Exception as exc:  # noqa: BLE001 - nbformat raises many kinds for a bad notebook
+        why = str(exc).splitlines()[0][:120] if str(exc) else type(exc).__name__
+        raise BundleError(f"not a readable notebook: {why}", file=str(path)) from None
     with tempfile.TemporaryDirectory(prefix="labkit-bundle-") as tmp:
         log = Path(tmp) / "reads.jsonl"
         execute(nb, path.parent, log, timeout)

@@ -22,20 +22,20 @@ as the person verifying asked for.
 from __future__ import annotations
 
 import base64
+import copy
 import hashlib
 import io
+import os
 import re
 import shutil
 import tempfile
-import zipfile
 from dataclasses import dataclass, field
-from pathlib import Path, PurePosixPath
+from pathlib import Path
 from typing import Any
 
 from labkit._bundle import (
-    FORMAT,
+    MAX_TIMEOUT,
     TOLERANCE,
-    VERSION,
     BundleError,
     code_cells,
     errors,
@@ -43,7 +43,7 @@ from labkit._bundle import (
     package_versions,
     reads,
 )
-from labkit.io import check_header, parse_json
+from labkit._bundle_zip import BundleZip, safe_name
 
 TIMING = re.compile(
     r"\d+(?:\.\d+)?(?:e[-+]?\d+)?\s*(?:ns|µs|us|ms|s|sec|seconds|min|it/s|s/it|nb/s)\b"
@@ -63,25 +63,19 @@ class Verdict:
     cells: list[tuple[int, str, bool]] = field(default_factory=list)  # (cell, message, ok)
     files: list[str] = field(default_factory=list)
     packages: list[str] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)  # shown, never a mismatch
 
     @property
     def ok(self) -> bool:
         return not self.files and not self.packages and all(ok for _, _, ok in self.cells)
 
     def lines(self) -> list[str]:
-        out = [f"data file {m}" for m in self.files]
+        out = [f"data file {m}" for m in self.files] + [f"note: {m}" for m in self.notes]
         out += [f"cell {i}: {m}" for i, m, _ in self.cells]
         out += [f"package {m}" for m in self.packages]
         mismatches = len(self.files) + len(self.packages) + sum(not ok for *_, ok in self.cells)
         out.append("verified: everything matches" if self.ok else f"{mismatches} mismatch(es)")
         return out
-
-
-def _safe_name(name: str) -> PurePosixPath:
-    p = PurePosixPath(name)
-    if p.is_absolute() or ".." in p.parts or not p.parts or "\\" in name:
-        raise BundleError("unsafe path inside the bundle", value=name)
-    return p
 
 
 def _mask(text: str) -> str:
@@ -202,48 +196,59 @@ def compare_cells(recorded: Any, fresh: Any) -> list[tuple[int, str, bool]]:
     return rows
 
 
-def verify(path: str | Path, *, timeout: int = 600) -> Verdict:
-    """Check a bundle's files and re-execute its notebook here; see the module docstring."""
+def _notebook(raw: bytes, name: str, file: str) -> Any:
     import nbformat
 
+    try:
+        return nbformat.reads(raw.decode("utf-8"), as_version=4)
+    except Exception as exc:  # noqa: BLE001 - nbformat raises many kinds for a bad notebook
+        why = str(exc).splitlines()[0][:120] if str(exc) else type(exc).__name__
+        raise BundleError(f"entry {name!r} is not a readable notebook: {why}", file=file) from None
+
+
+def verify(path: str | Path, *, timeout: int = 600) -> Verdict:
+    """Check a bundle's files and re-execute its notebook here; see the module docstring.
+
+    Every entry is checked before extraction (:mod:`labkit._bundle_zip`: limits, names,
+    duplicates, manifest keys); files marked external are listed, never opened.
+    """
+    from labkit._args import check_int
     from labkit._data import data_dir
 
+    timeout = check_int(timeout, "timeout", 1, MAX_TIMEOUT)
     verdict = Verdict()
-    try:
-        zf = zipfile.ZipFile(path)
-    except (OSError, zipfile.BadZipFile) as exc:
-        raise BundleError(f"not a readable bundle: {exc}", file=str(path)) from None
-    with zf, tempfile.TemporaryDirectory(prefix="labkit-verify-") as tmp:
-        names = {str(_safe_name(n)) for n in zf.namelist()}
-        if "manifest.json" not in names:
-            raise BundleError("no manifest.json", file=str(path))
-        manifest = parse_json(zf.read("manifest.json").decode("utf-8"), error=BundleError)
-        check_header(manifest, format=FORMAT, versions=(VERSION,), error=BundleError)
+    file = str(path)
+    if not os.path.isfile(path):  # a FIFO would block, a folder or device is no bundle
+        why = "not a regular file" if os.path.exists(path) else "file not found"
+        raise BundleError(why, file=file)
+    with BundleZip(path, file) as bz, tempfile.TemporaryDirectory(prefix="labkit-verify-") as tmp:
+        if "manifest.json" not in bz.entries:
+            raise BundleError("no manifest.json", file=file)
+        manifest = bz.manifest()
+        nb_name = safe_name(manifest["notebook"])
+        recorded = _notebook(bz.read(nb_name), nb_name, file)
         root = Path(tmp)
         if data_dir().is_dir():  # unrecorded reads of shipped files still find them
             shutil.copytree(data_dir(), root / "data")
         (root / "notebook").mkdir()
         for entry in manifest["files"]:
-            name = str(_safe_name(entry["path"])) if not entry.get("external") else None
-            if name is None:
-                here = Path(entry["path"])
-                if not here.is_file():
-                    verdict.files.append(f"{entry['path']} (external): missing here")
-                elif hashlib.sha256(here.read_bytes()).hexdigest() != entry["sha256"]:
-                    verdict.files.append(f"{entry['path']} (external): differs from the bundle")
+            if entry.get("external"):
+                verdict.notes.append(f"{entry['path']} (external): not checked, verify reads "
+                                     "nothing outside the bundle")  # fmt: skip
                 continue
-            if name not in names:
+            name = safe_name(entry["path"])
+            if name not in bz.entries:
                 verdict.files.append(f"{name}: listed in the manifest but not in the bundle")
                 continue
-            data = zf.read(name)
+            data = bz.read(name)
             if hashlib.sha256(data).hexdigest() != entry["sha256"]:
-                verdict.files.append(f"{name}: SHA-256 differs from the manifest (altered)")
+                sizes = "" if len(data) == entry["bytes"] else (
+                    f", {len(data)} bytes, {entry['bytes']} recorded")  # fmt: skip
+                verdict.files.append(f"{name}: SHA-256 differs from the manifest (altered{sizes})")
             target = root / name
             target.parent.mkdir(parents=True, exist_ok=True)
             target.write_bytes(data)
-        nb_name = str(_safe_name(manifest["notebook"]))
-        recorded = nbformat.reads(zf.read(nb_name).decode("utf-8"), as_version=4)
-        fresh = nbformat.reads(zf.read(nb_name).decode("utf-8"), as_version=4)
+        fresh = copy.deepcopy(recorded)
         for cell in code_cells(fresh):
             cell.outputs, cell.execution_count = [], None
         fresh.metadata.pop("widgets", None)

@@ -113,6 +113,9 @@ def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
         prog="labkit",
         description="labkit: research toolkit for turn- and grid-based game mechanics.",
     )
+    from labkit._args import int_range, out_file
+
+    timeout = int_range(1, 86_400)  # _bundle.MAX_TIMEOUT, without importing it for --help
     parser.add_argument("--version", action="version", version=f"labkit {labkit.__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     info = sub.add_parser("info", help="versions, numba cache and threading facts")
@@ -122,8 +125,8 @@ def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
     warm.set_defaults(func=_cmd_warmup)
     bun = sub.add_parser("bundle", help="execute a notebook fresh and pack it with its data")
     bun.add_argument("notebook", help="the .ipynb file")
-    bun.add_argument("--out", required=True, help="the bundle to write (NAME.zip)")
-    bun.add_argument("--timeout", type=int, default=600, help="seconds per cell (default 600)")
+    bun.add_argument("--out", required=True, type=out_file, help="the bundle to write (NAME.zip)")
+    bun.add_argument("--timeout", type=timeout, default=600, help="seconds per cell (default 600)")
     bun.set_defaults(func=_cmd_bundle)
     ver = sub.add_parser(
         "verify",
@@ -132,7 +135,7 @@ def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
         "cell with what it recorded. This runs the notebook's code: verify bundles you trust.",
     )
     ver.add_argument("bundle", help="a zip written by 'labkit bundle'")
-    ver.add_argument("--timeout", type=int, default=600, help="seconds per cell (default 600)")
+    ver.add_argument("--timeout", type=timeout, default=600, help="seconds per cell (default 600)")
     ver.set_defaults(func=_cmd_verify)
     wanted = None if argv is None else _command(argv)
     for command, (name, help_line) in DOMAIN_CLIS.items():

@@ -436,3 +436,117 @@ def test_sigterm_stops_the_batch_command_and_its_workers(workers):
                 os.kill(k, signal.SIGKILL)
             except ProcessLookupError:
                 pass
+
+
+# --- issue 33 (hostile input II): bundles, sweep folders, escaping, numbers -----------------
+# (issue 31's telemetry cases live in their own block; these builders: tests/hostile_cases_ii.py)
+
+from tests import hostile_cases_ii as h2  # noqa: E402
+
+
+@pytest.fixture
+def small_bundle_limits(monkeypatch):
+    """Bundle limits lowered so that the size cases build in milliseconds (same code path)."""
+    from labkit import _bundle_zip
+
+    monkeypatch.setattr(_bundle_zip, "MAX_ENTRIES", 50)
+    monkeypatch.setattr(_bundle_zip, "MAX_ENTRY_BYTES", 4096)
+    monkeypatch.setattr(_bundle_zip, "MAX_MANIFEST_BYTES", 2048)
+    monkeypatch.setattr(_bundle_zip, "MAX_TOTAL_BYTES", 3 * 4096)
+
+
+@pytest.mark.parametrize("index", range(len(h2.bundle_cases())),
+                         ids=[c[0] for c in h2.bundle_cases()])  # fmt: skip
+def test_a_malformed_bundle_is_one_line_before_any_kernel(index, tmp_path, small_bundle_limits,
+                                                          monkeypatch):  # fmt: skip
+    from labkit import _verify
+
+    name, build, expected = h2.bundle_cases()[index]
+    path = tmp_path / "b.zip"
+    path.write_bytes(build())
+
+    def no_kernel(*args, **kwargs):
+        raise AssertionError("the notebook ran")
+
+    monkeypatch.setattr(_verify, "execute", no_kernel)
+    verdict, rc, out, err = run_cli(["verify", str(path)], seconds=30)
+    assert (verdict, rc) == ("clean", 1), (verdict, rc, err)
+    assert len(err.strip().splitlines()) == 1 and expected in err, err
+    assert str(path) in err
+
+
+def test_bundle_options_are_refused_before_the_notebook_runs(tmp_path, monkeypatch):
+    from labkit import _bundle
+
+    def no_kernel(*args, **kwargs):
+        raise AssertionError("the notebook ran")
+
+    monkeypatch.setattr(_bundle, "execute", no_kernel)
+    for name, argv in h2.bundle_argument_sets(tmp_path):
+        verdict, rc, out, err = run_cli(argv, seconds=30)
+        assert verdict == "clean" and rc in (1, 2), (name, verdict, rc, err)
+        assert len(err.strip().splitlines()) == 1, (name, err)
+    assert not (tmp_path / "o.zip").exists()
+
+
+def test_verify_never_opens_an_external_path(tmp_path, monkeypatch):
+    from labkit import _verify
+
+    secret = tmp_path / "secret.txt"
+    secret.write_bytes(h2.DATA_FILE)  # same bytes as the listed hash: the old probe said "same"
+    external = {**h2.manifest()["files"][0], "path": str(secret), "external": True}
+    path = tmp_path / "b.zip"
+    path.write_bytes(h2.make_bundle(doc=h2.manifest(files=[h2.manifest()["files"][0], external])))
+    opened = []
+    real_open = open
+
+    def spy(file, *a, **k):
+        opened.append(str(file))
+        return real_open(file, *a, **k)
+
+    monkeypatch.setattr(_verify, "execute", lambda nb, *a, **k: nb)
+    monkeypatch.setattr("builtins.open", spy)
+    monkeypatch.setattr(Path, "read_bytes", lambda self: opened.append(str(self)) or b"")
+    verdict = _verify.verify(path)
+    assert str(secret) not in opened
+    assert verdict.notes == [f"{secret} (external): not checked, verify reads nothing outside "
+                             "the bundle"]  # fmt: skip
+    assert not verdict.files
+
+
+def test_verify_refuses_a_negative_timeout_in_the_api(tmp_path):
+    from labkit._verify import verify
+
+    path = tmp_path / "b.zip"
+    path.write_bytes(h2.make_bundle())
+    with pytest.raises(ArgumentError, match="timeout: must be between 1 and 86400"):
+        verify(path, timeout=-1)
+
+
+def test_sigterm_during_bundle_is_a_clean_exit_and_stops_the_kernel(tmp_path):
+    """The kernel's loop handlers used to swallow SIGTERM and let the notebook run on."""
+    nb = tmp_path / "slow.ipynb"
+    nb.write_text(h2.NOTEBOOK.replace("print(1)", "import time\\nprint('go', flush=True)\\n"
+                                      "time.sleep(120)"))  # fmt: skip
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    proc = subprocess.Popen([sys.executable, "-m", "labkit", "bundle", str(nb), "--out",
+                             str(tmp_path / "o.zip")], env=env, stderr=subprocess.PIPE,
+                            stdout=subprocess.PIPE, text=True)  # fmt: skip
+    kernel = None
+    deadline = time.monotonic() + 120
+    while kernel is None and time.monotonic() < deadline:
+        time.sleep(0.5)
+        kids = subprocess.run(["ps", "--ppid", str(proc.pid), "-o", "pid=,args="],
+                              capture_output=True, text=True).stdout  # fmt: skip
+        kernel = next((int(ln.split()[0]) for ln in kids.splitlines() if "ipykernel" in ln), None)
+    assert kernel is not None, "no kernel started"
+    time.sleep(3)  # inside the cell by now (or still starting: both must stop)
+    proc.send_signal(signal.SIGTERM)
+    out, err = proc.communicate(timeout=60)
+    assert proc.returncode == 143, (out, err)
+    assert "Traceback" not in err and "WARNING" not in err, err
+    assert not (tmp_path / "o.zip").exists()
+    time.sleep(1)
+    state = subprocess.run(["ps", "-o", "stat=", "-p", str(kernel)], capture_output=True,
+                           text=True).stdout.strip()  # fmt: skip
+    assert state == "" or state.startswith("Z"), state  # gone, or a zombie for init to reap
