@@ -550,3 +550,96 @@ def test_sigterm_during_bundle_is_a_clean_exit_and_stops_the_kernel(tmp_path):
     state = subprocess.run(["ps", "-o", "stat=", "-p", str(kernel)], capture_output=True,
                            text=True).stdout.strip()  # fmt: skip
     assert state == "" or state.startswith("Z"), state  # gone, or a zombie for init to reap
+
+
+# sweep folders: self-describing parts, a manifest required, one process at a time
+
+
+def _tiny_sweep(out, life=(2, 8), seeds=range(2)):
+    from labkit.encounter import SimulationSettings, sweep
+
+    return sweep(SimulationSettings(max_steps=30), {"/characters/monster/life": list(life)},
+                 seeds, out=out, progress=False, chunksize=1)  # fmt: skip
+
+
+def test_sweep_parts_without_their_manifest_are_refused(tmp_path):
+    from labkit.encounter import SweepError
+
+    _tiny_sweep(tmp_path / "s")
+    (tmp_path / "s" / "manifest.json").unlink()
+    with pytest.raises(SweepError, match="holds part files but no manifest.json"):
+        _tiny_sweep(tmp_path / "s", life=(3, 9))  # used to report the old values as the new
+
+
+def test_a_part_from_another_sweep_is_refused_naming_it(tmp_path):
+    import shutil
+
+    from labkit.encounter import SweepError
+
+    _tiny_sweep(tmp_path / "a")
+    _tiny_sweep(tmp_path / "b", seeds=range(2, 4))
+    stray = sorted((tmp_path / "b").glob("part-*.parquet"))[0]
+    shutil.copy(stray, tmp_path / "a" / "part-999999999-1.parquet")
+    with pytest.raises(SweepError, match=r"part-999999999-1.parquet: a part of another sweep"):
+        _tiny_sweep(tmp_path / "a")
+
+
+def test_an_edited_part_is_refused_by_its_checksum(tmp_path):
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    from labkit.encounter import SweepError
+
+    _tiny_sweep(tmp_path / "s")
+    part = sorted((tmp_path / "s").glob("part-*.parquet"))[0]
+    t = pq.read_table(part)
+    winner = ["npc" if w != "npc" else "monster" for w in t.column("winner").to_pylist()]
+    edited = t.set_column(t.column_names.index("winner"), "winner", pa.array(winner))
+    pq.write_table(edited.replace_schema_metadata(t.schema.metadata), part)
+    with pytest.raises(SweepError, match=f"{part.name}: its rows do not match its checksum"):
+        _tiny_sweep(tmp_path / "s")
+
+
+def test_a_part_without_identity_is_refused(tmp_path):
+    import pyarrow.parquet as pq
+
+    from labkit.encounter import SweepError
+
+    _tiny_sweep(tmp_path / "s")
+    part = sorted((tmp_path / "s").glob("part-*.parquet"))[0]
+    pq.write_table(pq.read_table(part).replace_schema_metadata(None), part)
+    with pytest.raises(SweepError, match="no sweep identity"):
+        _tiny_sweep(tmp_path / "s")
+
+
+def test_a_second_process_on_the_same_folder_is_refused(tmp_path):
+    from labkit.encounter import SweepError
+    from labkit.encounter.sim.sweep_folder import hold
+
+    folder = tmp_path / "s"
+    with hold(folder):  # flock: a second open file description conflicts like another process
+        with pytest.raises(SweepError, match="another process is running a sweep"):
+            _tiny_sweep(folder)
+    frame = _tiny_sweep(folder)  # released on exit: the next run goes ahead
+    assert len(frame) == 4
+
+
+def test_the_sweep_lock_is_released_when_its_holder_is_killed(tmp_path):
+    folder = tmp_path / "s"
+    folder.mkdir()
+    code = ("import sys, time; from pathlib import Path; "
+            "from labkit.encounter.sim.sweep_folder import hold\n"
+            "with hold(Path(sys.argv[1])):\n    print('held', flush=True); time.sleep(60)")  # fmt: skip
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    proc = subprocess.Popen([sys.executable, "-c", code, str(folder)], stdout=subprocess.PIPE,
+                            env=env, text=True)  # fmt: skip
+    assert proc.stdout.readline().strip() == "held"
+    from labkit.encounter import SweepError
+    from labkit.encounter.sim.sweep_folder import hold
+
+    with pytest.raises(SweepError, match="another process"), hold(folder):
+        pass
+    proc.kill()
+    proc.wait()
+    with hold(folder):  # kill -9 released it
+        pass

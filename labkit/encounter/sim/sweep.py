@@ -16,9 +16,11 @@ With ``out=DIR`` the games stream to Parquet part files as chunks finish, beside
 call again plays only the (point, seed) games no part file holds, so a sweep killed at any
 moment (kernel restart, ``kill -9``, a lost Dask worker) resumes without losing or duplicating a
 row, and the final table equals an uninterrupted run. A different call on the same directory is
-a :class:`SweepError`. Each part is written to a temporary file and renamed (a kill never leaves
-half a part); temporaries left by a kill are removed on the next run, and a part that cannot be
-read (cut short by a power loss before the disk caught up) is removed and its games replayed.
+a :class:`SweepError`; so are part files without a manifest, a part that belongs to another
+sweep or whose rows do not match its checksum, and a second process on the same folder (see
+:mod:`labkit.encounter.sim.sweep_folder`). Each part is written to a temporary file and
+renamed (a kill never leaves half a part); temporaries left by a kill are removed on the next
+run, and a part that cannot be read (cut short by a power loss before the disk caught up) is removed and its games replayed.
 
 Decisions recorded here: each seed sets both the process and the map seed of its game (as
 :func:`~labkit.encounter.sim.batch.run_batch` does); a value that is not a number, a string or a
@@ -42,6 +44,7 @@ Examples
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 import json
 import math
@@ -56,13 +59,14 @@ import labkit
 from labkit import ArgumentError, LabkitError
 from labkit.encounter.sim.engine import Job, play_jobs
 from labkit.encounter.sim.settings import FIELDS, SimulationSettings, balance_value
+from labkit.encounter.sim.sweep_folder import SweepError, hold, open_dir, read_parts
+from labkit.encounter.sim.sweep_folder import write_part as _write_part
 from labkit.encounter.status import EndReason
 
 __all__ = ["sweep", "summary", "SweepError", "METRICS", "design", "point_settings"]
 
 FORMAT = "labkit.sweep"
 VERSION = 1
-MANIFEST = "manifest.json"
 
 # Per-game indicators a rate is taken of (summary, tune).
 METRICS: dict[str, Callable[[Any], Any]] = {
@@ -71,10 +75,6 @@ METRICS: dict[str, Callable[[Any], Any]] = {
     "step_limit": lambda f: f["end_reason"] == EndReason.STEP_LIMIT,
     "mutual_death": lambda f: f["end_reason"] == EndReason.MUTUAL_DEATH,
 }
-
-
-class SweepError(LabkitError):
-    """A sweep directory that holds another sweep, or part files that do not fit it."""
 
 
 def _check_parameter(base: SimulationSettings, name: Any, value: Any) -> SimulationSettings:
@@ -247,51 +247,6 @@ def _manifest(base, params, points, seeds, mode) -> dict:
     }))  # fmt: skip
 
 
-def _open_dir(out: Path, manifest: dict) -> None:
-    from labkit.io import load_json, save_json
-
-    path = out / MANIFEST
-    if path.exists():
-        old = load_json(path, format=FORMAT, versions=(VERSION,), error=SweepError)
-        for key in ("parameters", "points", "seeds", "base", "mode", "labkit_version"):
-            if old.get(key) != manifest[key]:
-                raise SweepError(
-                    f"{out} holds a different sweep ({key} differs); resume it with the same "
-                    "call or use a new directory", pointer="/" + key,
-                )  # fmt: skip
-    else:
-        out.mkdir(parents=True, exist_ok=True)
-        save_json(path, manifest, format=FORMAT, version=VERSION, indent=None)
-    for tmp in out.glob(".part-*.tmp"):  # left by a killed run: never a finished part
-        tmp.unlink(missing_ok=True)
-
-
-def _read_parts(out: Path, n_jobs: int, n_seeds: int, columns: list[str]) -> list[Any]:
-    """The tables of the finished part files, checked against this sweep."""
-    import pyarrow.parquet as pq
-
-    tables = []
-    for part in sorted(out.glob("part-*.parquet")):
-        try:
-            t = pq.read_table(part)
-        except (OSError, ValueError):  # ArrowInvalid: a part cut short by a power loss
-            part.unlink()  # its games are simply played again
-            continue
-        if t.column_names != columns:
-            raise SweepError("a part file does not fit this sweep", pointer=part.name)
-        tables.append(t)
-    return tables
-
-
-def _write_part(out: Path, table: Any, first_job: int) -> None:
-    import pyarrow.parquet as pq
-
-    from labkit.io import atomic_write
-
-    with atomic_write(out / f"part-{first_job:09d}-{os.getpid()}.parquet", "wb") as fh:
-        pq.write_table(table, fh)
-
-
 def sweep(
     base: SimulationSettings,
     grid: Mapping[str, Iterable[Any]] | Sequence[Mapping[str, Any]],
@@ -335,7 +290,8 @@ def sweep(
     ArgumentError
         A bad parameter name or value (named), bad seeds.
     SweepError
-        ``out`` holds a different sweep.
+        ``out`` holds a different sweep, parts without a manifest or parts that do not belong
+        or match their checksum (the file is named), or another process holds it.
 
     Examples
     --------
@@ -364,26 +320,29 @@ def sweep(
             for i, s in enumerate(seed_list)]  # fmt: skip
     columns = builder.table([], []).column_names
     tables: list[Any] = []
-    done: set[int] = set()
     directory = None if out is None else Path(out)
-    if directory is not None:
-        _open_dir(directory, _manifest(base, params, points, seed_list, mode))
-        tables = _read_parts(directory, len(jobs), len(seed_list), columns)
-        position = {s: i for i, s in enumerate(seed_list)}
-        for t in tables:
-            for k, s in zip(t.column("point").to_pylist(), t.column("seed").to_pylist()):
-                done.add(k * len(seed_list) + position[s])
-    todo = [j for j in jobs if j[0] not in done]
-
-    def on_chunk(chunk: Sequence[Job], rows: list[tuple]) -> None:
-        t = builder.table(chunk, rows)
+    with contextlib.nullcontext() if directory is None else hold(directory):
+        done: set[int] = set()
+        sweep_id = ""
         if directory is not None:
-            _write_part(directory, t, chunk[0][0])
-        tables.append(t)
+            manifest = _manifest(base, params, points, seed_list, mode)
+            sweep_id = open_dir(directory, manifest, FORMAT, VERSION)
+            tables = read_parts(directory, sweep_id, columns, len(points), seed_list)
+            position = {s: i for i, s in enumerate(seed_list)}
+            for t in tables:
+                for k, s in zip(t.column("point").to_pylist(), t.column("seed").to_pylist()):
+                    done.add(k * len(seed_list) + position[s])
+        todo = [j for j in jobs if j[0] not in done]
 
-    play_jobs([s.to_dict() for s in settings], todo, on_chunk, executor=executor,
-              progress=progress, chunksize=chunksize, mode=mode, total=len(jobs),
-              already=len(jobs) - len(todo))  # fmt: skip
+        def on_chunk(chunk: Sequence[Job], rows: list[tuple]) -> None:
+            t = builder.table(chunk, rows)
+            if directory is not None:
+                _write_part(directory, t, chunk[0][0], sweep_id)
+            tables.append(t)
+
+        play_jobs([s.to_dict() for s in settings], todo, on_chunk, executor=executor,
+                  progress=progress, chunksize=chunksize, mode=mode, total=len(jobs),
+                  already=len(jobs) - len(todo))  # fmt: skip
     table = pa.concat_tables(tables) if tables else builder.table([], [])
     frame = table.to_pandas()
     order = (
