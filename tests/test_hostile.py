@@ -627,9 +627,11 @@ def test_a_second_process_on_the_same_folder_is_refused(tmp_path):
 def test_the_sweep_lock_is_released_when_its_holder_is_killed(tmp_path):
     folder = tmp_path / "s"
     folder.mkdir()
-    code = ("import sys, time; from pathlib import Path; "
-            "from labkit.encounter.sim.sweep_folder import hold\n"
-            "with hold(Path(sys.argv[1])):\n    print('held', flush=True); time.sleep(60)")  # fmt: skip
+    code = (
+        "import sys, time; from pathlib import Path; "
+        "from labkit.encounter.sim.sweep_folder import hold\n"
+        "with hold(Path(sys.argv[1])):\n    print('held', flush=True); time.sleep(60)"
+    )
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     proc = subprocess.Popen([sys.executable, "-c", code, str(folder)], stdout=subprocess.PIPE,
                             env=env, text=True)  # fmt: skip

@@ -20,7 +20,8 @@ a :class:`SweepError`; so are part files without a manifest, a part that belongs
 sweep or whose rows do not match its checksum, and a second process on the same folder (see
 :mod:`labkit.encounter.sim.sweep_folder`). Each part is written to a temporary file and
 renamed (a kill never leaves half a part); temporaries left by a kill are removed on the next
-run, and a part that cannot be read (cut short by a power loss before the disk caught up) is removed and its games replayed.
+run, and a part that cannot be read (cut short by a power loss before the disk caught up) is
+removed and its games replayed.
 
 Decisions recorded here: each seed sets both the process and the map seed of its game (as
 :func:`~labkit.encounter.sim.batch.run_batch` does); a value that is not a number, a string or a
