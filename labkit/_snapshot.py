@@ -24,6 +24,8 @@ from __future__ import annotations
 import html as _html
 from typing import Any
 
+from labkit._text import safe_html
+
 __all__ = ["render_widget", "staticize", "SNAPSHOT_CLASS"]
 
 WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
@@ -113,7 +115,7 @@ def render_widget(model_id: str, state: dict[str, Any]) -> str:
         return f'<div class="lk-hbox">{kids}</div>'
     if name in ("HTMLModel", "HTMLMathModel"):
         label = f'<span class="lk-label">{_html.escape(desc)}</span>' if desc else ""
-        return f"<div>{label}{st.get('value', '')}</div>"
+        return f"<div>{label}{safe_html(st.get('value', ''))}</div>"  # not ours: sanitised
     if name == "LabelModel":
         return f"<div>{_html.escape(str(st.get('value', '')))}</div>"
     if name == "OutputModel":

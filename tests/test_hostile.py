@@ -645,3 +645,78 @@ def test_the_sweep_lock_is_released_when_its_holder_is_killed(tmp_path):
     proc.wait()
     with hold(folder):  # kill -9 released it
         pass
+
+
+# one escaping rule: every string from a file is text in HTML and visible on the terminal
+
+EVIL_HTML = "<img src=x onerror=alert(1)>"
+EVIL_TERMINAL = "lvl\x1b[31m-red\u202egnp"
+
+
+def _active_markup(markup: str) -> list[str]:
+    """Tags a browser would build from ``markup`` that carry script: on* attributes, <script>."""
+    from html.parser import HTMLParser
+
+    found: list[str] = []
+
+    class Spy(HTMLParser):
+        def handle_starttag(self, tag, attrs):
+            if tag == "script" or any(name.startswith("on") for name, _ in attrs):
+                found.append(tag)
+
+    Spy().feed(markup)
+    return found
+
+
+def _evil_level(tmp_path, level_id=EVIL_TERMINAL):
+    doc = json.loads((DATA / "levels" / "01-grazing.json").read_text())
+    doc["id"] = level_id
+    doc["tiles"][0]["id"] = EVIL_HTML  # the mover: the collision viewer names it
+    doc["tiles"][1]["id"] = EVIL_HTML + "2"  # the post it is blocked by
+    path = tmp_path / "evil.json"
+    path.write_text(json.dumps(doc))
+    return path
+
+
+def test_score_shows_control_and_bidi_characters_visibly(tmp_path):
+    verdict, rc, out, err = run_cli(["puzzle", "score", str(_evil_level(tmp_path))])
+    assert rc == 0, err
+    assert "\x1b" not in out and "\u202e" not in out
+    assert "lvl\\x1b[31m-red\\u202egnp" in out
+
+
+def test_apps_and_reprs_escape_ids_from_files(tmp_path):
+    from labkit.hexpuzzle import Level, score
+    from labkit.widgets import CollisionSweepViewer, DifficultyWorkbench
+
+    level = Level.load(_evil_level(tmp_path, level_id=EVIL_HTML))
+    viewer = CollisionSweepViewer([level])
+    bench = DifficultyWorkbench([level])
+    rendered = {
+        "collision viewer": viewer.describe(),
+        "workbench table": bench._table_html(),
+        "difficulty repr": score(level)._repr_html_(),
+    }
+    for name, markup in rendered.items():
+        assert not _active_markup(markup), (name, markup)
+        assert "&lt;img src=x onerror=alert(1)&gt;" in markup, (name, markup)
+
+
+def test_gauge_tuner_escapes_enemy_ids():
+    from labkit.widgets import gauge_tuner
+
+    row = {"per_action": {EVIL_HTML: 1.0}, "until": {EVIL_HTML: {"first_action_tick": 3}}}
+    markup = gauge_tuner.GaugeTuner._table_html(None, row)
+    assert not _active_markup(markup) and "&lt;img" in markup
+
+
+def test_the_snapshot_sanitises_html_it_did_not_generate():
+    from labkit._snapshot import render_widget
+
+    state = {"m": {"model_name": "HTMLModel", "state": {
+        "value": f"<b>kept</b> {EVIL_HTML}<script>alert(2)</script>"
+                 "<img src='data:image/png;base64,AAAA'>"}}}  # fmt: skip
+    markup = render_widget("m", state)
+    assert not _active_markup(markup), markup
+    assert "<b>kept</b>" in markup and "&lt;img src=x onerror=alert(1)&gt;" in markup
+    assert '<img src="data:image/png;base64,AAAA">' in markup  # labkit's own figures stay

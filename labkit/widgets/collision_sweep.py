@@ -20,6 +20,7 @@ import numpy as np
 
 from labkit import ArgumentError
 from labkit._data import data_path
+from labkit._text import html_text
 from labkit.hexpuzzle import Level, Trace, trace
 from labkit.hexpuzzle.coords import centre
 from labkit.hexpuzzle.draw import BoardPlot
@@ -181,12 +182,14 @@ class CollisionSweepViewer(CodeMixin):
             assert t.point is not None, "a blocked trace records its contact point"
             x, y = t.point
             return (
-                f"{head} · tap <b>{t.tile}</b>: <span style='color:#c1121f'><b>blocked</b></span> "
-                f"by <b>{t.blocker}</b> after {t.contact:.3f} R at ({x:.2f}, {y:.2f})"
+                f"{head} · tap <b>{html_text(t.tile)}</b>: <span style='color:#c1121f'><b>blocked"
+                f"</b></span> by <b>{html_text(t.blocker)}</b> after {t.contact:.3f} R at "
+                f"({x:.2f}, {y:.2f})"
             )
         colour = "#2a9d8f" if t.outcome == "exit" else "#7b2cbf"
         return (
-            f"{head} · tap <b>{t.tile}</b>: <span style='color:{colour}'><b>{t.outcome}</b></span>"
+            f"{head} · tap <b>{html_text(t.tile)}</b>: <span style='color:{colour}'>"
+            f"<b>{t.outcome}</b></span>"
             f" after {t.length:.2f} R through {len(t.visits)} cells"
         )
 

@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from labkit._text import html_text
 from labkit.mapturn import World, example_tower_path, gauge_timeline, load_tower
 from labkit.widgets._code import CodeError, CodeMixin, literal, path_code, source
 from labkit.widgets._controls import snapped, tip
@@ -233,7 +234,7 @@ class GaugeTuner(CodeMixin):
                          if u["reach_tick"] is not None else "never (walled off)")  # fmt: skip
             else:
                 reach = "— (no chase)"
-            rows.append(f"<tr><td>{k}</td><td>{v:.2f}</td>"
+            rows.append(f"<tr><td>{html_text(k)}</td><td>{v:.2f}</td>"
                         f"<td>{cell(u['first_action_tick'], 'never (not scheduled)')}</td>"
                         f"<td>{reach}</td></tr>")  # fmt: skip
         head = ("<th>enemy</th><th title='enemy actions per player action over the ticks shown'>"

@@ -35,6 +35,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from labkit._data import data_path
+from labkit._text import html_text
 from labkit.hexpuzzle.difficulty.calibration import BAND_NAMES, DEFAULT_EDGES, band_of
 from labkit.hexpuzzle.difficulty.fit import calibrate, strengths
 from labkit.hexpuzzle.difficulty.observed import observed_index
@@ -410,7 +411,7 @@ class DifficultyWorkbench(CodeMixin):
     def _table_html(self) -> str:
         what = "observed" if self.observed is not None else "original"
         rows = "".join(
-            f"<tr><td>{r['rank']}</td><td>{r['was']}</td><td>{r['id']}</td><td>{r['score']}</td>"
+            f"<tr><td>{r['rank']}</td><td>{r['was']}</td><td>{html_text(r['id'])}</td><td>{r['score']}</td>"
             f"<td style='color:{BAND_COLOURS[r['band']]}'>{r['band']}</td>"
             f"<td>{r['target']}</td></tr>"
             for r in self.ranking()

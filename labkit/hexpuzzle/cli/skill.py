@@ -26,6 +26,7 @@ def register_skill_commands(puzzle_subparsers: Any) -> None:
 
 def _skill(args: argparse.Namespace) -> int:
     from labkit import ArgumentError
+    from labkit._text import terminal_text
     from labkit.hexpuzzle.cli.calibration import load_levels
     from labkit.hexpuzzle.difficulty.skill import fit_skill_model
     from labkit.hexpuzzle.difficulty.telemetry import load_telemetry
@@ -47,7 +48,7 @@ def _skill(args: argparse.Namespace) -> int:
         f"{'level':<16}{'beta':>7}  {'95 % interval':<17}{'n':>6}{'success':>9}{'score':>6}  band"
     )
     for row in sorted(model.table(), key=lambda r: r["difficulty"]):
-        print(f"{row['level']:<16}{row['difficulty']:>+7.2f}  [{row['low']:+.2f}, "
+        print(f"{terminal_text(row['level']):<16}{row['difficulty']:>+7.2f}  [{row['low']:+.2f}, "
               f"{row['high']:+.2f}]{row['n']:>7}{row['success']:>9.2f}{row['score']:>6}  "
               f"{row['band']}")  # fmt: skip
     if args.out:

@@ -152,6 +152,7 @@ def _hint(args: argparse.Namespace) -> int:
 
 
 def _score(args: argparse.Namespace) -> int:
+    from labkit._text import terminal_text
     from labkit.hexpuzzle.difficulty.scoring import PARTS, score
 
     head = f"{'level':<16} {'total':>5}  {'band':<12} " + " ".join(f"{p:>8}" for p in PARTS)
@@ -163,7 +164,9 @@ def _score(args: argparse.Namespace) -> int:
             shown = d.display
             cells = " ".join(f"{'-' if shown.get(p) is None else shown[p]:>8}" for p in PARTS)
             total = "-" if d.total is None else d.total
-            print(f"{level.id:<16} {total:>5}  {d.band or '-':<12} {cells}  {d.status}")
+            print(
+                f"{terminal_text(level.id):<16} {total:>5}  {d.band or '-':<12} {cells}  {d.status}"
+            )
     return 0
 
 
