@@ -766,3 +766,104 @@ def in_child(fn: Callable[..., Any], *args: Any, seconds: int = 60,
     if not chunks:
         return ["traceback", "the child died without an answer (out of memory or a signal)"]
     return json.loads(b"".join(chunks))
+
+
+# --- telemetry exact or refused (issue 33 item 3) -----------------------------------------------
+# Kept apart from the generated corpus above: each case builds its input (a file in ``folder`` or
+# an in-memory table), and pins the one-line error every loader must give for it.
+
+TELEMETRY_ROW = ("L1", "p1", 1, True, 0, 0, 2, 0, 31.5, True)
+
+
+def _telemetry_columns(**change: list) -> dict[str, list]:
+    from labkit.hexpuzzle.difficulty.telemetry import COLUMNS
+
+    cols = {name: [v, v] for name, v in zip(COLUMNS, TELEMETRY_ROW)}
+    cols["player"] = ["p1", "p2"]
+    cols.update(change)
+    return cols
+
+
+def _parquet(folder: Path, name: str, cols: dict, types: dict | None = None) -> Path:
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    table = pa.table({k: pa.array(v, type=(types or {}).get(k)) for k, v in cols.items()})
+    pq.write_table(table, folder / name)
+    return folder / name
+
+
+def _csv(folder: Path, name: str, *rows: str) -> Path:
+    path = folder / name
+    path.write_bytes(("\n".join([TELEMETRY_HEADER, *rows]) + "\n").encode("utf-8", "surrogatepass"))
+    return path
+
+
+def _frame(**change: list) -> Any:
+    import pandas as pd
+
+    return pd.DataFrame(_telemetry_columns(**change))
+
+
+def _array(**change: list) -> Any:
+    import numpy as np
+
+    from labkit.hexpuzzle.difficulty.telemetry import COLUMNS
+
+    cols = _telemetry_columns(**change)
+    dtype = [("level", "U8"), ("player", "U8"), *((n, "i8") for n in list(COLUMNS)[2:])]
+    dtype = [(n, "?" if n in ("first_try", "won") else "f8" if n == "seconds" else t)
+             for n, t in dtype]  # fmt: skip
+    return np.array(list(zip(*(cols[n] for n in COLUMNS))), dtype=dtype)
+
+
+#: (name, make(folder) -> a path or a table, the one-line error it must give)
+TELEMETRY_EXACT_CASES: list[tuple[str, Callable[[Path], Any], str]] = [
+    ("csv-nul-ends-an-id", lambda f: _csv(f, "a.csv", "L1,p1\x00,1,1,0,0,2,0,31.5,1",
+                                          "L1,p1,1,1,0,0,2,0,31.5,1"),
+     "a.csv: line 2, column 'player': holds a control character (got 'p1\\x00')"),
+    ("csv-space-before-an-id", lambda f: _csv(f, "b.csv", "L1, p1,1,1,0,0,2,0,31.5,1"),
+     "b.csv: line 2, column 'player': starts or ends with a space (got ' p1')"),
+    ("csv-space-after-an-id", lambda f: _csv(f, "c.csv", "L1 ,p1,1,1,0,0,2,0,31.5,1"),
+     "c.csv: line 2, column 'level': starts or ends with a space (got 'L1 ')"),
+    ("csv-tab-in-an-id", lambda f: _csv(f, "d.csv", "L1,p\t1,1,1,0,0,2,0,31.5,1"),
+     "d.csv: line 2, column 'player': holds a control character (got 'p\\t1')"),
+    ("csv-cr-in-an-id", lambda f: _csv(f, "e.csv", '"L\r1",p1,1,1,0,0,2,0,31.5,1'),
+     "e.csv: line 2, column 'level': holds a control character (got 'L\\r1')"),
+    ("parquet-null-player", lambda f: _parquet(f, "n.parquet",
+                                               _telemetry_columns(player=["p1", None])),
+     "n.parquet: row 2, column 'player': missing value (null)"),
+    ("parquet-list-player", lambda f: _parquet(f, "l.parquet",
+                                               _telemetry_columns(player=[["a"], ["b"]])),
+     "l.parquet: row 1, column 'player': must be a text column (got list<element: string>)"),
+    ("parquet-string-attempt", lambda f: _parquet(f, "s.parquet",
+                                                  _telemetry_columns(attempt=["1", "2"])),
+     "s.parquet: row 1, column 'attempt': must be an integer column (got string)"),
+    ("parquet-bool-collisions", lambda f: _parquet(f, "b.parquet",
+                                                   _telemetry_columns(collisions=[True, False])),
+     "b.parquet: row 1, column 'collisions': must be an integer column (got bool)"),
+    ("parquet-null-seconds", lambda f: _parquet(f, "t.parquet",
+                                                _telemetry_columns(seconds=[1.0, None])),
+     "t.parquet: row 2, column 'seconds': missing value (null)"),
+    ("parquet-over-the-row-limit", lambda f: _parquet(f, "big.parquet", _telemetry_columns()),
+     "big.parquet: holds 2 rows, more than the limit of 1 (pass max_rows= to read more)"),
+    ("array-nul-inside-an-id", lambda f: _array(player=["p1", "p\x001"]),
+     "row 2, column 'player': holds a control character (got 'p\\x001')"),
+    # numpy's fixed-width text itself drops a trailing NUL: two rows of p1, refused, not merged
+    ("array-nul-ends-an-id", lambda f: _array(player=["p1", "p1\x00"]),
+     "row 2, column 'attempt': duplicate (level, player, attempt) (also on row 1) "
+     "(got ('L1', 'p1', 1))"),
+    ("array-negative-count", lambda f: _array(hints=[0, -1]),
+     "row 2, column 'hints': must be an integer 0-1000000000 (got -1)"),
+    ("array-duplicate-attempt", lambda f: _array(player=["p1", "p1"]),
+     "row 2, column 'attempt': duplicate (level, player, attempt) (also on row 1) "
+     "(got ('L1', 'p1', 1))"),
+    ("frame-string-attempt", lambda f: _frame(attempt=["1", "2"]),
+     "row 1, column 'attempt': must be an integer column (got string)"),
+    ("frame-null-player", lambda f: _frame(player=["p1", None]),
+     "row 2, column 'player': missing value (null)"),
+    ("frame-space-after-an-id", lambda f: _frame(player=["p1", "p1 "]),
+     "row 2, column 'player': starts or ends with a space (got 'p1 ')"),
+    ("dict-bool-collisions", lambda f: _telemetry_columns(collisions=[True, False]),
+     "row 1, column 'collisions': must be an integer column (got bool)"),
+]  # fmt: skip

@@ -6,6 +6,7 @@ Examples (shell)::
     labkit sim replay t.json            # exit 1 and the first divergence on a mismatch
     labkit sim batch --seeds 0:1000 --out results.csv
     labkit sim batch --seeds 0:1000 --scheduler tcp://127.0.0.1:8786 --out results.csv
+    labkit sim batch --seeds 0:1000 --scheduler-file /shared/scheduler.json --out results.csv
 """
 
 from __future__ import annotations
@@ -15,6 +16,8 @@ from typing import Any
 
 from labkit import _args as A
 from labkit.encounter.cli_options import (
+    cluster_options,
+    dask_client,
     game_options,
     parse_seeds,
     settings_from_args,
@@ -45,7 +48,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     bat.add_argument("--fixed-map", action="store_true", help="keep --map-seed for every game")
     bat.add_argument("--workers", type=A.int_range(1, 256),
                      help="local processes (default: one per core)")  # fmt: skip
-    bat.add_argument("--scheduler", help="dask.distributed scheduler address")
+    cluster_options(bat)
     bat.add_argument("--chunksize", type=A.int_range(1, 100_000), help="games per task")
     bat.add_argument("--out", type=A.out_file, help="CSV file for the rows")
     bat.add_argument("--quiet", action="store_true", help="no progress bar")
@@ -110,13 +113,9 @@ def _cmd_batch(args: argparse.Namespace) -> int:
 
     seeds = parse_seeds(args.seeds)
     settings = settings_from_args(args, seeds[0])
-    client = None
     executor: Any = None  # a dask Client or a process pool: run_batch needs submit/map only
-    if args.scheduler:
-        from distributed import Client
-
-        client = executor = Client(args.scheduler)
-    elif args.workers:
+    client = executor = dask_client(args)
+    if client is None and args.workers:
         from labkit.encounter.sim.batch import local_executor
 
         executor = local_executor(args.workers)

@@ -19,7 +19,13 @@ import json
 from typing import Any
 
 from labkit import ArgumentError
-from labkit.encounter.cli_options import pair, parse_seeds, settings_from_args
+from labkit.encounter.cli_options import (
+    cluster_options,
+    dask_client,
+    pair,
+    parse_seeds,
+    settings_from_args,
+)
 
 
 def register(sub: argparse._SubParsersAction, game_options: Any) -> None:
@@ -57,7 +63,7 @@ def register(sub: argparse._SubParsersAction, game_options: Any) -> None:
 
 def _engine_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--workers", type=int, help="local processes (default: one per core)")
-    p.add_argument("--scheduler", help="dask.distributed scheduler address")
+    cluster_options(p)
     p.add_argument("--chunksize", type=int, help="games per task")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
 
@@ -100,11 +106,9 @@ def parse_grid(items: list[str]) -> dict[str, list]:
 
 
 def _executor(args: argparse.Namespace) -> tuple[Any, Any]:
-    """(executor, closer) from --scheduler / --workers."""
-    if args.scheduler:
-        from distributed import Client
-
-        client = Client(args.scheduler)
+    """(executor, closer) from --scheduler / --scheduler-file / --workers."""
+    client = dask_client(args)
+    if client is not None:
         return client, client.close
     if args.workers:
         from labkit.encounter.sim.batch import local_executor

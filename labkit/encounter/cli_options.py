@@ -31,6 +31,8 @@ __all__ = [
     "balance_patch",
     "settings_from_args",
     "parse_seeds",
+    "cluster_options",
+    "dask_client",
 ]
 
 
@@ -112,3 +114,27 @@ def parse_seeds(value: str | list[int]) -> list[int]:
         return A.seed_range(value)
     except argparse.ArgumentTypeError as exc:
         raise LabkitError(f"--seeds: {exc}") from None
+
+
+def cluster_options(p: argparse.ArgumentParser) -> None:
+    """``--scheduler ADDRESS`` or ``--scheduler-file FILE``: play on a running Dask cluster."""
+    where = p.add_mutually_exclusive_group()
+    where.add_argument(
+        "--scheduler",
+        metavar="ADDRESS",
+        help="dask.distributed scheduler address (tcp://HOST:8786)",
+    )
+    where.add_argument("--scheduler-file", type=A.in_file, metavar="FILE",
+                       help="the JSON file `dask scheduler --scheduler-file FILE` wrote "
+                            "(on a shared folder)")  # fmt: skip
+
+
+def dask_client(args: argparse.Namespace) -> Any:
+    """A ``distributed.Client`` for ``--scheduler``/``--scheduler-file``, or None for neither."""
+    address = getattr(args, "scheduler", None)
+    file = getattr(args, "scheduler_file", None)
+    if not address and not file:
+        return None
+    from distributed import Client
+
+    return Client(address) if address else Client(scheduler_file=file)

@@ -91,7 +91,7 @@ def test_make_table_and_as_table_accept_rows_and_dicts():
     table = make_table(rows)
     dicts = [dict(zip(COLUMNS, r)) for r in table.tolist()]
     assert as_table(dicts).tolist() == table.tolist()
-    assert as_table(table) is table
+    assert as_table(table).tolist() == table.tolist()  # checked again, like a file (issue 33)
     assert parse_telemetry(to_csv(table)).tolist() == table.tolist()
     with pytest.raises(TelemetryError, match="column 'player'"):
         as_table(np.zeros(2, dtype=[("level", "U2"), ("x", "i8")]))

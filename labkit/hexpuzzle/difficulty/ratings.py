@@ -143,8 +143,13 @@ class _Side:
         self.n = np.zeros(0, dtype=np.int64)
 
     def indices(self, names: NDArray) -> NDArray[np.int64]:
-        uniq, inverse = np.unique(names, return_inverse=True)
-        new = [str(u) for u in uniq.tolist() if u not in self.index]
+        """Each name's index, adding the new ones (hashed by Arrow: no sort of the strings)."""
+        import pyarrow as pa
+        import pyarrow.compute as pc
+
+        enc = pc.dictionary_encode(pa.array(names, type=pa.string()))
+        uniq = enc.dictionary.to_pylist()
+        new = [u for u in uniq if u not in self.index]
         if new:
             for name in new:
                 self.index[name] = len(self.ids)
@@ -155,8 +160,8 @@ class _Side:
             self.phi = np.r_[self.phi, np.full(k, rd / SCALE)]
             self.sigma = np.r_[self.sigma, np.full(k, vol)]
             self.n = np.r_[self.n, np.zeros(k, dtype=np.int64)]
-        lookup = np.array([self.index[str(u)] for u in uniq.tolist()], dtype=np.int64)
-        return lookup[inverse]
+        lookup = np.array([self.index[u] for u in uniq], dtype=np.int64)
+        return lookup[enc.indices.to_numpy(zero_copy_only=False)]
 
     def get(self, name: str, what: str) -> tuple[float, float, int]:
         if name not in self.index:
@@ -232,19 +237,19 @@ class LevelRatings:
         Returns the number of games that moved a level's rating.
         """
         table = as_table(rows)
-        first = table[table["attempt"] == 1]
-        self.skipped += len(table) - len(first)
-        if not len(first):
+        at = np.flatnonzero(table["attempt"] == 1)  # only the columns needed: no table copy
+        self.skipped += len(table) - len(at)
+        if not len(at):
             return 0
-        p = self.players.indices(first["player"])
-        lv = self.levels.indices(first["level"])
+        p = self.players.indices(table["player"][at])
+        lv = self.levels.indices(table["level"][at])
         P, L = self.players, self.levels
         moved = _rating_kernels.rate_games(
-            p, lv, first["won"].astype(np.float64), P.mu, P.phi, P.sigma, P.n,
+            p, lv, table["won"][at].astype(np.float64), P.mu, P.phi, P.sigma, P.n,
             L.mu, L.phi, L.sigma, L.n, self.tau, self.max_change / SCALE,
             self.provisional_rd / SCALE,
         )  # fmt: skip
-        self.games += len(first)
+        self.games += len(at)
         return int(moved)
 
     def level(self, level_id: str) -> tuple[float, float, int]:

@@ -23,19 +23,34 @@ Decisions the SPEC leaves open
   from a real game may carry the game's own flag; the loader checks the two agree.
 * Lines starting with ``#`` are comments (provenance: seed, labkit version); blank lines are
   skipped. Extra columns are ignored (a real export may carry more); missing ones are errors.
-  Booleans accept ``0``/``1`` and ``true``/``false``.
+  Booleans accept ``0``/``1`` and ``true``/``false``. Lines end at ``\\n`` (CR LF accepted);
+  U+2028 inside an id is part of the id.
+* Ids are kept exactly as given: an id holding a control character (NUL, tab, CR, ...) or
+  starting or ending with a space is refused, never stripped or merged with another.
 * ``(level, player, attempt)`` must be unique. Attempt numbers need not be contiguous (a
   telemetry pipeline may drop rows); a player with no ``attempt == 1`` row simply adds nothing
   to a level's first-try figures.
-* Limits: files up to :data:`MAX_BYTES`, ids up to :data:`MAX_TEXT` characters, counts and
-  attempts up to :data:`MAX_COUNT`, seconds up to :data:`MAX_SECONDS`; a UTF-8 byte-order
-  mark is accepted, other encodings are an error naming the line.
+* Limits: files up to :data:`MAX_BYTES`, :data:`MAX_ROWS` rows unless ``max_rows=`` says
+  otherwise (checked from a Parquet file's metadata before any row is read), ids up to
+  :data:`MAX_TEXT` characters, counts and attempts up to :data:`MAX_COUNT`, seconds up to
+  :data:`MAX_SECONDS`; a UTF-8 byte-order mark is accepted, other encodings are an error
+  naming the line.
+* Every input is checked the same way, column by column (:mod:`.telemetry_columns`): CSV,
+  Parquet, a folder of Parquet files, a ``DataFrame``, a structured array, rows. Typed inputs
+  are checked by type: a count must be an integer column, never a string or a bool.
+* CSV written by :func:`to_csv` / :func:`save_telemetry` is safe to open in a spreadsheet: an
+  id starting with ``=``, ``+``, ``-``, ``@``, a tab or a CR gets a leading ``'`` (the
+  OWASP guidance on CSV injection), so no cell is run as a formula. The loader drops one
+  leading ``'`` of an id (the spreadsheet's own text mark), and an id that starts with ``'``
+  is written with a second one, so every id reads back exactly as it was saved.
 * Errors name the line (1-based, header and comments counted, as an editor shows it), the
   column and the bad text; nothing is half-loaded.
 * Loaders return a numpy structured array (``level``/``player`` fixed-width unicode, counts
   ``int64``, ``seconds`` ``float64``, flags ``bool``); :func:`load_telemetry` returns a pandas
   ``DataFrame`` instead when pandas is importable (``frame=False`` forces numpy). Every labkit
-  function taking telemetry accepts either (see :func:`as_table`).
+  function taking telemetry accepts either (see :func:`as_table`). :func:`load_telemetry` and
+  :meth:`~.Telemetry.load` are one loading path (:mod:`.telemetry_read`): CSV, a Parquet file
+  or a folder of Parquet files, read as a stream.
 
 Examples
 --------
@@ -57,17 +72,25 @@ from __future__ import annotations
 
 import csv
 import io
-import math
 import os
-import re
 from collections.abc import Iterable, Sequence
 from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
 
-from labkit import LabkitError
 from labkit import io as lio
+from labkit.hexpuzzle.difficulty.telemetry_columns import Batches
+from labkit.hexpuzzle.difficulty.telemetry_read import parse_csv, read_table
+from labkit.hexpuzzle.difficulty.telemetry_rules import (
+    COLUMNS,
+    MAX_BYTES,
+    MAX_COUNT,
+    MAX_ROWS,
+    MAX_SECONDS,
+    MAX_TEXT,
+    TelemetryError,
+)
 
 __all__ = [
     "COLUMNS",
@@ -80,119 +103,21 @@ __all__ = [
     "to_csv",
     "to_frame",
 ]
+__all__ += ["MAX_BYTES", "MAX_COUNT", "MAX_ROWS", "MAX_SECONDS", "MAX_TEXT"]  # the limits
 
-#: Column name -> kind ("text", "count" (int >= 0), "attempt" (int >= 1), "flag", "seconds").
-COLUMNS: dict[str, str] = {
-    "level": "text",
-    "player": "text",
-    "attempt": "attempt",
-    "first_try": "flag",
-    "collisions": "count",
-    "hints": "count",
-    "rotations": "count",
-    "undos": "count",
-    "seconds": "seconds",
-    "won": "flag",
-}
-_NUMERIC = {"attempt": np.int64, "count": np.int64, "flag": np.bool_, "seconds": np.float64}
-_TRUE, _FALSE = {"1", "true", "True", "TRUE"}, {"0", "false", "False", "FALSE"}
-
-#: Limits of a telemetry file: its size, a text field's length (level and player ids), the
-#: largest count or attempt number (int64 holds far more; no real player comes near), the
-#: longest attempt in seconds (a year). Memory is O(file size), work O(rows).
-MAX_BYTES = 256 * 1024 * 1024
-MAX_TEXT = 200
-MAX_COUNT = 1_000_000_000
-MAX_SECONDS = 365 * 24 * 3600.0
-_INTEGER = re.compile(r"[+-]?[0-9]+")
-_DECIMAL = re.compile(r"[+-]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][+-]?[0-9]+)?")
+#: First characters a spreadsheet reads as a formula (OWASP, "CSV Injection").
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 
 
-class TelemetryError(LabkitError):
-    """A telemetry file or table that breaks the format; names line, column and value."""
-
-
-def _where(line: int | None, column: str) -> str:
-    return f"column {column!r}" if line is None else f"line {line}, column {column!r}"
-
-
-def _parse_cell(text: str, kind: str, where: str) -> Any:
-    text = text.strip()
-    if kind == "text":
-        if not text:
-            raise TelemetryError("must not be empty", pointer=where, value=text)
-        if len(text) > MAX_TEXT:
-            raise TelemetryError(f"longer than {MAX_TEXT} characters", pointer=where, value=text)
-        try:
-            text.encode("utf-8")  # a lone surrogate (a decoding escape) cannot be written back
-        except UnicodeEncodeError:
-            raise TelemetryError("not encodable text", pointer=where, value=text) from None
-        return text
-    if kind == "flag":
-        if text in _TRUE:
-            return True
-        if text in _FALSE:
-            return False
-        raise TelemetryError("must be 0 or 1", pointer=where, value=text)
-    if kind == "seconds":
-        try:
-            # ASCII only: float() would also read "١٢" or "1_0"
-            value = float(text) if _DECIMAL.fullmatch(text) else math.nan
-        except ValueError:
-            value = math.nan
-        if not (math.isfinite(value) and 0 <= value <= MAX_SECONDS):
-            raise TelemetryError(f"must be a number 0-{MAX_SECONDS:g}", pointer=where, value=text)
-        return value
-    lo = 1 if kind == "attempt" else 0
-    value = -1
-    if len(text) <= 20 and _INTEGER.fullmatch(text):  # ASCII digits only, no "1_000" or "٣"
-        value = int(text)
-    if not lo <= value <= MAX_COUNT:
-        raise TelemetryError(f"must be an integer {lo}-{MAX_COUNT}", pointer=where, value=text)
-    return value
-
-
-def _dtype(rows: Sequence[Sequence[Any]]) -> np.dtype:
-    width = {
-        name: max([1] + [len(row[i]) for row in rows])
-        for i, name in enumerate(COLUMNS)
-        if COLUMNS[name] == "text"
-    }
-    return np.dtype(
-        [
-            (name, f"<U{width[name]}" if kind == "text" else _NUMERIC[kind])
-            for name, kind in COLUMNS.items()
-        ]
-    )
-
-
-def _check_rows(rows: Sequence[Sequence[Any]], lines: Sequence[int | None]) -> None:
-    """Cross-field rules: first_try agrees with attempt/won; (level, player, attempt) unique."""
-    names = list(COLUMNS)
-    i_attempt, i_first, i_won = (names.index(k) for k in ("attempt", "first_try", "won"))
-    seen: dict[tuple[str, str, int], int | None] = {}
-    for row, line in zip(rows, lines):
-        expected = row[i_attempt] == 1 and bool(row[i_won])
-        if bool(row[i_first]) != expected:
-            raise TelemetryError(
-                f"must equal (attempt == 1 and won) = {int(expected)}",
-                pointer=_where(line, "first_try"),
-                value=int(bool(row[i_first])),
-            )
-        key = (row[0], row[1], int(row[i_attempt]))
-        if key in seen:
-            first = seen[key]
-            also = f" (also on line {first})" if first is not None else ""
-            raise TelemetryError(
-                f"duplicate (level, player, attempt){also}",
-                pointer=_where(line, "attempt"),
-                value=key,
-            )
-        seen[key] = line
+def _cell_text(v: Any) -> str:
+    """A Python value as the CSV cell text it stands for (``True`` -> ``"1"``)."""
+    if isinstance(v, (bool, np.bool_)):
+        return str(int(v))
+    return str(v)
 
 
 def make_table(rows: Iterable[Sequence[Any]], *, lines: Sequence[int] | None = None) -> NDArray:
-    """Validate rows (values in :data:`COLUMNS` order) and build the structured array.
+    """Validate rows (values in :data:`COLUMNS` order, read as CSV cells) and build the array.
 
     Examples
     --------
@@ -200,24 +125,37 @@ def make_table(rows: Iterable[Sequence[Any]], *, lines: Sequence[int] | None = N
     >>> t.dtype.names[:3], int(t["attempt"][0])
     (('level', 'player', 'attempt'), 1)
     """
+    import pyarrow as pa
+
     rows = [tuple(r) for r in rows]
-    where_of = list(lines) if lines is not None else [None] * len(rows)
-    clean = []
-    for row, line in zip(rows, where_of):
+    where_of = list(lines) if lines is not None else None
+    for k, row in enumerate(rows):
         if len(row) != len(COLUMNS):
-            raise TelemetryError(
-                f"a row needs {len(COLUMNS)} values", pointer=f"line {line}", value=row
-            )
-        clean.append(
-            tuple(
-                _parse_cell(
-                    str(int(v) if isinstance(v, (bool, np.bool_)) else v), kind, _where(line, name)
-                )
-                for v, (name, kind) in zip(row, COLUMNS.items())
-            )
-        )
-    _check_rows(clean, where_of)
-    return np.array(clean, dtype=_dtype(clean))
+            at = where_of[k] if where_of is not None else None
+            raise TelemetryError(f"a row needs {len(COLUMNS)} values", pointer=f"line {at}",
+                                 value=row)  # fmt: skip
+    batches = Batches(
+        (lambda i: f"line {where_of[i]}") if where_of is not None else (lambda i: ""),
+    )
+    columns = list(zip(*rows)) if rows else [()] * len(COLUMNS)
+    cells = {}
+    for name, values in zip(COLUMNS, columns):
+        texts = [_cell_text(v) for v in values]
+        try:
+            cells[name] = pa.array(texts, type=pa.string())
+        except (UnicodeEncodeError, pa.ArrowException):
+            bad = next(i for i, t in enumerate(texts) if not _encodable(t))
+            batches.fail(bad, name, "not encodable text", texts[bad])
+    batches.add(cells, cells=True)
+    return batches.table()
+
+
+def _encodable(text: str) -> bool:
+    try:
+        text.encode("utf-8")  # a lone surrogate (a decoding escape) cannot be written back
+    except UnicodeEncodeError:
+        return False
+    return True
 
 
 def parse_telemetry(text: str, *, file: str | None = None) -> NDArray:
@@ -236,47 +174,38 @@ def parse_telemetry(text: str, *, file: str | None = None) -> NDArray:
     (['L1'], [31.5], [True])
     """
     try:
-        header: list[str] | None = None
-        rows: list[list[str]] = []
-        lines: list[int] = []
-        if text.startswith("\ufeff"):
-            text = text[1:]  # a byte-order mark (spreadsheet exports write one)
-        for number, raw in enumerate(text.splitlines(), start=1):
-            if not raw.strip() or raw.lstrip().startswith("#"):
-                continue
-            try:
-                cells = next(csv.reader([raw]))
-            except csv.Error as exc:
-                raise TelemetryError(f"not CSV: {exc}", pointer=f"line {number}") from None
-            if len(cells) > 4 * len(COLUMNS) + 64:
-                raise TelemetryError("too many columns", pointer=f"line {number}",
-                                     value=len(cells))  # fmt: skip
-            if header is None:
-                header = [c.strip() for c in cells]
-                for name in COLUMNS:
-                    if name not in header:
-                        raise TelemetryError(
-                            f"header has no column {name!r}", pointer=f"line {number}", value=raw
-                        )
-                take = [header.index(name) for name in COLUMNS]
-                continue
-            if len(cells) != len(header):
-                raise TelemetryError(
-                    f"expected {len(header)} values like the header, found {len(cells)}",
-                    pointer=f"line {number}",
-                    value=raw,
-                )
-            rows.append([cells[i] for i in take])
-            lines.append(number)
-        if header is None:
-            raise TelemetryError("no header row", pointer="line 1")
-        return make_table(rows, lines=lines)
+        if not _encodable(text):
+            _name_surrogate(text)
+        return parse_csv(io.BytesIO(text.encode("utf-8")), max_rows=MAX_ROWS)[0]
     except TelemetryError as exc:
         raise exc.with_file(file) if file else exc from None
 
 
-def load_telemetry(path: str | os.PathLike, *, frame: bool | None = None) -> Any:
-    """Read a telemetry CSV file.
+def _name_surrogate(text: str) -> None:
+    """Name the line and column of a lone surrogate (a decoding escape) in CSV text."""
+    header: list[str] | None = None
+    for number, line in enumerate(text.split("\n"), start=1):
+        if not line.strip() or line.lstrip().startswith("#"):
+            continue
+        cells = next(csv.reader([line]))
+        if header is None:
+            header = [c.strip() for c in cells]
+        bad = [k for k, c in enumerate(cells) if not _encodable(c)]
+        if bad:
+            k = bad[0]
+            name = header[k] if k < len(header) else f"#{k + 1}"
+            raise TelemetryError("not encodable text", pointer=f"line {number}, column {name!r}",
+                                 value=cells[k])  # fmt: skip
+    raise TelemetryError("not encodable text (a lone surrogate)")
+
+
+def load_telemetry(
+    path: str | os.PathLike, *, frame: bool | None = None, max_rows: int = MAX_ROWS
+) -> Any:
+    """Read telemetry: a CSV file, a Parquet file or a folder of Parquet files (streamed).
+
+    The same loading path as :meth:`~labkit.hexpuzzle.Telemetry.load` (which also keeps the
+    comment lines).
 
     Parameters
     ----------
@@ -284,6 +213,8 @@ def load_telemetry(path: str | os.PathLike, *, frame: bool | None = None) -> Any
     frame : bool or None
         ``None``: a pandas ``DataFrame`` when pandas is importable, else the numpy structured
         array; ``True``: pandas (``ImportError`` without it); ``False``: numpy.
+    max_rows : int
+        Refuse more rows than this (checked from a Parquet file's metadata before reading).
 
     Examples
     --------
@@ -292,9 +223,7 @@ def load_telemetry(path: str | os.PathLike, *, frame: bool | None = None) -> Any
     >>> rows.dtype.names[:3], len(rows) > 0
     (('level', 'player', 'attempt'), True)
     """
-    text = lio.read_text(path, max_bytes=MAX_BYTES, error=TelemetryError)
-    lio.record_read(path)
-    table = parse_telemetry(text, file=str(path))
+    table, _ = read_table(path, max_rows=max_rows)
     if frame is False or (frame is None and not _has_pandas()):
         return table
     return to_frame(table)
@@ -315,35 +244,79 @@ def to_frame(table: Any) -> Any:
     return pd.DataFrame.from_records(as_table(table))
 
 
+def _typed(columns: dict[str, Any], pointer: Any) -> NDArray:
+    """Check typed columns (Arrow arrays) the way a Parquet file is checked."""
+    batches = Batches(pointer)
+    batches.add(columns)
+    return batches.table()
+
+
+def _arrow_column(values: Any, name: str) -> Any:
+    import pyarrow as pa
+
+    if isinstance(values, np.ndarray) and values.dtype.kind == "U" and values.size:
+        # Arrow reads numpy text up to its first NUL: "p\x001" would become "p". Refuse it here.
+        code = np.ascontiguousarray(values).view(np.uint32).reshape(values.size, -1) != 0
+        later = np.flip(np.logical_or.accumulate(np.flip(code, 1), 1), 1)
+        inner = np.flatnonzero((~code & later).any(1))
+        if inner.size:
+            i = int(inner[0])
+            where = f"row {i + 1}, column {name!r}"
+            raise TelemetryError("holds a control character", pointer=where, value=str(values[i]))
+    try:
+        return pa.array(values, from_pandas=True)
+    except UnicodeError:
+        raise TelemetryError("not encodable text", pointer=f"column {name!r}") from None
+    except pa.ArrowException as exc:
+        raise TelemetryError(f"mixed or unusable values: {exc}", pointer=f"column {name!r}",
+                             ) from None  # fmt: skip
+
+
 def as_table(telemetry: Any) -> NDArray:
-    """Normalise telemetry to the structured array: accepts that array, a pandas ``DataFrame``,
-    a CSV path, a :class:`~labkit.hexpuzzle.Telemetry` or a sequence of row tuples/dicts.
-    Validates whatever was not already valid."""
+    """Normalise telemetry to the checked structured array: accepts that array, a pandas
+    ``DataFrame``, a path, a :class:`~labkit.hexpuzzle.Telemetry` or a sequence of row
+    tuples/dicts. Everything but a ``Telemetry`` (already checked) is checked like a file:
+    arrays and frames by column type, rows as CSV cells."""
     # a Telemetry document holds a checked table (matched by shape: its module imports this one)
-    if isinstance(getattr(telemetry, "table", None), np.ndarray):
-        telemetry = telemetry.table
-    if isinstance(telemetry, np.ndarray) and telemetry.dtype.names == tuple(COLUMNS):
-        return telemetry
+    if isinstance(getattr(telemetry, "table", None), np.ndarray) and hasattr(telemetry, "comments"):
+        return telemetry.table
     if isinstance(telemetry, (str, os.PathLike)):
         return load_telemetry(telemetry, frame=False)
     if hasattr(telemetry, "to_records") and hasattr(telemetry, "columns"):  # pandas
         missing = [c for c in COLUMNS if c not in telemetry.columns]
         if missing:
             raise TelemetryError("frame has no column", pointer=f"column {missing[0]!r}")
-        return make_table(zip(*(telemetry[c].tolist() for c in COLUMNS)))
+        cols = {c: _arrow_column(telemetry[c].to_numpy(), c) for c in COLUMNS}
+        return _typed(cols, lambda i: f"row {i + 1}")
     if isinstance(telemetry, np.ndarray) and telemetry.dtype.names:
         missing = [c for c in COLUMNS if c not in telemetry.dtype.names]
         if missing:
             raise TelemetryError("array has no field", pointer=f"column {missing[0]!r}")
-        return make_table(zip(*(telemetry[c].tolist() for c in COLUMNS)))
+        cols = {c: _arrow_column(np.asarray(telemetry[c]), c) for c in COLUMNS}
+        return _typed(cols, lambda i: f"row {i + 1}")
     rows = list(telemetry)
     if rows and isinstance(rows[0], dict):
         rows = [tuple(r[c] for c in COLUMNS) for r in rows]
     return make_table(rows)
 
 
+def _safe_cell(text: str) -> str:
+    """A text cell a spreadsheet shows as text: a formula start gets a leading ``'``."""
+    return "'" + text if text.startswith((*FORMULA_STARTS, "'")) else text
+
+
 def to_csv(table: Any, *, comments: Sequence[str] = ()) -> str:
-    """The telemetry as CSV text, with optional ``# comment`` lines first."""
+    """The telemetry as CSV text, with optional ``# comment`` lines first.
+
+    Ids a spreadsheet would run as a formula (starting ``=``, ``+``, ``-``, ``@``, tab or CR)
+    are written with a leading ``'`` (see the module docstring).
+
+    Examples
+    --------
+    >>> print(to_csv([("=HYPERLINK(1)", "p1", 1, 1, 0, 0, 2, 0, 31.5, 1)]), end="")
+    level,player,attempt,first_try,collisions,hints,rotations,undos,seconds,won
+    '=HYPERLINK(1),p1,1,1,0,0,2,0,31.50,1
+    """
     table = as_table(table)
     out = io.StringIO()
     for c in comments:
@@ -353,10 +326,12 @@ def to_csv(table: Any, *, comments: Sequence[str] = ()) -> str:
     for row in table.tolist():
         writer.writerow(
             [
-                int(v) if isinstance(v, bool) else (f"{v:.2f}" if isinstance(v, float) else v)
+                int(v) if isinstance(v, bool) else (
+                    f"{v:.2f}" if isinstance(v, float) else (
+                        _safe_cell(v) if isinstance(v, str) else v))
                 for v in row
             ]
-        )
+        )  # fmt: skip
     return out.getvalue()
 
 

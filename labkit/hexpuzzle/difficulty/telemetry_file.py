@@ -8,6 +8,9 @@ The table is the one :mod:`.telemetry` defines (one row per attempt, the columns
   lines ride in the schema metadata (key ``labkit.comments``).
 * anything else: the CSV format of :mod:`.telemetry` (seconds to 0.01 s, comment lines first).
 
+:meth:`Telemetry.load` also reads a folder of Parquet files (a partitioned dataset); every
+source is read as a stream and checked column by column (:mod:`.telemetry_read`).
+
 :meth:`Telemetry.to_dict` gives the column dict (``{column: list of values}``, what
 ``pandas.DataFrame`` takes) and :meth:`Telemetry.from_dict` checks one, naming the column and
 the row. Comment lines (provenance) are kept beside the table, not in the column dict.
@@ -38,19 +41,16 @@ from numpy.typing import NDArray
 from labkit import io as lio
 from labkit.hexpuzzle.difficulty.telemetry import (
     COLUMNS,
-    MAX_BYTES,
+    MAX_ROWS,
     TelemetryError,
     as_table,
-    make_table,
-    parse_telemetry,
     to_csv,
     to_frame,
 )
+from labkit.hexpuzzle.difficulty.telemetry_columns import Batches
+from labkit.hexpuzzle.difficulty.telemetry_read import COMMENTS_KEY, PARQUET_SUFFIXES, read_table
 
 __all__ = ["PARQUET_SUFFIXES", "Telemetry"]
-
-PARQUET_SUFFIXES = (".parquet", ".pq")
-_COMMENTS_KEY = b"labkit.comments"
 
 
 def _is_parquet(path: str | os.PathLike) -> bool:
@@ -84,7 +84,7 @@ class Telemetry:
 
     def __init__(self, table: Any, *, comments: Sequence[str] = ()) -> None:
         if isinstance(table, Telemetry):
-            table = table.table
+            table = _Checked(table.table)
         self.table: NDArray = as_table(table)
         if isinstance(comments, str) or not all(isinstance(c, str) for c in comments):
             raise TelemetryError("must be a list of strings", pointer="comments",
@@ -139,28 +139,28 @@ class Telemetry:
         if not isinstance(columns, dict):
             raise TelemetryError("expected a dict of columns", pointer="",
                                  value=type(columns).__name__)  # fmt: skip
-        lists: list[Any] = []
+        import pyarrow as pa
+
+        arrays: dict[str, Any] = {}
         for name in COLUMNS:
             if name not in columns:
                 raise TelemetryError("missing column", pointer=f"column {name!r}")
             values = columns[name]
-            if isinstance(values, np.ndarray):
-                values = values.tolist()
-            if not isinstance(values, (list, tuple)):
+            if not isinstance(values, (list, tuple, np.ndarray)):
                 raise TelemetryError("must be a list", pointer=f"column {name!r}",
                                      value=type(values).__name__)  # fmt: skip
-            if lists and len(values) != len(lists[0]):
-                raise TelemetryError(f"has {len(values)} values, column 'level' {len(lists[0])}",
-                                     pointer=f"column {name!r}", value=len(values))  # fmt: skip
-            lists.append(values)
-        rows = list(zip(*lists))
-        try:
-            table = make_table(rows, lines=range(1, len(rows) + 1))
-        except TelemetryError as exc:  # "line k" of a column dict is its row k
-            where = (exc.pointer or "").replace("line ", "row ", 1)
-            kw = {"value": exc.value} if exc.has_value else {}
-            raise TelemetryError(exc.message, pointer=where, **kw) from None
-        return cls(table, comments=comments)
+            if arrays and len(values) != len(arrays["level"]):
+                raise TelemetryError(f"has {len(values)} values, column 'level' "
+                                     f"{len(arrays['level'])}", pointer=f"column {name!r}",
+                                     value=len(values))  # fmt: skip
+            try:
+                arrays[name] = pa.array(values)
+            except (UnicodeError, pa.ArrowException) as exc:
+                raise TelemetryError(f"mixed or unusable values: {exc}",
+                                     pointer=f"column {name!r}") from None  # fmt: skip
+        batches = Batches(lambda i: f"row {i + 1}")
+        batches.add(arrays)
+        return cls(_Checked(batches.table()), comments=comments)
 
     # --- text and frames ----------------------------------------------------------------------
     def to_csv(self) -> str:
@@ -183,48 +183,33 @@ class Telemetry:
         import pyarrow.parquet as pq
 
         table = pa.table(self.to_dict())
-        meta = {_COMMENTS_KEY: lio.dumps(list(self.comments), indent=None).encode("utf-8")}
+        meta = {COMMENTS_KEY: lio.dumps(list(self.comments), indent=None).encode("utf-8")}
         table = table.replace_schema_metadata(meta)
         with lio.atomic_write(path, "wb") as fh:
             pq.write_table(table, fh)
 
     @classmethod
-    def load(cls, path: str | os.PathLike) -> Telemetry:
-        """Read a telemetry file written by :meth:`save` (or any CSV of the format).
+    def load(cls, path: str | os.PathLike, *, max_rows: int = MAX_ROWS) -> Telemetry:
+        """Read telemetry: a CSV file, a Parquet file or a folder of Parquet files.
+
+        Read as a stream and checked column by column; more than ``max_rows`` rows are refused
+        (a Parquet file's row count is read from its metadata first).
 
         Raises
         ------
         TelemetryError
             Naming the file, the line (CSV) or row (Parquet), the column and the value.
         """
-        if _is_parquet(path):
-            return cls._load_parquet(path)
-        text = lio.read_text(path, max_bytes=MAX_BYTES, error=TelemetryError)
-        lio.record_read(path)
-        table = parse_telemetry(text, file=str(path))
-        comments = []
-        for line in text.lstrip("\ufeff").splitlines():
-            if line.lstrip().startswith("#"):
-                body = line.lstrip()[1:]
-                comments.append(body[1:] if body.startswith(" ") else body)
-        return cls(table, comments=comments)
-
-    @classmethod
-    def _load_parquet(cls, path: str | os.PathLike) -> Telemetry:
-        import pyarrow as pa
-        import pyarrow.parquet as pq
-
-        data = lio.read_bytes(path, max_bytes=MAX_BYTES, error=TelemetryError)
-        lio.record_read(path)
+        table, comments = read_table(path, max_rows=max_rows)
         try:
-            table = pq.read_table(pa.BufferReader(data))
-        except (pa.ArrowException, OSError) as exc:
-            raise TelemetryError(f"not a Parquet file: {exc}", file=str(path)) from None
-        raw = (table.schema.metadata or {}).get(_COMMENTS_KEY)
-        try:
-            comments: Any = []
-            if raw is not None:
-                comments = lio.parse_json(raw.decode("utf-8", "replace"), error=TelemetryError)
-            return cls.from_dict(table.to_pydict(), comments=comments)
+            return cls(_Checked(table), comments=comments)
         except TelemetryError as exc:
             raise exc.with_file(str(path)) from None
+
+
+class _Checked:
+    """A table :func:`read_table` has just checked (not checked twice)."""
+
+    def __init__(self, table: NDArray) -> None:
+        self.table = table
+        self.comments: tuple[str, ...] = ()

@@ -1,0 +1,51 @@
+"""The telemetry table's columns, limits and error, shared by its readers and checker.
+
+Defined below :mod:`.telemetry` (which re-exports every name here) so the column checker and
+the streaming readers can use them without an import cycle.
+
+Examples
+--------
+>>> list(COLUMNS)[:3], MAX_TEXT, MAX_ROWS
+(['level', 'player', 'attempt'], 200, 10000000)
+"""
+
+from __future__ import annotations
+
+from labkit import LabkitError
+
+__all__ = ["COLUMNS", "MAX_BYTES", "MAX_COUNT", "MAX_ROWS", "MAX_SECONDS", "MAX_TEXT",
+           "TelemetryError"]  # fmt: skip
+
+#: Column name -> kind ("text", "count" (int >= 0), "attempt" (int >= 1), "flag", "seconds").
+COLUMNS: dict[str, str] = {
+    "level": "text",
+    "player": "text",
+    "attempt": "attempt",
+    "first_try": "flag",
+    "collisions": "count",
+    "hints": "count",
+    "rotations": "count",
+    "undos": "count",
+    "seconds": "seconds",
+    "won": "flag",
+}
+
+#: Limits of telemetry: a CSV file's size (it is read in blocks: memory does not grow with it),
+#: the rows read by default (every reader checks before it holds more: a Parquet file's row
+#: count is read from its metadata before any row; ``max_rows=`` raises it), a text field's
+#: length (level and player ids), the largest count or attempt number (int64 holds far more;
+#: no real player comes near), the longest attempt in seconds (a year). The loaded table
+#: takes about 100 bytes per row (ids as fixed-width text).
+MAX_BYTES = 4 * 1024**3
+MAX_ROWS = 10_000_000
+MAX_TEXT = 200
+MAX_COUNT = 1_000_000_000
+MAX_SECONDS = 365 * 24 * 3600.0
+
+
+class TelemetryError(LabkitError):
+    """A telemetry file or table that breaks the format; names line, column and value."""
+
+
+# Its public home is the telemetry module (error tables, tracebacks and pickles name it there).
+TelemetryError.__module__ = "labkit.hexpuzzle.difficulty.telemetry"
