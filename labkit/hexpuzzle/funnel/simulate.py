@@ -12,7 +12,7 @@ inside their interval).
 
 Examples
 --------
->>> world = FunnelWorld([-1.0, 0.0, 1.0], ability_sd=0.0, quit_base=-1.0)
+>>> world = FunnelWorld([-1.0, 0.0, 1.0], ability_sd=0.0, quit={"baseline": -1.0})
 >>> f = world.funnel(players=2000, rng=1)
 >>> f.level_ids, f.value("reach")[0]
 (('L01', 'L02', 'L03'), 1.0)
@@ -34,7 +34,7 @@ from labkit._args import check_int
 from labkit.hexpuzzle.funnel import _kernels
 from labkit.rng import RngLike, make_rng, stream
 
-__all__ = ["MEASURES", "Funnel", "FunnelWorld", "Tables", "run"]
+__all__ = ["MEASURES", "QUIT_TERMS", "Funnel", "FunnelWorld", "Tables", "quit_logit", "run"]
 
 #: What a funnel reports per level, in designer words.
 MEASURES = {
@@ -59,12 +59,12 @@ class Tables:
     --------
     >>> t = FunnelWorld([0.0, 1.0]).tables()
     >>> t.win.shape, t.quit.shape
-    ((2, 3, 49), (2, 3, 2, 49))
+    ((2, 3, 49), (2, 3, 2, 11, 49))
     """
 
     level_ids: tuple[str, ...]
     win: NDArray[np.float64]  # (L, K, G) logits
-    quit: NDArray[np.float64]  # (L, K, 2, G) logits, -inf = never
+    quit: NDArray[np.float64]  # (L, K, 2, RUNS, G) logits, -inf = never
     grid0: float
     step: float
     ability_mean: float
@@ -86,36 +86,95 @@ def ability_grid(mean: float, sd: float) -> tuple[float, float]:
     return mean - half, 2.0 * half / (GRID - 1)
 
 
+#: The terms of the logistic stop model, in the skill model's order (QUIT_TERMS).
+QUIT_TERMS = ("baseline", "ability", "won", "run", "attempts", "position")
+#: Runs of levels not won at the first try the stop model tells apart (0-10; more count as 10).
+RUNS = 11
+
+
+def quit_logit(coef, ability, *, position, won, attempt, run):
+    """logit P(stop after a level) = baseline + ability·θ + won·[won] + run·min(run, 10)
+    + attempts·(min(attempt, 6) − 1) + position·position/10 (``position`` 0-based)."""
+    c = {t: float(coef.get(t, 0.0)) for t in QUIT_TERMS}
+    return (c["baseline"] + c["ability"] * np.asarray(ability) + c["won"] * np.asarray(won)
+            + c["run"] * np.minimum(run, RUNS - 1)
+            + c["attempts"] * (np.minimum(attempt, 6) - 1)
+            + c["position"] * np.asarray(position) / 10.0)  # fmt: skip
+
+
+def world_tables(
+    ids: Sequence[str],
+    difficulty: NDArray,
+    *,
+    ability_mean: float,
+    ability_sd: float,
+    learning: float,
+    discrimination: NDArray | None,
+    p_quit,
+    max_attempts: int,
+    moves_on: bool = True,
+    times: tuple[NDArray, NDArray] | None = None,
+) -> Tables:
+    """Tables of the skill model's formulas: win σ(α(θ − β) + λ(min(k, 6) − 1)); stopping
+    from ``p_quit(θ, position=, won=, attempt=, run=)`` (None: nobody stops), broadcast once."""
+    g0, dg = ability_grid(ability_mean, ability_sd)
+    grid = g0 + dg * np.arange(GRID, dtype=np.float64)
+    n, k = len(difficulty), max_attempts
+    alpha = np.ones(n) if discrimination is None else np.asarray(discrimination, dtype=float)
+    step = learning * (np.minimum(np.arange(1, k + 1), 6) - 1)
+    win = alpha[:, None, None] * (grid[None, None, :] - difficulty[:, None, None])
+    win = win + step[None, :, None]
+    quit = np.full((n, k, 2, RUNS, GRID), -np.inf)
+    if p_quit is not None:
+        pos = np.arange(n)[:, None, None, None, None]
+        att = np.arange(1, k + 1)[None, :, None, None, None]
+        won = np.array([False, True])[None, None, :, None, None]
+        run = np.arange(RUNS)[None, None, None, :, None]
+        p = np.broadcast_to(p_quit(grid, position=pos, won=won, attempt=att, run=run), quit.shape)
+        with np.errstate(divide="ignore"):
+            quit = np.log(p) - np.log1p(-p)
+        quit = np.where(p > 0, np.clip(quit, -30.0, 30.0), -np.inf)
+    won_s, lost_s = times if times is not None else (None, None)
+    return Tables(tuple(ids), win, quit, g0, dg, float(ability_mean), float(ability_sd),
+                  bool(moves_on), won_s, lost_s)  # fmt: skip
+
+
 @dataclass(frozen=True)
 class FunnelWorld:
-    """A known world: Rasch levels, a normal population, retry learning, logistic quitting.
+    """A known world: levels, a normal population, retry learning, logistic quitting.
 
-    A player of ability θ wins attempt ``k`` (1 = first try) of level ``l`` with probability
-    σ(θ + learning·(k − 1) − β_l), and after each attempt stops playing with probability
-    σ(quit_base + quit_ability·θ + quit_won·won + quit_attempt·(k − 1) + quit_position·(l − 1)).
-    ``quit_base=-inf`` (the default) means nobody quits. With ``quit_after="level"`` the stop
-    draw is made only once a level is over (won, or the last allowed attempt lost).
+    A player of ability θ wins attempt ``k`` of level ``l`` with probability
+    σ(θ − β_l + learning·(min(k, 6) − 1)); once a level is over, it stops playing with the
+    probability :func:`quit_logit` gives for ``quit`` (a dict of :data:`QUIT_TERMS`; empty:
+    nobody stops). These are the skill model's formulas, so a fitted model can be checked
+    against the world its telemetry came from.
 
     Examples
     --------
-    >>> w = FunnelWorld([0.0], ability_sd=0.0, max_attempts=1, quit_base=0.0)
-    >>> w.funnel(players=4000, rng=0).value("first_try")[0]  # σ(0) = 0.5
-    0.5
+    >>> w = FunnelWorld([0.0, 0.0], ability_sd=0.0, max_attempts=1, quit={"baseline": 0.0})
+    >>> f = w.funnel(players=4000, rng=0)
+    >>> f.value("first_try")[0], f.value("quit_hazard")[0], f.value("reach")[1]  # σ(0) = 0.5
+    (0.5, 0.5, 0.5)
     """
 
     difficulty: Sequence[float]
     ability_sd: float = 1.0
     ability_mean: float = 0.0
     learning: float = 0.0
-    quit_base: float = -np.inf
-    quit_ability: float = 0.0
-    quit_won: float = 0.0
-    quit_attempt: float = 0.0
-    quit_position: float = 0.0
+    quit: dict[str, float] = field(default_factory=dict)
     max_attempts: int = 3
     moves_on: bool = True
-    quit_after: str = "attempt"
     level_ids: Sequence[str] | None = None
+
+    def p_quit(self, ability, *, position, won, attempt, run=None):
+        """P(stop after a level), as the skill model's quit model (run: 0 after a first-try
+        win, else 1, when not given)."""
+        if not self.quit:
+            return np.zeros(np.broadcast(np.asarray(ability), position, won, attempt).shape)
+        if run is None:
+            run = np.where(np.asarray(won) & (np.asarray(attempt) == 1), 0, 1)
+        x = quit_logit(self.quit, ability, position=position, won=won, attempt=attempt, run=run)
+        return 1.0 / (1.0 + np.exp(-x))
 
     def tables(self) -> Tables:
         """The kernel's tables for this world."""
@@ -123,31 +182,21 @@ class FunnelWorld:
         if beta.ndim != 1 or len(beta) == 0 or not np.isfinite(beta).all():
             raise ArgumentError("must be one finite number per level", argument="difficulty",
                                 value=self.difficulty)  # fmt: skip
-        if self.quit_after not in ("attempt", "level"):
-            raise ArgumentError("must be 'attempt' or 'level'", argument="quit_after",
-                                value=self.quit_after)  # fmt: skip
+        unknown = set(self.quit) - set(QUIT_TERMS)
+        if unknown:
+            raise ArgumentError(f"unknown terms; the terms are {QUIT_TERMS}", argument="quit",
+                                value=sorted(unknown))  # fmt: skip
         k = check_int(self.max_attempts, "max_attempts", 1, 100)
         if not (np.isfinite(self.ability_sd) and self.ability_sd >= 0):
             raise ArgumentError("must be >= 0", argument="ability_sd", value=self.ability_sd)
-        g0, dg = ability_grid(self.ability_mean, self.ability_sd)
-        grid = g0 + dg * np.arange(GRID)
         n = len(beta)
-        att = np.arange(k, dtype=float)
-        win = grid[None, None, :] - beta[:, None, None] + self.learning * att[None, :, None]
-        quit = np.full((n, k, 2, GRID), -np.inf)
-        if self.quit_base > -np.inf:
-            pos = np.arange(n, dtype=float)[:, None, None, None]
-            won = np.array([0.0, 1.0])[None, None, :, None]
-            quit = (self.quit_base + self.quit_ability * grid[None, None, None, :]
-                    + self.quit_won * won + self.quit_attempt * att[None, :, None, None]
-                    + self.quit_position * pos) + np.zeros((n, k, 2, GRID))  # fmt: skip
-            if self.quit_after == "level":
-                quit[:, : k - 1, 0, :] = -np.inf  # a lost attempt with retries left: retry
         ids = tuple(self.level_ids) if self.level_ids else tuple(f"L{i + 1:02d}" for i in range(n))
         if len(ids) != n:
             raise ArgumentError(f"must name {n} levels", argument="level_ids", value=ids)
-        return Tables(ids, win, quit, g0, dg, float(self.ability_mean), float(self.ability_sd),
-                      self.moves_on)  # fmt: skip
+        return world_tables(ids, beta, ability_mean=self.ability_mean,
+                            ability_sd=self.ability_sd, learning=self.learning,
+                            discrimination=None, p_quit=self.p_quit if self.quit else None,
+                            max_attempts=k, moves_on=self.moves_on)  # fmt: skip
 
     def funnel(self, players: int = 10_000, *, draws: int = 20, rng: RngLike = None) -> Funnel:
         """Play ``draws`` cohorts of ``players`` in this world (intervals: Monte-Carlo only)."""
@@ -156,9 +205,9 @@ class FunnelWorld:
 
 
 def counts(tables: Tables, players: int, gen: np.random.Generator) -> NDArray[np.int64]:
-    """Kernel counts (6, L) of ``players`` players drawn from the world's population."""
+    """Kernel counts (5, L) of ``players`` players drawn from the world's population."""
     n_levels = tables.win.shape[0]
-    out = np.zeros((6, n_levels), dtype=np.int64)
+    out = np.zeros((5, n_levels), dtype=np.int64)
     win = np.ascontiguousarray(tables.win)
     quit = np.ascontiguousarray(tables.quit)
     for start in range(0, players, CHUNK):
@@ -182,7 +231,7 @@ def measures(c: NDArray, players: int, tables: Tables) -> dict[str, NDArray]:
         if tables.seconds_won is not None and tables.seconds_lost is not None:
             lost = attempts - cleared
             out["seconds"] = (cleared * tables.seconds_won + lost * tables.seconds_lost) / reached
-    out["finished"] = np.array([c[5, -1] / players])
+    out["finished"] = np.array([c[2, -1] / players])
     return out
 
 
@@ -219,11 +268,11 @@ class Funnel:
     """Per level: reach, first-try success, attempts per clear, quit hazard (and time).
 
     ``stats[name]`` is an (L, 3) array of value, low, high (95 %); see :data:`MEASURES`.
-    ``stats["finished"]`` (1, 3) is the share who win the last level.
+    ``stats["finished"]`` (1, 3) is the share of all players who clear the last level.
 
     Examples
     --------
-    >>> f = FunnelWorld([-2.0, 2.0], ability_sd=0.0, quit_base=-2.0).funnel(1000, rng=0)
+    >>> f = FunnelWorld([-2.0, 2.0], ability_sd=0.0, quit={"baseline": -2.0}).funnel(1000, rng=0)
     >>> row = f.rows()[1]
     >>> row["level"], 0 < row["reach"] < 1, row["reach_low"] <= row["reach"] <= row["reach_high"]
     ('L02', True, True)
@@ -251,7 +300,7 @@ class Funnel:
 
     @property
     def finished(self) -> float:
-        """Share of players who win the last level."""
+        """Share of players who clear the last level."""
         return float(self.stats["finished"][0, 0])
 
     def rows(self) -> list[dict[str, object]]:
