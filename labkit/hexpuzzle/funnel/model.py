@@ -235,5 +235,6 @@ def funnel(
     else:
         worlds = [model_tables(model, levels, **kw)] * draws
     out = run(worlds, players, root)
-    out.notes.update(uncertainty=bool(uncertainty), model=repr(model))
+    seed = int(rng) if isinstance(rng, (int, np.integer)) else None
+    out.notes.update(seed=seed, uncertainty=bool(uncertainty), model=repr(model))
     return out

@@ -260,7 +260,10 @@ def run(worlds: Sequence[Tables], players: int, rng: RngLike = None) -> Funnel:
             warnings.simplefilter("ignore", RuntimeWarning)  # all-NaN: nobody got that far
             lo, mid, hi = np.nanpercentile(a, [2.5, 50.0, 97.5], axis=0)
         stats[name] = np.column_stack([mid, lo, hi])
-    return Funnel(worlds[0].level_ids, stats, players=players, draws=len(worlds))
+    samples = {name: np.stack([d[name] for d in per_draw]) for name in names}
+    seed = int(rng) if isinstance(rng, (int, np.integer)) else None
+    return Funnel(worlds[0].level_ids, stats, players=players, draws=len(worlds),
+                  notes={"seed": seed}, samples=samples)  # fmt: skip
 
 
 @dataclass(frozen=True, eq=False)
@@ -283,6 +286,8 @@ class Funnel:
     players: int
     draws: int
     notes: dict[str, object] = field(default_factory=dict)
+    #: every cohort's measures, name → (draws, L) (for paired comparisons)
+    samples: dict[str, NDArray[np.float64]] = field(default_factory=dict, repr=False)
 
     def value(self, name: str) -> list[float]:
         """The values of one measure, level by level, rounded for reading (3 decimals)."""
