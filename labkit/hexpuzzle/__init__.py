@@ -10,7 +10,8 @@ JSON format in :mod:`._levelfile`), :mod:`.geometry` (a tile's path), :mod:`.swe
 (play, undo, restart), :mod:`.status` (the statuses), :mod:`.draw` (``draw``/``update``, SVG)
 and :mod:`.animation`. On top of it, one way: :mod:`.solving` (contacts, solver, hints,
 generator, levels to a target score, campaigns to a curve), then :mod:`.difficulty` (scoring,
-telemetry, simulated players, calibration, the skill model and level ratings),
+telemetry, simulated players, calibration, the skill model and level ratings), :mod:`.funnel`
+(where players stop: ``funnel``, ``compare_funnels``, ``improve_campaign``, ``holdout_check``),
 :mod:`.campaign_file` (the campaign document), then :mod:`.mainline` (the main line),
 :mod:`.draw_solver` and :mod:`.cli` (``labkit puzzle``). Import public names from here, not from
 the subpackages.
@@ -54,6 +55,12 @@ from labkit.hexpuzzle.difficulty.telemetry import (
     save_telemetry,
 )
 from labkit.hexpuzzle.difficulty.telemetry_file import Telemetry
+from labkit.hexpuzzle.funnel.compare import FunnelComparison, compare_funnels
+from labkit.hexpuzzle.funnel.holdout import HoldoutCheck, holdout_check, observed_funnel
+from labkit.hexpuzzle.funnel.improve import FunnelGoal, Improvement, improve_campaign
+from labkit.hexpuzzle.funnel.model import funnel
+from labkit.hexpuzzle.funnel.simulate import Funnel, FunnelWorld
+from labkit.hexpuzzle.funnel.truth import TrueModel
 from labkit.hexpuzzle.game import PuzzleError, PuzzleState, Snapshot
 from labkit.hexpuzzle.geometry import TilePath, tile_path
 from labkit.hexpuzzle.level import STRAIGHT, Board, Level, LevelError, Tile, all_matchings
@@ -88,9 +95,15 @@ __all__ = [
     "CalibrationError",
     "Difficulty",
     "DifficultyStatus",
+    "Funnel",
+    "FunnelComparison",
+    "FunnelGoal",
+    "FunnelWorld",
     "GeneratorError",
     "GeneratorOptionError",
     "GameStatus",
+    "HoldoutCheck",
+    "Improvement",
     "Level",
     "LevelError",
     "LevelRatings",
@@ -113,23 +126,29 @@ __all__ = [
     "Tile",
     "TilePath",
     "Trace",
+    "TrueModel",
     "advise",
     "all_matchings",
     "animate",
     "calibrate",
+    "compare_funnels",
     "campaign",
     "campaign_from_curve",
     "first_contact",
     "first_contacts",
+    "funnel",
     "fit_skill_model",
     "generate",
     "generate_many",
     "generate_to_target",
     "glicko2",
     "hint",
+    "holdout_check",
+    "improve_campaign",
     "load_telemetry",
     "make_players",
     "observed_index",
+    "observed_funnel",
     "parse_curve",
     "parse_telemetry",
     "replay",

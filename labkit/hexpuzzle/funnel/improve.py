@@ -97,7 +97,16 @@ class GoalResult:
 
 @dataclass(frozen=True, eq=False)
 class Improvement:
-    """The improved campaign, its funnel before and after, and each goal's verdict."""
+    """The improved campaign, its funnel before and after, and each goal's verdict.
+
+    Examples
+    --------
+    >>> from labkit.hexpuzzle.funnel.truth import TrueModel
+    >>> truth = TrueModel([1.0, -1.0], quit={"baseline": -2.0, "won": -2.0})
+    >>> imp = improve_campaign(["L01", "L02"], truth, FunnelGoal(reach_last=0.99), players=1000)
+    >>> imp.order, imp.goals[0].met, imp.goals[0].why.startswith("even if every level")
+    (['L02', 'L01'], False, True)
+    """
 
     campaign: list[Any]
     before: Funnel
