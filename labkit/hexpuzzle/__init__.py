@@ -46,6 +46,7 @@ from labkit.hexpuzzle.difficulty.skill import (
     fit_skill_model,
     shipped_skill_model,
 )
+from labkit.hexpuzzle.difficulty.skill_quit import QuitModel
 from labkit.hexpuzzle.difficulty.skill_report import SkillReport
 from labkit.hexpuzzle.difficulty.skill_sim import telemetry_from_skill
 from labkit.hexpuzzle.difficulty.telemetry import (
@@ -155,6 +156,7 @@ __all__ = [
     "save_telemetry",
     "score",
     "shipped_skill_model",
+    "QuitModel",
     "simulate_telemetry",
     "skill_groups",
     "solve",
