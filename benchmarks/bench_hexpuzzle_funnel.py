@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 
 from benchmarks import benchmark, compare
-from labkit.hexpuzzle.funnel.simulate import FunnelWorld, quit_logit, run
+from labkit.hexpuzzle.playthrough.simulate import FunnelWorld, quit_logit, run
 
 PLAYERS = 100_000
 QUIT = {"baseline": -2.5, "ability": -0.6, "won": -0.8, "run": 0.4, "attempts": 0.2}

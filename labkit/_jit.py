@@ -41,7 +41,7 @@ KERNEL_MODULES = (
     "labkit.hexpuzzle.solving._kernels",
     "labkit.hexpuzzle.difficulty._rating_kernels",
     "labkit.hexpuzzle.difficulty._skill_kernels",
-    "labkit.hexpuzzle.funnel._kernels",
+    "labkit.hexpuzzle.playthrough._kernels",
     "labkit.pathfinding._kernels",
     "labkit.mapturn._kernels",
     "labkit.encounter._kernels",

@@ -10,7 +10,7 @@ JSON format in :mod:`._levelfile`), :mod:`.geometry` (a tile's path), :mod:`.swe
 (play, undo, restart), :mod:`.status` (the statuses), :mod:`.draw` (``draw``/``update``, SVG)
 and :mod:`.animation`. On top of it, one way: :mod:`.solving` (contacts, solver, hints,
 generator, levels to a target score, campaigns to a curve), then :mod:`.difficulty` (scoring,
-telemetry, simulated players, calibration, the skill model and level ratings), :mod:`.funnel`
+telemetry, simulated players, calibration, the skill model and level ratings), :mod:`.playthrough`
 (where players stop: ``funnel``, ``compare_funnels``, ``improve_campaign``, ``holdout_check``),
 :mod:`.campaign_file` (the campaign document), then :mod:`.mainline` (the main line),
 :mod:`.draw_solver` and :mod:`.cli` (``labkit puzzle``). Import public names from here, not from
@@ -56,16 +56,16 @@ from labkit.hexpuzzle.difficulty.telemetry import (
     save_telemetry,
 )
 from labkit.hexpuzzle.difficulty.telemetry_file import Telemetry
-from labkit.hexpuzzle.funnel.compare import FunnelComparison, compare_funnels
-from labkit.hexpuzzle.funnel.holdout import HoldoutCheck, holdout_check, observed_funnel
-from labkit.hexpuzzle.funnel.improve import FunnelGoal, Improvement, improve_campaign
-from labkit.hexpuzzle.funnel.model import funnel
-from labkit.hexpuzzle.funnel.simulate import Funnel, FunnelWorld
-from labkit.hexpuzzle.funnel.truth import TrueModel
 from labkit.hexpuzzle.game import PuzzleError, PuzzleState, Snapshot
 from labkit.hexpuzzle.geometry import TilePath, tile_path
 from labkit.hexpuzzle.level import STRAIGHT, Board, Level, LevelError, Tile, all_matchings
 from labkit.hexpuzzle.mainline import campaign
+from labkit.hexpuzzle.playthrough.compare import FunnelComparison, compare_funnels
+from labkit.hexpuzzle.playthrough.holdout import HoldoutCheck, holdout_check, observed_funnel
+from labkit.hexpuzzle.playthrough.improve import FunnelGoal, Improvement, improve_campaign
+from labkit.hexpuzzle.playthrough.model import funnel
+from labkit.hexpuzzle.playthrough.simulate import Funnel, FunnelWorld
+from labkit.hexpuzzle.playthrough.truth import TrueModel
 from labkit.hexpuzzle.solving.curve import campaign_from_curve, parse_curve
 from labkit.hexpuzzle.solving.generator import (
     GeneratorError,

@@ -7,8 +7,8 @@ import math
 import numpy as np
 import pytest
 
-from labkit.hexpuzzle.funnel import _kernels
-from labkit.hexpuzzle.funnel.simulate import QUIT_TERMS, FunnelWorld
+from labkit.hexpuzzle.playthrough import _kernels
+from labkit.hexpuzzle.playthrough.simulate import QUIT_TERMS, FunnelWorld
 
 M64 = (1 << 64) - 1
 

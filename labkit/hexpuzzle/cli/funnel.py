@@ -36,7 +36,7 @@ def register_funnel_commands(puzzle_subparsers: Any) -> None:
 def _funnel(args: argparse.Namespace) -> int:
     from labkit.hexpuzzle.cli.calibration import load_levels
     from labkit.hexpuzzle.difficulty.skill import SkillModel
-    from labkit.hexpuzzle.funnel.model import funnel
+    from labkit.hexpuzzle.playthrough.model import funnel
 
     model = SkillModel.load(args.model)
     levels = load_levels(args.campaign)

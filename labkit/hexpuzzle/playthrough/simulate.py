@@ -3,7 +3,7 @@
 A *world* here is everything the kernel needs: per level and attempt the logit of winning, per
 level, attempt and outcome the logit of stopping after it, both on an ability grid, and the
 ability distribution (normal). :class:`FunnelWorld` builds one from plain numbers (a known
-truth for tests and what-ifs); :func:`~labkit.hexpuzzle.funnel.model.funnel` builds one per
+truth for tests and what-ifs); :func:`~labkit.hexpuzzle.playthrough.model.funnel` builds one per
 parametric draw from a fitted skill model. :func:`run` plays ``players`` players in each of
 several worlds and turns the counts into a :class:`Funnel` whose 95 % intervals are the
 2.5 and 97.5 percentiles over the worlds (so they hold the spread of the parameter draws *and*
@@ -31,7 +31,7 @@ from numpy.typing import NDArray
 
 from labkit import ArgumentError
 from labkit._args import check_int
-from labkit.hexpuzzle.funnel import _kernels
+from labkit.hexpuzzle.playthrough import _kernels
 from labkit.rng import RngLike, make_rng, stream
 
 __all__ = ["MEASURES", "QUIT_TERMS", "Funnel", "FunnelWorld", "Tables", "quit_logit", "run"]
@@ -53,7 +53,7 @@ MAX_PLAYERS = 10_000_000
 
 @dataclass(frozen=True, eq=False)
 class Tables:
-    """One world as the kernel reads it (see :mod:`labkit.hexpuzzle.funnel._kernels`).
+    """One world as the kernel reads it (see :mod:`labkit.hexpuzzle.playthrough._kernels`).
 
     Examples
     --------
@@ -329,7 +329,7 @@ class Funnel:
 
     def save(self, path) -> None:
         """Write :meth:`rows` as CSV, atomically (ids that would read as formulas get a ``'``)."""
-        from labkit.hexpuzzle.funnel.report import write_csv
+        from labkit.hexpuzzle.playthrough.report import write_csv
 
         write_csv(self, path)
 
@@ -339,12 +339,12 @@ class Funnel:
                 f"{top}; {self.draws} draws × {self.players} players)")  # fmt: skip
 
     def _repr_html_(self) -> str:
-        from labkit.hexpuzzle.funnel.report import html_table
+        from labkit.hexpuzzle.playthrough.report import html_table
 
         return html_table(self)
 
     def plot(self, ax=None):
         """Reach curve with its band, quit-hazard bars and attempts per clear (matplotlib)."""
-        from labkit.hexpuzzle.funnel.draw import plot_funnel
+        from labkit.hexpuzzle.playthrough.draw import plot_funnel
 
         return plot_funnel(self, ax=ax)

@@ -22,7 +22,7 @@ most players and what was tried.
 
 Examples
 --------
->>> from labkit.hexpuzzle.funnel.truth import TrueModel
+>>> from labkit.hexpuzzle.playthrough.truth import TrueModel
 >>> truth = TrueModel([2.0, -1.0, 0.0, 1.0], quit={"baseline": -3.0, "won": -1.0, "run": 1.0})
 >>> imp = improve_campaign(["L01", "L02", "L03", "L04"], truth,
 ...                        FunnelGoal(reach_last=0.5, max_quit_hazard=0.15), players=2000)
@@ -43,9 +43,9 @@ from typing import Any
 import numpy as np
 
 from labkit import ArgumentError
-from labkit.hexpuzzle.funnel.compare import FunnelComparison, compare_funnels
-from labkit.hexpuzzle.funnel.model import _level_id, funnel, model_tables
-from labkit.hexpuzzle.funnel.simulate import Funnel, Tables, counts, measures
+from labkit.hexpuzzle.playthrough.compare import FunnelComparison, compare_funnels
+from labkit.hexpuzzle.playthrough.model import _level_id, funnel, model_tables
+from labkit.hexpuzzle.playthrough.simulate import Funnel, Tables, counts, measures
 from labkit.rng import RngLike, make_rng, stream
 
 __all__ = ["FunnelGoal", "GoalResult", "Improvement", "improve_campaign"]
@@ -101,7 +101,7 @@ class Improvement:
 
     Examples
     --------
-    >>> from labkit.hexpuzzle.funnel.truth import TrueModel
+    >>> from labkit.hexpuzzle.playthrough.truth import TrueModel
     >>> truth = TrueModel([1.0, -1.0], quit={"baseline": -2.0, "won": -2.0})
     >>> imp = improve_campaign(["L01", "L02"], truth, FunnelGoal(reach_last=0.99), players=1000)
     >>> imp.order, imp.goals[0].met, imp.goals[0].why.startswith("even if every level")
@@ -236,7 +236,7 @@ def improve_campaign(
     max_regenerate : int
         Most levels replaced.
     players, draws, rng
-        The before and after funnels (:func:`~labkit.hexpuzzle.funnel.model.funnel`); the
+        The before and after funnels (:func:`~labkit.hexpuzzle.playthrough.model.funnel`); the
         search uses one cohort of ``players`` from the stream ``"search"``.
     time_limit : float
         Seconds for the order search (regeneration comes on top).
@@ -244,6 +244,14 @@ def improve_campaign(
     Returns
     -------
     Improvement
+
+    Examples
+    --------
+    >>> from labkit.hexpuzzle.playthrough.truth import TrueModel
+    >>> truth = TrueModel([1.5, -1.0, 0.0], quit={"baseline": -2.5, "run": 1.0})
+    >>> imp = improve_campaign(["L01", "L02", "L03"], truth, players=2000, draws=5)
+    >>> imp.order, imp.goals[1].goal
+    (['L02', 'L03', 'L01'], 'no level stops more than 10 % of its players')
     """
     goal = goal or FunnelGoal()
     levels = list(campaign)

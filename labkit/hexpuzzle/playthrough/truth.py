@@ -2,8 +2,9 @@
 
 :class:`TrueModel` answers what the funnel asks of a fitted skill model (``success``,
 ``quit_model.p_quit``, ``parameter_draws``, ``difficulty``, ``ability_sd``, ``learning``) from
-the numbers of a :class:`~labkit.hexpuzzle.funnel.simulate.FunnelWorld`, and writes telemetry of
-that world (:meth:`TrueModel.telemetry`) to fit a model to and compare its funnel with the truth.
+the numbers of a :class:`~labkit.hexpuzzle.playthrough.simulate.FunnelWorld`, and writes
+telemetry of that world (:meth:`TrueModel.telemetry`) to fit a model to, and compare its
+funnel with the truth.
 
 Examples
 --------
@@ -23,7 +24,7 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from labkit import ArgumentError
-from labkit.hexpuzzle.funnel.simulate import QUIT_TERMS, FunnelWorld
+from labkit.hexpuzzle.playthrough.simulate import QUIT_TERMS, FunnelWorld
 from labkit.rng import RngLike, make_rng
 
 __all__ = ["TrueModel", "TrueQuitModel"]

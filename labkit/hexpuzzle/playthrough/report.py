@@ -2,7 +2,7 @@
 
 Examples
 --------
->>> from labkit.hexpuzzle.funnel.simulate import FunnelWorld
+>>> from labkit.hexpuzzle.playthrough.simulate import FunnelWorld
 >>> f = FunnelWorld([0.0, 1.0], quit={"baseline": -1.0}).funnel(500, draws=4, rng=0)
 >>> "<table" in html_table(f), csv_text(f).splitlines()[0].split(",")[:3]
 (True, ['position', 'level', 'reach'])

@@ -12,7 +12,7 @@ number. The last level has no stop decision, so quit rates are compared over the
 
 Examples
 --------
->>> from labkit.hexpuzzle.funnel.truth import TrueModel
+>>> from labkit.hexpuzzle.playthrough.truth import TrueModel
 >>> truth = TrueModel([-1.0, 0.0, 0.5, 1.0], quit={"baseline": -2.0, "won": -1.0})
 >>> obs = observed_funnel(truth.telemetry(400, rng=1), truth.level_ids)
 >>> float(obs["reach"][0]), bool(obs["reach"][3] < obs["reach"][1]), float(obs["quit_hazard"][3])
@@ -29,8 +29,8 @@ import numpy as np
 from numpy.typing import NDArray
 
 from labkit import ArgumentError
-from labkit.hexpuzzle.funnel.model import _level_id, funnel
-from labkit.hexpuzzle.funnel.simulate import Funnel
+from labkit.hexpuzzle.playthrough.model import _level_id, funnel
+from labkit.hexpuzzle.playthrough.simulate import Funnel
 from labkit.rng import RngLike, make_rng
 
 __all__ = ["HoldoutCheck", "holdout_check", "observed_funnel"]
@@ -89,7 +89,7 @@ class HoldoutCheck:
 
     Examples
     --------
-    >>> from labkit.hexpuzzle.funnel.truth import TrueModel
+    >>> from labkit.hexpuzzle.playthrough.truth import TrueModel
     >>> truth = TrueModel([-1.0, 0.0, 0.5, 1.0], quit={"baseline": -2.0, "won": -1.0})
     >>> check = holdout_check(truth.telemetry(300, rng=1), truth.level_ids,
     ...                       fit=lambda rows, levels: truth, players=2000, draws=5)
@@ -152,6 +152,15 @@ def holdout_check(
         Share of the players fitted (the rest are predicted).
     players, draws : int
         The predicted funnel's cohorts.
+
+    Examples
+    --------
+    >>> from labkit.hexpuzzle.playthrough.truth import TrueModel
+    >>> truth = TrueModel([-1.0, 0.0, 1.0], quit={"baseline": -1.5})
+    >>> rows = truth.telemetry(400, rng=0)
+    >>> check = holdout_check(rows, truth.level_ids, features=False, players=2000, draws=5)
+    >>> check.test_players, bool(check.scores["reach"]["mae"] < 0.1)
+    (200, True)
     """
     from labkit.hexpuzzle.difficulty.telemetry import as_table
 

@@ -10,7 +10,7 @@ difference's interval comes from pairing them in order all the same (still hones
 
 Examples
 --------
->>> from labkit.hexpuzzle.funnel.simulate import FunnelWorld
+>>> from labkit.hexpuzzle.playthrough.simulate import FunnelWorld
 >>> quit = {"baseline": -2.0, "won": -1.0}
 >>> easy_first = FunnelWorld([-1.0, 0.0, 1.0], quit=quit).funnel(3000, draws=10, rng=4)
 >>> hard_first = FunnelWorld([1.0, 0.0, -1.0], quit=quit).funnel(3000, draws=10, rng=4)
@@ -32,7 +32,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from labkit import ArgumentError
-from labkit.hexpuzzle.funnel.simulate import Funnel
+from labkit.hexpuzzle.playthrough.simulate import Funnel
 
 __all__ = ["FunnelComparison", "compare_funnels"]
 
@@ -50,7 +50,7 @@ class FunnelComparison:
 
     Examples
     --------
-    >>> from labkit.hexpuzzle.funnel.simulate import FunnelWorld
+    >>> from labkit.hexpuzzle.playthrough.simulate import FunnelWorld
     >>> a = FunnelWorld([0.0, 0.0], quit={"baseline": -1.0}).funnel(1000, draws=5, rng=1)
     >>> compare_funnels(a, a).reach_difference[:, 0].tolist()
     [0.0, 0.0]
@@ -134,6 +134,15 @@ def compare_funnels(
         Funnels of campaigns with the same number of levels.
     labels : (str, str)
         What to call them in the table and the summary.
+
+    Examples
+    --------
+    >>> from labkit.hexpuzzle.playthrough.simulate import FunnelWorld
+    >>> a = FunnelWorld([0.0, 1.0], quit={"baseline": -1.0}).funnel(2000, draws=8, rng=3)
+    >>> b = FunnelWorld([1.0, 0.0], quit={"baseline": -1.0}).funnel(2000, draws=8, rng=3)
+    >>> c = compare_funnels(a, b)
+    >>> c.paired, len(c.rows()), c.rows()[1]["level B"]
+    (True, 2, 'L02')
     """
     if len(a.level_ids) != len(b.level_ids):
         raise ArgumentError(f"has {len(b.level_ids)} levels, the first funnel "

@@ -5,7 +5,7 @@ The skill model supplies, for a player of ability θ, the chance to win attempt 
 predicted from its score parts) and the chance to stop playing after an attempt
 (``model.quit_model.p_quit(θ, position=, won=, attempt=)``); abilities are drawn from the fitted
 normal population. Both are read on an ability grid into the kernel's logit tables
-(:class:`~labkit.hexpuzzle.funnel.simulate.Tables`).
+(:class:`~labkit.hexpuzzle.playthrough.simulate.Tables`).
 
 **The fit's uncertainty.** ``model.parameter_draws(draws, rng)`` gives models whose parameters
 are drawn from the fit's sampling distribution (a parametric bootstrap); each is played with its
@@ -28,7 +28,7 @@ from numpy.typing import NDArray
 
 from labkit import ArgumentError
 from labkit._args import check_int
-from labkit.hexpuzzle.funnel.simulate import QUIT_TERMS, Funnel, Tables, run, world_tables
+from labkit.hexpuzzle.playthrough.simulate import QUIT_TERMS, Funnel, Tables, run, world_tables
 from labkit.rng import RngLike, make_rng, stream
 
 __all__ = ["funnel", "level_times", "model_tables"]
@@ -95,7 +95,7 @@ def model_tables(
 
     Examples
     --------
-    >>> from labkit.hexpuzzle.funnel.truth import TrueModel
+    >>> from labkit.hexpuzzle.playthrough.truth import TrueModel
     >>> t = model_tables(TrueModel([0.0, 1.0], quit={"baseline": -2.0}), ["L01", "L02"])
     >>> t.win.shape, bool(t.win[0, 0, 24] > t.win[1, 0, 24])
     ((2, 3, 49), True)
@@ -209,7 +209,7 @@ def funnel(
 
     Examples
     --------
-    >>> from labkit.hexpuzzle.funnel.truth import TrueModel
+    >>> from labkit.hexpuzzle.playthrough.truth import TrueModel
     >>> truth = TrueModel([-1.0, 0.0, 1.0], quit={"baseline": -1.5, "ability": -0.5})
     >>> f = funnel(["L01", "L02", "L03"], truth, players=2000, draws=10, rng=0)
     >>> f.value("reach")[0], bool(f.value("reach")[2] < f.value("reach")[1] < 1)
