@@ -45,7 +45,7 @@ import numpy as np
 from labkit import ArgumentError
 from labkit.hexpuzzle.playthrough.compare import FunnelComparison, compare_funnels
 from labkit.hexpuzzle.playthrough.model import _level_id, funnel, model_tables
-from labkit.hexpuzzle.playthrough.simulate import Funnel, Tables, counts, measures
+from labkit.hexpuzzle.playthrough.simulate import Funnel, Tables, counts, measures, reorder
 from labkit.rng import RngLike, make_rng, stream
 
 __all__ = ["FunnelGoal", "GoalResult", "Improvement", "improve_campaign"]
@@ -164,8 +164,7 @@ class _Judge:
         self.floor = self.measure(floor)
 
     def tables(self, order: Sequence[int]) -> Tables:
-        ids = tuple(self.base.level_ids[i] for i in order)
-        return replace(self.base, level_ids=ids, win=self.base.win[list(order)])
+        return reorder(self.base, order)
 
     def measure(self, tables: Tables) -> dict[str, np.ndarray]:
         c = counts(tables, self.players, stream(self.seed, "judge"))

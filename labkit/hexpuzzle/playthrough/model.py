@@ -21,6 +21,7 @@ lost attempt there; levels without timed attempts have none.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import Any
 
 import numpy as np
@@ -28,7 +29,14 @@ from numpy.typing import NDArray
 
 from labkit import ArgumentError
 from labkit._args import check_int
-from labkit.hexpuzzle.playthrough.simulate import QUIT_TERMS, Funnel, Tables, run, world_tables
+from labkit.hexpuzzle.playthrough.simulate import (
+    QUIT_TERMS,
+    Funnel,
+    Tables,
+    reorder,
+    run,
+    world_tables,
+)
 from labkit.rng import RngLike, make_rng, stream
 
 __all__ = ["funnel", "level_times", "model_tables"]
@@ -120,9 +128,11 @@ def _drawn_tables(model: Any, levels: Sequence[Any], draws: int, gen, **kw: Any)
     ids = [_level_id(lv) for lv in levels]
     alpha = _discrimination(model, index)
     out = []
+    # a new level's draws come from its own stream: the same whatever the order (paired orders)
+    noise = np.stack([stream(gen, f"new-level/{lid}").standard_normal(draws) for lid in ids], 1)
     for b in range(draws):
         fitted = np.asarray(d["difficulty"])[b][np.maximum(index, 0)]
-        new = beta + np.sqrt(var) * gen.standard_normal(len(beta))
+        new = beta + np.sqrt(var) * noise[b]
         quit = d.get("quit")
         p_quit = qm.p_quit if quit is None else type(qm)(dict(zip(QUIT_TERMS, quit[b]))).p_quit
         learning = d.get("learning")
@@ -131,6 +141,28 @@ def _drawn_tables(model: Any, levels: Sequence[Any], draws: int, gen, **kw: Any)
                                 learning=float(learning[b]) if learning is not None else 0.0,
                                 discrimination=alpha, p_quit=p_quit, **kw))  # fmt: skip
     return out
+
+
+#: The last few funnels' worlds, by level set: another order of the same levels is the same
+#: worlds reordered (a level's draws do not depend on its place), so a redraw skips the model.
+_RECENT: list[tuple[tuple, Any, tuple[list[str], list[Tables]]]] = []
+
+
+def _worlds(model, levels, draws, root, seed, uncertainty, k, moves_on) -> list[Tables]:
+    ids = [_level_id(lv) for lv in levels]
+    key = (tuple(sorted(ids)), draws, seed, uncertainty, k, moves_on)
+    for cached_key, cached_model, (cached_ids, worlds) in _RECENT:
+        if seed is not None and cached_key == key and cached_model is model:
+            order = [cached_ids.index(i) for i in ids]
+            return [reorder(t, order) for t in worlds]
+    kw: dict[str, Any] = {"max_attempts": k, "moves_on": moves_on}
+    if uncertainty:
+        worlds = _drawn_tables(model, levels, draws, stream(root, "parameters"), **kw)
+    else:
+        worlds = [model_tables(model, levels, **kw)] * draws
+    _RECENT.insert(0, (key, model, (ids, worlds)))
+    del _RECENT[4:]
+    return worlds
 
 
 def level_times(telemetry: Any, ids: Sequence[str]) -> tuple[NDArray, NDArray] | None:
@@ -228,13 +260,11 @@ def funnel(
     if telemetry is None and getattr(model, "source", None) is not None:
         telemetry = model.source[0]
     times = level_times(telemetry, ids) if telemetry is not None else None
-    kw: dict[str, Any] = {"max_attempts": _attempts(model, max_attempts), "moves_on": moves_on,
-                          "times": times}  # fmt: skip
-    if uncertainty:
-        worlds = _drawn_tables(model, levels, draws, stream(root, "parameters"), **kw)
-    else:
-        worlds = [model_tables(model, levels, **kw)] * draws
-    out = run(worlds, players, root)
+    k = _attempts(model, max_attempts)
     seed = int(rng) if isinstance(rng, (int, np.integer)) else None
+    worlds = _worlds(model, levels, draws, root, seed, bool(uncertainty), k, bool(moves_on))
+    if times is not None:
+        worlds = [replace(t, seconds_won=times[0], seconds_lost=times[1]) for t in worlds]
+    out = run(worlds, players, root)
     out.notes.update(seed=seed, uncertainty=bool(uncertainty), model=repr(model))
     return out

@@ -25,6 +25,7 @@ from __future__ import annotations
 import warnings
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
@@ -78,6 +79,34 @@ class Tables:
     def grid(self) -> NDArray[np.float64]:
         """The ability grid (logits)."""
         return self.grid0 + self.step * np.arange(self.win.shape[2], dtype=np.float64)
+
+
+def reorder(tables: Tables, order: Sequence[int]) -> Tables:
+    """The same world with its levels played in ``order`` (indices into the current order).
+
+    What belongs to a level (its win table, its times) moves with it; what belongs to a place
+    in the campaign (the stop table: position and run) stays.
+
+    Examples
+    --------
+    >>> t = FunnelWorld([0.0, 2.0]).tables()
+    >>> r = reorder(t, [1, 0])
+    >>> r.level_ids, bool(r.win[0, 0, 24] < r.win[1, 0, 24])
+    (('L02', 'L01'), True)
+    """
+    from dataclasses import replace
+
+    idx = [int(i) for i in order]
+    if sorted(idx) != list(range(len(tables.level_ids))):
+        raise ArgumentError("must be a permutation of the levels", argument="order", value=idx)
+    moved: dict[str, Any] = {"level_ids": tuple(tables.level_ids[i] for i in idx),
+                             "win": tables.win[idx]}  # fmt: skip
+    if tables.seconds_won is not None and tables.seconds_lost is not None:
+        moved["seconds_won"], moved["seconds_lost"] = (
+            tables.seconds_won[idx],
+            tables.seconds_lost[idx],
+        )
+    return replace(tables, **moved)
 
 
 def ability_grid(mean: float, sd: float) -> tuple[float, float]:
@@ -343,8 +372,9 @@ class Funnel:
 
         return html_table(self)
 
-    def plot(self, ax=None):
-        """Reach curve with its band, quit-hazard bars and attempts per clear (matplotlib)."""
+    def plot(self, ax=None, *, baseline: Funnel | None = None):
+        """Reach curve with its band, quit-hazard bars and attempts per clear (matplotlib);
+        ``ax``: three axes (default: a new figure's); ``baseline``: a funnel drawn beneath."""
         from labkit.hexpuzzle.playthrough.draw import plot_funnel
 
-        return plot_funnel(self, ax=ax)
+        return plot_funnel(self, ax=ax, baseline=baseline)
