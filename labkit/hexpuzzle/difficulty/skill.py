@@ -114,7 +114,7 @@ class SkillModel:
     >>> rows = telemetry_from_skill(ids, np.linspace(-1.5, 1.5, 5), theta, rng=1)
     >>> model = fit_skill_model(rows, ids, features=False)
     >>> model
-    SkillModel(5 levels, 200 players, ability sd 0.75, features=False)
+    SkillModel(5 levels, 200 players, ability sd 0.83, features=False)
     >>> model.success("L0") > 0.5 > model.success("L4")
     True
     >>> model.difficulty_of("L2") == model.difficulty[2].item()
@@ -209,7 +209,7 @@ class SkillModel:
         Difficulties are drawn level by level from their normal intervals; the ability spread
         (on the log scale), the learning step and the quit coefficients jointly from the
         normal with the fit's covariance. Returns ``{"difficulty": (n, levels),
-        "ability_sd": (n,), "learning": (n,), "quit": (n, 6) or None}`` (quit in
+        "ability_sd": (n,), "learning": (n,), "quit": (n, 9) or None}`` (quit in
         :data:`~.skill_quit.QUIT_TERMS` order).
         """
         from labkit._args import check_int
@@ -492,7 +492,7 @@ def _fit(
     from labkit.hexpuzzle.difficulty import skill_joint as J
     from labkit.hexpuzzle.difficulty.skill_fit import lltm
 
-    z, logw = J.gauss_hermite()
+    z, logw = J.nodes()
     ids, x = _levels(levels, features)
     table = as_table(telemetry)
     index = {lid: i for i, lid in enumerate(ids)}

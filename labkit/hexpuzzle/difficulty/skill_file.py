@@ -165,7 +165,7 @@ def _matrix(value: Any, k: int, at: str, E: type) -> np.ndarray:
 
 def _extras(doc: dict, n_levels: int, E: type) -> dict[str, Any]:
     """The fields of the selection-aware fit (absent from older files: the ignorable model)."""
-    from labkit.hexpuzzle.difficulty.skill_quit import QUIT_TERMS, QuitModel
+    from labkit.hexpuzzle.difficulty.skill_quit import N_TERMS, QUIT_TERMS, QuitModel
 
     learning = doc.get("learning", 0.0)
     lio.check(_finite(learning), "must be a number", "/learning", learning, E)
@@ -193,9 +193,9 @@ def _extras(doc: dict, n_levels: int, E: type) -> dict[str, Any]:
             sorted(coef),
             E,
         )
-        cov = _matrix(quit.get("cov"), 6, "/quit_model/cov", E)
+        cov = _matrix(quit.get("cov"), N_TERMS, "/quit_model/cov", E)
         quit_model = QuitModel({k: float(coef[k]) for k in QUIT_TERMS}, cov)
-    k = 2 + 6 * (quit_model is not None)
+    k = 2 + N_TERMS * (quit_model is not None)
     g = doc.get("global_cov")
     gcov = np.zeros((0, 0)) if g is None or g == [] else _matrix(g, k, "/global_cov", E)
     return {

@@ -3,10 +3,12 @@
 After every level but the campaign's last, a player either goes on to the next level or quits.
 The chance to quit is logistic in the player's ability θ and what happened at the level:
 
-    logit P(quit) = b + a·θ + w·won + r·run + k·(attempts − 1) + d·position / 10
+    logit P(quit) = b + a·θ + w·won + r_run + k·(attempts − 1) + d·position / 10
 
 ``won``: the level was cleared (at any attempt); ``run``: levels in a row not won at the first
-try, this one included (0 after a first-try win); ``attempts``: attempts made at the level;
+try, this one included (0 after a first-try win), with its own term r_1, r_2, r_3, r_4+ for a run
+of 1, 2, 3, 4 or more (a quit rule that saturates, such as "after four failures in a row
+everyone leaves", is in the family); ``attempts``: attempts made at the level (capped at 6);
 ``position``: the level's place in the player's sequence (0 = first level played). ``a < 0``
 means weaker players are less persistent given the same outcomes — dropout *not at random*,
 which :func:`~labkit.hexpuzzle.difficulty.skill.fit_skill_model` with ``dropout="model"``
@@ -14,8 +16,8 @@ estimates jointly with the responses, sharing θ (a shared-parameter model).
 
 Examples
 --------
->>> q = QuitModel({"baseline": -2.0, "ability": -1.0, "won": -1.0, "run": 0.5,
-...                "attempts": 0.0, "position": 0.0})
+>>> q = QuitModel({"baseline": -2.0, "ability": -1.0, "won": -1.0, "run 1": 0.5, "run 2": 1.0,
+...                "run 3": 1.5, "run 4+": 2.0, "attempts": 0.0, "position": 0.0})
 >>> weak, strong = q.p_quit([-1.5, 1.5], position=3, won=False, attempt=1, run=1)
 >>> bool(weak > strong), round(float(q.p_quit(0.0, position=0, won=True, attempt=1)), 3)
 (True, 0.047)
@@ -34,21 +36,25 @@ from labkit import ArgumentError
 __all__ = ["QUIT_TERMS", "QuitModel"]
 
 #: The coefficients, in order (logits; ``position`` per ten levels).
-QUIT_TERMS = ("baseline", "ability", "won", "run", "attempts", "position")
-#: A run longer than this counts as this long (the rule's effect saturates).
-RUN_CAP = 10
+QUIT_TERMS = (
+    "baseline", "ability", "won", "run 1", "run 2", "run 3", "run 4+", "attempts", "position",
+)  # fmt: skip
+N_TERMS = len(QUIT_TERMS)
+#: A run longer than this counts as this long (the last run term).
+RUN_CAP = 4
 #: Attempts from this one on count as this one (one learning step, one quit covariate).
 ATTEMPT_CAP = 6
 
 
 def design(won: ArrayLike, run: ArrayLike, attempt: ArrayLike, position: ArrayLike) -> NDArray:
-    """The covariates other than ability: columns baseline, won, run, attempts − 1, position/10."""
+    """The covariates other than ability, in :data:`QUIT_TERMS` order without ``ability``."""
     won = np.asarray(won, dtype=float)
     shape = np.broadcast_shapes(won.shape, np.shape(run), np.shape(attempt), np.shape(position))
+    r = np.minimum(np.asarray(run), RUN_CAP)
     cols = [
         np.ones(shape),
         np.broadcast_to(won, shape),
-        np.broadcast_to(np.minimum(np.asarray(run, dtype=float), RUN_CAP), shape),
+        *(np.broadcast_to((r == k).astype(float), shape) for k in range(1, RUN_CAP + 1)),
         np.broadcast_to(np.minimum(np.asarray(attempt, dtype=float), ATTEMPT_CAP) - 1.0, shape),
         np.broadcast_to(np.asarray(position, dtype=float) / 10.0, shape),
     ]
@@ -63,18 +69,18 @@ class QuitModel:
     ----------
     coefficients : dict
         :data:`QUIT_TERMS` → logits.
-    cov : (6, 6) array
+    cov : (9, 9) array
         Their covariance (inverse information), in :data:`QUIT_TERMS` order.
 
     Examples
     --------
-    >>> q = QuitModel(dict(zip(QUIT_TERMS, [-1.0, -0.8, -2.0, 0.6, 0.1, 0.05])))
+    >>> q = QuitModel(dict(zip(QUIT_TERMS, [-1.0, -0.8, -2.0, 0.6, 1.0, 1.2, 1.4, 0.1, 0.05])))
     >>> q.interval("ability")  # no covariance given: a zero-width interval
     (-0.8, -0.8)
     """
 
     coefficients: dict[str, float]
-    cov: NDArray[np.float64] = field(default_factory=lambda: np.zeros((6, 6)))
+    cov: NDArray[np.float64] = field(default_factory=lambda: np.zeros((N_TERMS, N_TERMS)))
 
     def __post_init__(self) -> None:
         if set(self.coefficients) != set(QUIT_TERMS):
@@ -83,8 +89,10 @@ class QuitModel:
                 argument="coefficients",
                 value=sorted(self.coefficients),
             )
-        if np.shape(self.cov) != (6, 6):
-            raise ArgumentError("must be 6 x 6", argument="cov", value=np.shape(self.cov))
+        if np.shape(self.cov) != (N_TERMS, N_TERMS):
+            raise ArgumentError(
+                f"must be {N_TERMS} x {N_TERMS}", argument="cov", value=np.shape(self.cov)
+            )
 
     @property
     def vector(self) -> NDArray[np.float64]:
