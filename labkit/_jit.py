@@ -40,6 +40,8 @@ KERNEL_MODULES = (
     "labkit.hexpuzzle._kernels",
     "labkit.hexpuzzle.solving._kernels",
     "labkit.hexpuzzle.difficulty._rating_kernels",
+    "labkit.hexpuzzle.difficulty._skill_kernels",
+    "labkit.hexpuzzle.playthrough._kernels",
     "labkit.pathfinding._kernels",
     "labkit.mapturn._kernels",
     "labkit.encounter._kernels",

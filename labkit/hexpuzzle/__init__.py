@@ -10,7 +10,8 @@ JSON format in :mod:`._levelfile`), :mod:`.geometry` (a tile's path), :mod:`.swe
 (play, undo, restart), :mod:`.status` (the statuses), :mod:`.draw` (``draw``/``update``, SVG)
 and :mod:`.animation`. On top of it, one way: :mod:`.solving` (contacts, solver, hints,
 generator, levels to a target score, campaigns to a curve), then :mod:`.difficulty` (scoring,
-telemetry, simulated players, calibration, the skill model and level ratings),
+telemetry, simulated players, calibration, the skill model and level ratings), :mod:`.playthrough`
+(where players stop: ``funnel``, ``compare_funnels``, ``improve_campaign``, ``holdout_check``),
 :mod:`.campaign_file` (the campaign document), then :mod:`.mainline` (the main line),
 :mod:`.draw_solver` and :mod:`.cli` (``labkit puzzle``). Import public names from here, not from
 the subpackages.
@@ -45,6 +46,7 @@ from labkit.hexpuzzle.difficulty.skill import (
     fit_skill_model,
     shipped_skill_model,
 )
+from labkit.hexpuzzle.difficulty.skill_quit import QuitModel
 from labkit.hexpuzzle.difficulty.skill_report import SkillReport
 from labkit.hexpuzzle.difficulty.skill_sim import telemetry_from_skill
 from labkit.hexpuzzle.difficulty.telemetry import (
@@ -58,6 +60,12 @@ from labkit.hexpuzzle.game import PuzzleError, PuzzleState, Snapshot
 from labkit.hexpuzzle.geometry import TilePath, tile_path
 from labkit.hexpuzzle.level import STRAIGHT, Board, Level, LevelError, Tile, all_matchings
 from labkit.hexpuzzle.mainline import campaign
+from labkit.hexpuzzle.playthrough.compare import FunnelComparison, compare_funnels
+from labkit.hexpuzzle.playthrough.holdout import HoldoutCheck, holdout_check, observed_funnel
+from labkit.hexpuzzle.playthrough.improve import FunnelGoal, Improvement, improve_campaign
+from labkit.hexpuzzle.playthrough.model import funnel
+from labkit.hexpuzzle.playthrough.simulate import Funnel, FunnelWorld
+from labkit.hexpuzzle.playthrough.truth import TrueModel
 from labkit.hexpuzzle.solving.curve import campaign_from_curve, parse_curve
 from labkit.hexpuzzle.solving.generator import (
     GeneratorError,
@@ -88,9 +96,15 @@ __all__ = [
     "CalibrationError",
     "Difficulty",
     "DifficultyStatus",
+    "Funnel",
+    "FunnelComparison",
+    "FunnelGoal",
+    "FunnelWorld",
     "GeneratorError",
     "GeneratorOptionError",
     "GameStatus",
+    "HoldoutCheck",
+    "Improvement",
     "Level",
     "LevelError",
     "LevelRatings",
@@ -113,29 +127,36 @@ __all__ = [
     "Tile",
     "TilePath",
     "Trace",
+    "TrueModel",
     "advise",
     "all_matchings",
     "animate",
     "calibrate",
+    "compare_funnels",
     "campaign",
     "campaign_from_curve",
     "first_contact",
     "first_contacts",
+    "funnel",
     "fit_skill_model",
     "generate",
     "generate_many",
     "generate_to_target",
     "glicko2",
     "hint",
+    "holdout_check",
+    "improve_campaign",
     "load_telemetry",
     "make_players",
     "observed_index",
+    "observed_funnel",
     "parse_curve",
     "parse_telemetry",
     "replay",
     "save_telemetry",
     "score",
     "shipped_skill_model",
+    "QuitModel",
     "simulate_telemetry",
     "skill_groups",
     "solve",

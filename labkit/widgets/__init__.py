@@ -16,6 +16,7 @@ _APPS = {
     "ProbabilityExplorer": "labkit.widgets.probability",
     "GaugeTuner": "labkit.widgets.gauge_tuner",
     "DifficultyWorkbench": "labkit.widgets.workbench",
+    "FunnelView": "labkit.widgets.funnel_view",
     "LevelWorkshop": "labkit.widgets.workshop",
     "PathfindingPlayground": "labkit.widgets.playground",
     "TraceViewer": "labkit.widgets.trace_viewer",

@@ -64,6 +64,10 @@ def register(subparsers: Any) -> None:
 
     register_skill_commands(sub)
 
+    from labkit.hexpuzzle.cli.funnel import register_funnel_commands
+
+    register_funnel_commands(sub)
+
 
 def _describe(level: Any) -> str:
     if level.can_rotate:

@@ -47,6 +47,7 @@ Examples
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
@@ -358,6 +359,8 @@ def simulate_telemetry(
     progress: bool = False,
     mode: str = "all",
     quit_rate: float = QUIT_RATE,
+    quit_ability: float = 0.0,
+    learning: float = 0.1,
 ) -> NDArray:
     """Players play levels; the attempts as a telemetry table.
 
@@ -386,6 +389,13 @@ def simulate_telemetry(
         ``"all"`` mode plays with the same seed.
     quit_rate : float
         Chance of quitting per failure in the current run (``"progression"`` mode).
+    quit_ability : float
+        c ≥ 0 makes weaker players less persistent given the same outcomes (quitting *not*
+        at random): the chance becomes σ(logit(min(1, quit_rate × run)) − c·a), with
+        a = (skill − 0.5) / 0.25 the player's skill in quarters from the middle. 0 (the
+        default) is today's rule, and the same games and quits as before.
+    learning : float
+        Skill added per retry (the player remembers the board); 0.1 as before.
 
     Returns
     -------
@@ -405,6 +415,9 @@ def simulate_telemetry(
         raise ArgumentError("must be 'all' or 'progression'", argument="mode", value=mode)
     if not 0.0 <= float(quit_rate) <= 1.0:
         raise ArgumentError("must be in [0, 1]", argument="quit_rate", value=quit_rate)
+    for name, v in (("quit_ability", quit_ability), ("learning", learning)):
+        if not (np.isfinite(float(v)) and 0.0 <= float(v) <= 10.0):
+            raise ArgumentError("must be a number in [0, 10]", argument=name, value=v)
     root = make_rng(rng)
     if isinstance(players, (int, np.integer)):
         players = make_players(int(players), stream(root, "players"))
@@ -418,7 +431,10 @@ def simulate_telemetry(
         for level in tqdm(levels, desc="simulating players", unit="level", disable=not progress):
             for player in players:
                 gen = stream(root, f"{level.id}/{player.id}")
-                rows += [g.row() for g in play(level, player, gen, max_attempts=max_attempts)]
+                rows += [
+                    g.row()
+                    for g in play(level, player, gen, max_attempts=max_attempts, learning=learning)
+                ]
         return make_table(rows)
     boards: dict[str, _Board] = {}  # contact tables are built once per level, not once per player
     for player in tqdm(players, desc="simulating players", unit="player", disable=not progress):
@@ -426,17 +442,30 @@ def simulate_telemetry(
         for level in levels:
             board = boards.get(level.id) or boards.setdefault(level.id, _Board(level))
             gen = stream(root, f"{level.id}/{player.id}")
-            games = _play_board(board, player, gen, max_attempts, 0.1)
+            games = _play_board(board, player, gen, max_attempts, learning)
             rows += [g.row() for g in games]
             run = 0 if games[0].won else run + 1
-            if quits(run, quit_rate, quit_gen):
+            if quits(run, quit_rate, quit_gen, ability=(player.skill - 0.5) / 0.25, c=quit_ability):
                 break
     return make_table(rows)
 
 
-def quits(run: int, quit_rate: float, gen: np.random.Generator) -> bool:
-    """Whether a player quits after ``run`` first-try failures in a row (one draw per call)."""
-    return bool(gen.random() < min(1.0, quit_rate * run))
+def quits(
+    run: int, quit_rate: float, gen: np.random.Generator, *, ability: float = 0.0, c: float = 0.0
+) -> bool:
+    """Whether a player quits after ``run`` first-try failures in a row (one draw per call):
+    with probability min(1, quit_rate × run), its log-odds lowered by ``c × ability``.
+
+    Examples
+    --------
+    >>> gen = np.random.default_rng(0)
+    >>> quits(0, 0.5, gen), quits(4, 0.5, gen)
+    (False, True)
+    """
+    q = min(1.0, quit_rate * run)
+    if c and 0.0 < q < 1.0:
+        q = 1.0 / (1.0 + (1.0 - q) / q * math.exp(c * ability))
+    return bool(gen.random() < q)
 
 
 def _shipped(name: str):

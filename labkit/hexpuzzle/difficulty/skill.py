@@ -65,6 +65,7 @@ from labkit.hexpuzzle.difficulty.calibration import band_of
 from labkit.hexpuzzle.difficulty.fit import BAND_TARGETS, strengths
 from labkit.hexpuzzle.difficulty.scoring import PARTS, Difficulty, score
 from labkit.hexpuzzle.difficulty.skill_file import FORMAT, VERSION, SkillModelError
+from labkit.hexpuzzle.difficulty.skill_quit import ATTEMPT_CAP, QUIT_TERMS, QuitModel
 from labkit.hexpuzzle.difficulty.telemetry import as_table
 from labkit.hexpuzzle.level import Level
 
@@ -113,7 +114,7 @@ class SkillModel:
     >>> rows = telemetry_from_skill(ids, np.linspace(-1.5, 1.5, 5), theta, rng=1)
     >>> model = fit_skill_model(rows, ids, features=False)
     >>> model
-    SkillModel(5 levels, 200 players, ability sd 0.74, features=False)
+    SkillModel(5 levels, 200 players, ability sd 0.83, features=False)
     >>> model.success("L0") > 0.5 > model.success("L4")
     True
     >>> model.difficulty_of("L2") == model.difficulty[2].item()
@@ -138,6 +139,14 @@ class SkillModel:
     features: bool = True
     weights_cov: NDArray[np.float64] = field(default_factory=lambda: np.zeros((0, 0)))
     fit_info: dict[str, Any] = field(default_factory=dict)
+    #: λ, logits added per retry (attempt k gets λ·(min(k, 6) − 1)); 0 without retries
+    learning: float = 0.0
+    #: α per level (two-parameter option), or None (all 1)
+    discrimination: NDArray[np.float64] | None = None
+    #: the continuation model (``dropout="model"``), or None (``dropout="ignore"``)
+    quit_model: QuitModel | None = None
+    #: covariance of (log ability sd, learning, quit coefficients) as fitted, for draws
+    global_cov: NDArray[np.float64] = field(default_factory=lambda: np.zeros((0, 0)))
     #: the data and levels the model was fitted to (for :meth:`report`); not saved
     source: Any = field(default=None, repr=False)
 
@@ -147,11 +156,18 @@ class SkillModel:
         from its parts (``features=True`` only)."""
         if isinstance(level_or_id, str):
             try:
-                return float(self.difficulty[self.level_ids.index(level_or_id)])
+                b = float(self.difficulty[self.level_ids.index(level_or_id)])
             except ValueError:
                 raise ArgumentError(
                     "no such level in the model", argument="level", value=level_or_id
                 ) from None
+            if np.isnan(b):
+                raise ArgumentError(
+                    "nobody played this level and the model has no part weights to predict it",
+                    argument="level",
+                    value=level_or_id,
+                )
+            return b
         d = level_or_id if isinstance(level_or_id, Difficulty) else score(level_or_id)
         x = strengths(d)
         if d.level_id in self.level_ids:
@@ -165,13 +181,58 @@ class SkillModel:
             )
         return float(self.weights["baseline"] + x @ [self.weights[p] for p in PARTS])
 
-    def success(self, level_or_id: Level | Difficulty | str, ability: float = 0.0) -> float:
-        """First-try success σ(θ − β) of a player of ``ability`` (0 = average) at a level.
+    def success(
+        self, level_or_id: Level | Difficulty | str, ability: Any = 0.0, *, attempt: int = 1
+    ) -> Any:
+        """Success σ(α·(θ − β) + λ·(k − 1)) of a player of ``ability`` (0 = average) at a
+        level on attempt ``k`` (1 = first try; retries from the sixth on share one step).
 
         A level in the data uses its fitted β; a :class:`Level` not in the data is predicted
-        from its parts (plug-in β, the residual's uncertainty is not averaged over).
+        from its parts (plug-in β, the residual's uncertainty is not averaged over). An array
+        of abilities gives an array.
         """
-        return float(1.0 / (1.0 + np.exp(self.difficulty_of(level_or_id) - float(ability))))
+        from labkit._args import check_int
+
+        k = check_int(attempt, "attempt", 1, None)
+        beta = self.difficulty_of(level_or_id)
+        alpha = 1.0
+        if self.discrimination is not None and isinstance(level_or_id, str):
+            alpha = float(self.discrimination[self.level_ids.index(level_or_id)])
+        a = np.asarray(ability, dtype=float)
+        eta = alpha * (a - beta) + self.learning * (min(k, ATTEMPT_CAP) - 1)
+        p = 1.0 / (1.0 + np.exp(-eta))
+        return float(p) if p.ndim == 0 else p
+
+    def parameter_draws(self, n: int, rng: Any = None) -> dict[str, Any]:
+        """``n`` draws from the fit's approximate sampling distribution (parametric bootstrap).
+
+        Difficulties are drawn level by level from their normal intervals; the ability spread
+        (on the log scale), the learning step and the quit coefficients jointly from the
+        normal with the fit's covariance. Returns ``{"difficulty": (n, levels),
+        "ability_sd": (n,), "learning": (n,), "quit": (n, 9) or None}`` (quit in
+        :data:`~.skill_quit.QUIT_TERMS` order).
+        """
+        from labkit._args import check_int
+        from labkit.rng import make_rng
+
+        n = check_int(n, "n", 1, 1_000_000)
+        gen = make_rng(rng)
+        sd = np.nan_to_num((self.difficulty_ci[:, 1] - self.difficulty_ci[:, 0]) / 3.919927969)
+        diff = self.difficulty[None, :] + sd[None, :] * gen.standard_normal((n, len(sd)))
+        q = self.quit_model.vector if self.quit_model is not None else np.zeros(0)
+        mean = np.r_[np.log(self.ability_sd), self.learning, q]
+        cov = (
+            self.global_cov
+            if self.global_cov.shape == (len(mean),) * 2
+            else np.zeros((len(mean), len(mean)))
+        )
+        g = gen.multivariate_normal(mean, cov, size=n, method="eigh")
+        return {
+            "difficulty": diff,
+            "ability_sd": np.exp(g[:, 0]),
+            "learning": g[:, 1],
+            "quit": g[:, 2:] if self.quit_model is not None else None,
+        }
 
     def calibrated_score(self, level_or_id: Level | Difficulty | str) -> int:
         """A 0–100 score from an average player's first-try success s, monotone in β.
@@ -197,25 +258,58 @@ class SkillModel:
 
         if self.source is None:
             raise SkillModelError("a loaded model has no data to evaluate; refit it")
-        return evaluate(*self.source, fit=_fit, features=self.features, folds=folds, rng=rng)
+        from functools import partial
+
+        table, levels, options = self.source
+        fit = partial(_fit, **options)
+        return evaluate(table, levels, fit=fit, features=self.features, folds=folds, rng=rng)
 
     def table(self) -> list[dict[str, Any]]:
         """One dict per level: id, β, interval, success of an average player, score, band."""
-        return [
-            {
-                "level": lid,
-                "difficulty": round(float(b), 3),
-                "low": round(float(lo), 3),
-                "high": round(float(hi), 3),
-                "n": int(n),
-                "success": round(self.success(lid), 3),
-                "score": self.calibrated_score(lid),
-                "band": self.band(lid),
-            }
-            for lid, b, (lo, hi), n in zip(
-                self.level_ids, self.difficulty, self.difficulty_ci, self.n_attempts
+        out = []
+        for lid, b, (lo, hi), n in zip(
+            self.level_ids, self.difficulty, self.difficulty_ci, self.n_attempts
+        ):
+            known = bool(np.isfinite(b))
+            out.append(
+                {
+                    "level": lid,
+                    "difficulty": round(float(b), 3) if known else None,
+                    "low": round(float(lo), 3) if known else None,
+                    "high": round(float(hi), 3) if known else None,
+                    "n": int(n),
+                    "success": round(self.success(lid), 3) if known else None,
+                    "score": self.calibrated_score(lid) if known else None,
+                    "band": self.band(lid) if known else "unplayed",
+                }
             )
+        return out
+
+    @property
+    def dropout(self) -> str:
+        """``"model"`` when quitting was modelled jointly (a :attr:`quit_model`), else
+        ``"ignore"``."""
+        return "ignore" if self.quit_model is None else "model"
+
+    def describe(self) -> str:
+        """One line in designer words: which model is in use and what it found."""
+        parts = [
+            "quitting modelled jointly with skill"
+            if self.quit_model is not None
+            else "quitting ignored (assumed to depend on results only)",
         ]
+        if self.quit_model is not None:
+            lo, hi = self.quit_model.interval("ability")
+            a = self.quit_model.coefficients["ability"]
+            parts.append(
+                f"quit odds x{np.exp(a):.2f} per logit of skill [{np.exp(lo):.2f}, "
+                f"{np.exp(hi):.2f}]"
+            )
+        if self.learning:
+            parts.append(f"retries {self.learning:+.2f} logits each")
+        if self.discrimination is not None:
+            parts.append("per-level discrimination")
+        return "; ".join(parts)  # fmt: skip
 
     def __repr__(self) -> str:
         return (
@@ -230,6 +324,8 @@ class SkillModel:
             f"<tr><td>{escape(r['level'])}</td><td>{r['difficulty']:+.2f}</td>"
             f"<td>[{r['low']:+.2f}, {r['high']:+.2f}]</td><td>{r['n']}</td>"
             f"<td>{r['success']:.2f}</td><td>{r['score']}</td><td>{r['band']}</td></tr>"
+            if r["difficulty"] is not None
+            else f"<tr><td>{escape(r['level'])}</td><td colspan=6>nobody played it</td></tr>"
             for r in self.table()
         )
         w = ", ".join(f"{k} {v:+.2f}" for k, v in self.weights.items())
@@ -253,11 +349,17 @@ class SkillModel:
             "residual_sd": None if np.isnan(self.residual_sd) else self.residual_sd,
             "weights": self.weights,
             "weights_cov": self.weights_cov.tolist(),
+            "learning": self.learning,
+            "discrimination": None
+            if self.discrimination is None
+            else [float(a) for a in self.discrimination],
+            "quit_model": None if self.quit_model is None else self.quit_model.to_dict(),
+            "global_cov": self.global_cov.tolist(),
             "levels": [
                 {
                     "id": lid,
-                    "difficulty": float(b),
-                    "ci": [float(lo), float(hi)],
+                    "difficulty": float(b) if np.isfinite(b) else None,
+                    "ci": [float(lo), float(hi)] if np.isfinite(b) else None,
                     "n": int(n),
                     "strengths": [None if np.isnan(v) else float(v) for v in x],
                 }
@@ -294,25 +396,42 @@ class SkillModel:
             raise exc.with_file(str(path)) from None
 
 
+#: The fit's options as chosen by held-out evidence (see the closing note of issue 25).
+DEFAULTS: dict[str, Any] = {"dropout": "model", "retries": True, "discrimination": False}
+
+
 def fit_skill_model(
     telemetry: Any,
     levels: Sequence[Level | Difficulty | str],
     *,
     features: bool = True,
+    dropout: str = DEFAULTS["dropout"],
+    retries: bool = DEFAULTS["retries"],
+    discrimination: bool = DEFAULTS["discrimination"],
     rng: Any = None,
 ) -> SkillModel:
-    """Fit the skill model to the first attempts in ``telemetry`` (see the module docstring).
+    """Fit the skill model to ``telemetry`` (see the module docstring).
 
     Parameters
     ----------
     telemetry : structured array, DataFrame, path or rows
-        Attempts in the :mod:`.telemetry` format, in arrival order; only ``attempt == 1`` rows
-        are used (rows of levels not in ``levels`` are counted in ``fit_info`` and ignored).
+        Attempts in the :mod:`.telemetry` format, in arrival order (rows of levels not in
+        ``levels`` are counted in ``fit_info`` and ignored).
     levels : sequence of Level, Difficulty or str
-        The levels to rate; ids alone only with ``features=False``.
+        The levels to rate, in campaign order (the order quitting is read in); ids alone only
+        with ``features=False``.
     features : bool
         Explain difficulty by the H9 parts (linear logistic test model); needed to predict
         levels nobody has played.
+    dropout : {"model", "ignore"}
+        ``"model"``: each player's decision to go on after a level is modelled jointly with
+        the responses, sharing the ability (:mod:`.skill_quit`), so quitting that depends on
+        ability is accounted for. ``"ignore"``: right only when quitting depends on the
+        observed outcomes alone.
+    retries : bool
+        Use attempts after the first, with a learning step λ per retry (else first tries only).
+    discrimination : bool
+        A per-level discrimination α (two-parameter model), shrunk toward 1.
     rng : ignored
         The fit is deterministic; accepted for the common signature.
 
@@ -348,46 +467,62 @@ def fit_skill_model(
     del rng
     from threadpoolctl import threadpool_limits
 
+    if dropout not in ("model", "ignore"):
+        raise ArgumentError("must be 'model' or 'ignore'", argument="dropout", value=dropout)
     # The matrices are small: BLAS threads only spin against each other (10x slower on 2 cores).
     with threadpool_limits(1):
-        return _fit(telemetry, levels, features)
+        return _fit(
+            telemetry, levels, features,
+            dropout=dropout, retries=bool(retries), discrimination=bool(discrimination),
+        )  # fmt: skip
 
 
 def _fit(
-    telemetry: Any, levels: Sequence[Any], features: bool, extra: NDArray | None = None
+    telemetry: Any,
+    levels: Sequence[Any],
+    features: bool,
+    extra: NDArray | None = None,
+    *,
+    dropout: str = "model",
+    retries: bool = True,
+    discrimination: bool = False,
 ) -> SkillModel:
     """The fit; ``extra`` (levels × q) adds level covariates to the LLTM design (report only)."""
     # scipy is imported here, not with the package: `import labkit.hexpuzzle` stays quick
-    from labkit.hexpuzzle.difficulty.skill_fit import (
-        Responses,
-        abilities,
-        gauss_hermite,
-        lltm,
-        marginal_fit,
-    )
+    from labkit.hexpuzzle.difficulty import skill_joint as J
+    from labkit.hexpuzzle.difficulty.skill_fit import lltm
 
-    z, logw = gauss_hermite()
+    z, logw = J.nodes()
     ids, x = _levels(levels, features)
     table = as_table(telemetry)
-    first = table[table["attempt"] == 1]
     index = {lid: i for i, lid in enumerate(ids)}
-    lvl = np.array([index.get(v, -1) for v in first["level"].tolist()], dtype=np.int64)
+    lvl = np.array([index.get(v, -1) for v in table["level"].tolist()], dtype=np.int64)
     known = lvl >= 0
-    first, lvl = first[known], lvl[known]
-    players, pidx = np.unique(first["player"], return_inverse=True)
-    counts = np.bincount(lvl, minlength=len(ids))
+    rows, lvl = table[known], lvl[known]
+    first = rows["attempt"] == 1
+    players, pidx = np.unique(rows["player"][first], return_inverse=True)
+    counts = np.bincount(lvl[first], minlength=len(ids))
     seen = np.flatnonzero(counts > 0)
     if len(seen) == 0 or len(players) < 2:
         raise SkillModelError(
             f"need first attempts by at least two players at the given "
-            f"levels, found {len(first)} rows by {len(players)} players"
+            f"levels, found {int(first.sum())} rows by {len(players)} players"
         )
-    remap = np.full(len(ids), -1)
-    remap[seen] = np.arange(len(seen))
-    data = Responses(remap[lvl], pidx, first["won"], len(seen), len(players))
-    est, ls, info = marginal_fit(data, z, logw)
-    cov_all = np.linalg.inv(info)
-    V = cov_all[: len(seen), : len(seen)]
+    # a player's later attempts without a first attempt in the data are left out
+    slot = np.searchsorted(players, rows["player"])
+    ok = (slot < len(players)) & (players[np.minimum(slot, len(players) - 1)] == rows["player"])
+    rows, lvl, slot = rows[ok], lvl[ok], slot[ok]
+    modelled = dropout == "model"
+    ev = J.events(
+        lvl, slot, rows["attempt"], rows["won"].astype(bool), len(ids), len(players),
+        retries=retries, dropout=modelled,
+    )  # fmt: skip
+    modelled = modelled and ev.n_decisions > 0
+    lay = J.Layout(len(ids), retries, modelled, discrimination)
+    par, info, theta, _ = J.fit(ev, lay, z, logw)
+    cov_all = J.covariance(info)
+    est = par[lay.beta][seen]
+    V = cov_all[seen][:, seen]
     beta = np.full(len(ids), np.nan)
     var = np.full(len(ids), np.nan)
     weights: dict[str, float] = {}
@@ -402,35 +537,58 @@ def _fit(
         wcov = wcov[:7, :7]
     else:
         beta[seen], var[seen] = est, np.diag(V)
-    theta, _ = abilities(data, est, ls, z, logw)
     shift = float(theta.mean())  # ability 0 = the mean of the players in the data, exactly
     beta -= shift
     if weights:
         weights["baseline"] -= shift
-    half = 1.959963984540054 * np.sqrt(var)
+    half = 1.959963984540054 * np.sqrt(np.maximum(var, 0.0))
+    glob: list[int] = [lay.log_sigma] + ([lay.learning] if lay.learning is not None else [])
+    quit_model = None
+    if lay.quit is not None:
+        q = par[lay.quit].copy()
+        q[0] += q[1] * shift  # the same decisions on the shifted ability scale
+        qi = np.arange(lay.quit.start, lay.quit.stop)
+        quit_model = QuitModel(dict(zip(QUIT_TERMS, map(float, q))), cov_all[np.ix_(qi, qi)])
+        glob += list(qi)
+    gcov = cov_all[np.ix_(glob, glob)]
+    if not retries:  # no learning step: a zero row and column keep the documented layout
+        gcov = np.insert(np.insert(gcov, 1, 0.0, axis=0), 1, 0.0, axis=1)
+    alpha = np.exp(par[lay.log_alpha]) if lay.log_alpha is not None else None
+    learning = float(par[lay.learning]) if lay.learning is not None else 0.0
+    options = {"dropout": dropout, "retries": retries, "discrimination": discrimination}
     return SkillModel(
         level_ids=tuple(ids),
         difficulty=beta,
         difficulty_ci=np.column_stack([beta - half, beta + half]),
         player_ids=tuple(str(p) for p in players),
         ability=theta - shift,
-        ability_sd=float(np.exp(ls)),
+        ability_sd=float(np.exp(par[lay.log_sigma])),
         weights=weights,
         residual_sd=tau,
         n_attempts=counts.astype(np.int64),
         strengths=x,
         features=features,
         weights_cov=wcov,
+        learning=learning,
+        discrimination=alpha,
+        quit_model=quit_model,
+        global_cov=gcov,
         fit_info={
-            "estimator": "marginal ML (Gauss-Hermite) + LLTM (REML)"
-            if features
-            else "marginal ML (Gauss-Hermite)",
-            "rows": int(len(first)),
+            "estimator": (
+                "shared-parameter marginal ML (Gauss-Hermite)"
+                if modelled
+                else "marginal ML (Gauss-Hermite)"
+            )
+            + (" + LLTM (REML)" if features else ""),
+            **options,
+            "rows": int(len(rows)),
             "ignored_rows": int((~known).sum()),
             "players": int(len(players)),
+            "decisions": int(ev.n_decisions),
+            "quits": int(ev.n_quits),
             "population_mean": -shift,
-        },
-        source=(table, list(levels)),
+        },  # fmt: skip
+        source=(table, list(levels), options),
     )
 
 

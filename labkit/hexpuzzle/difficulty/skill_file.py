@@ -44,16 +44,28 @@ def model_from_dict(cls: Any, doc: Any) -> Any:
         len(levels),
         E,
     )
+    features = lio.field(doc, "features", bool, "", E)
     rows = []
     for i, lv in enumerate(levels):
         at = f"/levels/{i}"
-        ci = lio.field(lv, "ci", list, at, E)
+        lio.check(isinstance(lv, dict), "must be an object", at, type(lv).__name__, E)
+        b = lv.get("difficulty")
+        unplayed = b is None and not features  # nobody played it and nothing predicts it
+        ci = [np.nan, np.nan] if unplayed else lio.field(lv, "ci", list, at, E)
+        b = np.nan if unplayed else lio.field(lv, "difficulty", float, at, E)
         xs = lio.field(lv, "strengths", list, at, E)
         lio.check(
-            len(ci) == 2 and all(_finite(c) for c in ci),
+            unplayed or (len(ci) == 2 and all(_finite(c) for c in ci)),
             "must be two numbers",
             f"{at}/ci",
             ci,
+            E,
+        )
+        lio.check(
+            unplayed or (_finite(b) and ci[0] <= b <= ci[1]),
+            "must be a finite number inside its interval ci (low <= difficulty <= high)",
+            f"{at}/difficulty",
+            b,
             E,
         )
         lio.check(
@@ -66,7 +78,7 @@ def model_from_dict(cls: Any, doc: Any) -> Any:
         rows.append(
             (
                 lio.field(lv, "id", str, at, E),
-                lio.field(lv, "difficulty", float, at, E),
+                b,
                 ci,
                 lio.as_int(lio.field(lv, "n", int, at, E), f"{at}/n", 0, None, E),
                 [np.nan if v is None else v for v in xs],
@@ -85,7 +97,6 @@ def model_from_dict(cls: Any, doc: Any) -> Any:
         "/players",
         error=E,
     )
-    features = lio.field(doc, "features", bool, "", E)
     weights = lio.field(doc, "weights", dict, "", E)
     lio.check(all(_finite(v) for v in weights.values()), "must be numbers", "/weights", weights, E)
     lio.check(
@@ -112,13 +123,19 @@ def model_from_dict(cls: Any, doc: Any) -> Any:
         "/weights_cov",
         error=E,
     )
+    sd = lio.field(doc, "ability_sd", float, "", E)
+    lio.check(_finite(sd) and sd > 0, "must be a positive number", "/ability_sd", sd, E)
+    lio.check(
+        residual is None or residual >= 0, "must not be negative", "/residual_sd", residual, E
+    )
+    extra = _extras(doc, len(rows), E)
     return cls(
         level_ids=tuple(ids),
         difficulty=np.array([r[1] for r in rows], dtype=float),
         difficulty_ci=np.array([r[2] for r in rows], dtype=float).reshape(-1, 2),
         player_ids=tuple(pids),
         ability=np.array(ability, dtype=float),
-        ability_sd=float(lio.field(doc, "ability_sd", float, "", E)),
+        ability_sd=float(sd),
         weights={str(k): float(v) for k, v in weights.items()},
         residual_sd=np.nan if residual is None else float(residual),
         n_attempts=np.array([r[3] for r in rows], dtype=np.int64),
@@ -126,4 +143,64 @@ def model_from_dict(cls: Any, doc: Any) -> Any:
         features=features,
         weights_cov=np.array(cov, dtype=float).reshape(k, k),
         fit_info=dict(lio.field(doc, "fit", dict, "", E, default={})),
+        **extra,
     )
+
+
+def _matrix(value: Any, k: int, at: str, E: type) -> np.ndarray:
+    lio.check(
+        isinstance(value, list)
+        and len(value) == k
+        and all(isinstance(r, list) and len(r) == k and all(_finite(v) for v in r) for r in value),
+        f"must be a {k} x {k} matrix of numbers",
+        at,
+        error=E,
+    )
+    m = np.array(value, dtype=float).reshape(k, k)
+    lio.check(
+        bool(np.all(np.diag(m) >= 0)), "a variance (diagonal) must not be negative", at, error=E
+    )
+    return m
+
+
+def _extras(doc: dict, n_levels: int, E: type) -> dict[str, Any]:
+    """The fields of the selection-aware fit (absent from older files: the ignorable model)."""
+    from labkit.hexpuzzle.difficulty.skill_quit import N_TERMS, QUIT_TERMS, QuitModel
+
+    learning = doc.get("learning", 0.0)
+    lio.check(_finite(learning), "must be a number", "/learning", learning, E)
+    alpha = doc.get("discrimination")
+    lio.check(
+        alpha is None
+        or (
+            isinstance(alpha, list)
+            and len(alpha) == n_levels
+            and all(_finite(a) and a > 0 for a in alpha)
+        ),
+        f"must be null or {n_levels} positive numbers",
+        "/discrimination",
+        error=E,
+    )
+    quit = doc.get("quit_model")
+    quit_model = None
+    if quit is not None:
+        lio.check(isinstance(quit, dict), "must be an object or null", "/quit_model", error=E)
+        coef = lio.field(quit, "coefficients", dict, "/quit_model", E)
+        lio.check(
+            set(coef) == set(QUIT_TERMS) and all(_finite(v) for v in coef.values()),
+            f"must give numbers for exactly {', '.join(QUIT_TERMS)}",
+            "/quit_model/coefficients",
+            sorted(coef),
+            E,
+        )
+        cov = _matrix(quit.get("cov"), N_TERMS, "/quit_model/cov", E)
+        quit_model = QuitModel({k: float(coef[k]) for k in QUIT_TERMS}, cov)
+    k = 2 + N_TERMS * (quit_model is not None)
+    g = doc.get("global_cov")
+    gcov = np.zeros((0, 0)) if g is None or g == [] else _matrix(g, k, "/global_cov", E)
+    return {
+        "learning": float(learning),
+        "discrimination": None if alpha is None else np.array(alpha, dtype=float),
+        "quit_model": quit_model,
+        "global_cov": gcov,
+    }

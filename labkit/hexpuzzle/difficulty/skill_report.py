@@ -180,7 +180,7 @@ def _columns(rows: NDArray, lvl: NDArray, sizes: NDArray) -> NDArray:
 
 def _player_evidence(model, train1, tl, test1, lvl, sizes, n_levels) -> NDArray:
     """Log-likelihood (test rows × nodes) of each attempt's other columns given θ."""
-    from labkit.hexpuzzle.difficulty.skill_fit import gauss_hermite
+    from labkit.hexpuzzle.difficulty.skill_joint import nodes as gauss_hermite
 
     c_tr, c_te = _columns(train1, tl, sizes), _columns(test1, lvl, sizes)
     counts = np.bincount(tl, minlength=n_levels)[:, None]
@@ -211,7 +211,7 @@ def _sequential(
     adds what each earlier attempt's other columns say (log-likelihood per row and node)."""
     from scipy.special import expit, log_expit, logsumexp
 
-    from labkit.hexpuzzle.difficulty.skill_fit import gauss_hermite
+    from labkit.hexpuzzle.difficulty.skill_joint import nodes as gauss_hermite
 
     z, logw = gauss_hermite()
     theta = model.fit_info["population_mean"] + model.ability_sd * z

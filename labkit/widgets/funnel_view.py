@@ -1,0 +1,242 @@
+"""``FunnelView``: where players stop in a campaign, and what a new order would change.
+
+The levels are tags in play order: drag one to another place (or use :meth:`move`) and the
+funnel is redrawn: the reach curve with its 95 % band over the order you started from (grey),
+the share who stop at each level, attempts per clear. The funnel of a new order reuses the
+parameter draws and players of the first (common random numbers), so what changes is the order
+alone; a redraw plays ``draws × players`` players again (2 × 10⁴ by default, well under a
+second). **improve** runs :func:`~labkit.hexpuzzle.improve_campaign` for the goals on the
+sliders and shows its order. Logic in plain methods (:meth:`set_order`, :meth:`move`,
+:meth:`improve`, :meth:`rows`) that tests call without a browser.
+
+Examples
+--------
+>>> import matplotlib
+>>> matplotlib.use("Agg")
+>>> from labkit.hexpuzzle import TrueModel
+>>> view = FunnelView(["L01", "L02", "L03"], TrueModel([1.0, -1.0, 0.0], quit={"baseline": -2.0}))
+>>> f = view.move("L02", 1)
+>>> view.order, f.level_ids[0]
+(['L02', 'L01', 'L03'], 'L02')
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Sequence
+from typing import Any
+
+from labkit.widgets._code import CodeError, CodeMixin, level_code, literal, path_code, source
+from labkit.widgets._figure import FigurePane, new_figure
+
+__all__ = ["FunnelView"]
+
+
+class FunnelView(CodeMixin):
+    """The funnel of a campaign under a fitted skill model, levels reorderable; ``.ui``.
+
+    Parameters
+    ----------
+    campaign : sequence of Level or ids, optional
+        Default: the shipped 24-level campaign.
+    model : SkillModel or path of a model file, optional
+        Default: the shipped skill model (while it has no quit model: one fitted with its quit
+        model to the shipped progression telemetry, about ten seconds). It needs a quit model.
+    players, draws, seed : int
+        Each redraw plays ``draws`` cohorts of ``players`` (seeded by ``seed``).
+
+    Examples
+    --------
+    >>> import matplotlib
+    >>> matplotlib.use("Agg")
+    >>> from labkit.hexpuzzle import TrueModel
+    >>> truth = TrueModel([0.5, -0.5], quit={"baseline": -1.5})
+    >>> view = FunnelView(["L01", "L02"], truth, players=500, draws=4)
+    >>> view.set_order(["L02", "L01"]).level_ids
+    ('L02', 'L01')
+    >>> view.set_order(["L02"]) is None, "put back" in view.status.value
+    (True, True)
+    """
+
+    def __init__(
+        self,
+        campaign: Sequence[Any] | None = None,
+        model: Any = None,
+        *,
+        players: int = 1000,
+        draws: int = 20,
+        seed: int = 0,
+    ) -> None:
+        import ipywidgets as W
+
+        from labkit.hexpuzzle import SkillModel
+        from labkit.hexpuzzle import campaign as main_line
+
+        self._campaign_arg, self._model_arg = campaign, model
+        self.levels = list(main_line() if campaign is None else campaign)
+        if model is None:
+            model = _default_model(self.levels)
+        elif isinstance(model, (str, os.PathLike)):
+            model = SkillModel.load(model)
+        self.model = model
+        self.players, self.draws, self.seed = int(players), int(draws), int(seed)
+        self.by_id = {_id(lv): lv for lv in self.levels}
+        self.start = [_id(lv) for lv in self.levels]
+        self.fig, self.axes = new_figure(1, 3, figsize=(10.5, 3.2), width_ratios=[2.2, 1.4, 1.4],
+                                         layout="constrained")  # fmt: skip
+        self.pane = FigurePane(self.fig)
+        self.tags = W.TagsInput(value=list(self.start), allowed_tags=list(self.start),
+                                allow_duplicates=False, layout=W.Layout(width="98%"))  # fmt: skip
+        self.reach_goal = W.FloatSlider(value=0.6, min=0.0, max=1.0, step=0.05,
+                                        description="reach last", readout_format=".0%")  # fmt: skip
+        self.hazard_goal = W.FloatSlider(value=0.10, min=0.01, max=0.5, step=0.01,
+                                         description="max stop", readout_format=".0%")  # fmt: skip
+        self.improve_button = W.Button(description="improve", tooltip="reorder to meet the goals")
+        self.reset_button = W.Button(description="reset order")
+        self.status, self.table, self.advice = W.HTML(), W.HTML(), W.HTML()
+        self.baseline = self._funnel(self.start)
+        self.funnel = self.baseline
+        self._syncing = False
+        self.tags.observe(self._dragged, names="value")
+        self.improve_button.on_click(lambda _: self.improve())
+        self.reset_button.on_click(lambda _: self.set_order(self.start))
+        self.ui = W.VBox([W.HTML("<b>play order</b> (drag a level to move it)"), self.tags,
+                          W.HBox([self.reset_button, self.reach_goal, self.hazard_goal,
+                                  self.improve_button]),
+                          self.status, self.pane.widget, self.advice, self.table])  # fmt: skip
+        self._draw()
+        self._add_code_button()
+
+    def _dragged(self, change: dict) -> None:
+        if not self._syncing:
+            self.set_order(list(change["new"]))
+
+    @property
+    def order(self) -> list[str]:
+        """The level ids in the current play order."""
+        return list(self.funnel.level_ids)
+
+    def _funnel(self, ids: Sequence[str]) -> Any:
+        from labkit.hexpuzzle import funnel
+
+        return funnel([self.by_id[i] for i in ids], self.model, players=self.players,
+                      draws=self.draws, rng=self.seed)  # fmt: skip
+
+    def set_order(self, ids: Sequence[str]) -> Any:
+        """Play the levels in the order ``ids`` and redraw; returns the funnel (None, with a
+        message, while the tags are not every level once)."""
+        ids = [str(i) for i in ids]
+        missing = [i for i in self.start if i not in ids]
+        if missing or len(ids) != len(self.start):
+            from html import escape
+
+            gone = escape(", ".join(missing) or "none")
+            self.status.value = (
+                f"<b>put back every level once</b> to see the funnel (missing: {gone})"
+            )
+            return None
+        self.funnel = self._funnel(ids)
+        if list(self.tags.value) != ids:
+            self._syncing = True  # a move made in code: show it on the tags, no second redraw
+            try:
+                self.tags.value = ids
+            finally:
+                self._syncing = False
+        self._draw()
+        return self.funnel
+
+    def move(self, level_id: str, position: int) -> Any:
+        """Move one level to ``position`` (1 = first) and redraw; returns the funnel."""
+        order = [i for i in self.order if i != level_id]
+        if len(order) == len(self.order):
+            from labkit import ArgumentError
+
+            raise ArgumentError("is not in the campaign", argument="level_id", value=level_id)
+        order.insert(max(0, min(int(position) - 1, len(order))), level_id)
+        return self.set_order(order)
+
+    def improve(self) -> Any:
+        """Reorder toward the slider goals (:func:`~labkit.hexpuzzle.improve_campaign`)."""
+        from labkit.hexpuzzle import FunnelGoal, improve_campaign
+
+        goal = FunnelGoal(reach_last=self.reach_goal.value, max_quit_hazard=self.hazard_goal.value)
+        self.advice.value = "<i>searching for a better order…</i>"
+        imp = improve_campaign([self.by_id[i] for i in self.order], self.model, goal,
+                               players=self.players, draws=self.draws, rng=self.seed,
+                               time_limit=10.0)  # fmt: skip
+        self.set_order(imp.order)
+        from html import escape
+
+        self.advice.value = "<br>".join(escape(line) for line in imp.summary().splitlines())
+        return imp
+
+    def rows(self) -> list[dict[str, Any]]:
+        """The current funnel's rows (see :meth:`~labkit.hexpuzzle.Funnel.rows`)."""
+        return self.funnel.rows()
+
+    def _draw(self) -> None:
+        from html import escape
+
+        from labkit.hexpuzzle import compare_funnels
+
+        same = self.order == self.start
+        self.funnel.plot(ax=self.axes, baseline=None if same else self.baseline)
+        self.pane.refresh()
+        exits = ", ".join(f"{lid} ({share:.0%})" for lid, share in self.funnel.exits(3))
+        line = (f"{self.funnel.stats['reach'][-1, 0]:.0%} reach the last level; most players "
+                f"leave at {exits}")  # fmt: skip
+        if not same:
+            labels = ("first order", "this order")
+            line += " · " + compare_funnels(self.baseline, self.funnel, labels=labels).summary()
+        self.status.value = escape(line)
+        self.table.value = self.funnel._repr_html_()
+
+    def to_code(self) -> str:
+        """Source rebuilding this view with its current order."""
+        lines = ["from labkit.widgets import FunnelView"]
+        if self._campaign_arg is None:
+            lines.insert(0, "from labkit.hexpuzzle import campaign")
+            camp = "campaign()"
+        elif all(isinstance(lv, str) for lv in self.levels):
+            camp = literal(self.start)
+        else:
+            lines.insert(0, "from labkit.hexpuzzle import Level")
+            camp = "[" + ",\n ".join(level_code(lv) for lv in self.levels) + "]"
+        if self._model_arg is None:
+            model = "None"
+        elif isinstance(self._model_arg, (str, os.PathLike)):
+            model = path_code(self._model_arg)
+        elif hasattr(self.model, "to_dict"):
+            lines.insert(0, "from labkit.hexpuzzle import SkillModel")
+            model = f"SkillModel.from_dict({literal(self.model.to_dict())})"
+        else:
+            raise CodeError("this model cannot be written as code: save it and pass its path")
+        lines += ["", f"view = FunnelView({camp}, {model}, players={self.players}, "
+                  f"draws={self.draws}, seed={self.seed})",
+                  f"view.set_order({literal(self.order)})"]  # fmt: skip
+        return source(lines, "view")
+
+    def _ipython_display_(self) -> None:
+        from IPython.display import display
+
+        display(self.ui)
+
+    def __repr__(self) -> str:
+        return f"FunnelView({len(self.levels)} levels)"
+
+
+def _default_model(levels: list[Any]) -> Any:
+    """The shipped skill model, or (while it has no quit model) one fitted with its quit model
+    to the shipped progression telemetry."""
+    from labkit._data import data_path
+    from labkit.hexpuzzle import fit_skill_model, load_telemetry, shipped_skill_model
+
+    model = shipped_skill_model()
+    if getattr(model, "quit_model", None) is not None:
+        return model
+    rows = load_telemetry(data_path("telemetry", "progression.csv"), frame=False)
+    return fit_skill_model(rows, levels, dropout="model")
+
+
+def _id(level: Any) -> str:
+    return level if isinstance(level, str) else str(level.id)
