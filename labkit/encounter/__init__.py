@@ -59,6 +59,7 @@ from labkit.encounter.rules.notes import NoteBook, NoteKind, Observation
 from labkit.encounter.rules.sound import Direction, SoundError, heard_at, propagate_sound
 from labkit.encounter.sim.actors import Actor, Phase
 from labkit.encounter.sim.batch import BatchResult, run_batch, survival_curve
+from labkit.encounter.sim.importance import Importance, importance
 from labkit.encounter.sim.policy import (
     POLICIES,
     HunterPolicy,
@@ -72,8 +73,9 @@ from labkit.encounter.sim.session import GameSession
 from labkit.encounter.sim.settings import SimulationError, SimulationSettings
 from labkit.encounter.sim.sweep import SweepError, design, sweep
 from labkit.encounter.sim.sweep import summary as sweep_summary
-from labkit.encounter.sim.importance import Importance, importance
+from labkit.encounter.sim.targets import Target, parse_target
 from labkit.encounter.sim.tune import Tuned, tune
+from labkit.encounter.sim.tune_many import TunedMany, tune_many
 from labkit.encounter.sim.world import World
 from labkit.encounter.status import END_REASONS, EndReason
 
@@ -138,4 +140,8 @@ __all__ = [
     "tune",
     "Importance",
     "importance",
+    "Target",
+    "parse_target",
+    "TunedMany",
+    "tune_many",
 ]

@@ -18,8 +18,12 @@ from labkit._draw import drawing, styled
 
 __all__ = ["draw_importance", "draw_pareto", "IMPORTANCE_STYLE", "PARETO_STYLE"]
 
-IMPORTANCE_STYLE: dict[str, Any] = {"colour": "#1f5fa8", "first_colour": "#9ecae1",
-                                    "noise_colour": "#999", "matters_colour": "#d0021b"}  # fmt: skip
+IMPORTANCE_STYLE: dict[str, Any] = {
+    "colour": "#1f5fa8",
+    "first_colour": "#9ecae1",
+    "noise_colour": "#999",
+    "matters_colour": "#d0021b",
+}
 PARETO_STYLE: dict[str, Any] = {"colour": "#bbb", "front_colour": "#1f5fa8",
                                 "met_colour": "#2ca02c", "failed_colour": "#d0021b"}  # fmt: skip
 

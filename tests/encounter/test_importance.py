@@ -42,8 +42,17 @@ KNOBS = {name: (-math.pi, math.pi) for name in ("x1", "x2", "x3")}
 
 
 def test_ishigami_with_noise_indices_recovered_within_their_intervals():
-    imp = importance(None, KNOBS, seeds=range(NOISE.size), games=GAMES, method="sobol",
-                     n=2048, outcome="steps", response=ishigami_response, progress=False)  # fmt: skip
+    imp = importance(
+        None,
+        KNOBS,
+        seeds=range(NOISE.size),
+        games=GAMES,
+        method="sobol",
+        n=2048,
+        outcome="steps",
+        response=ishigami_response,
+        progress=False,
+    )
     t = imp.table.set_index(["knob", "index"])
     for name, (first, total) in ishigami_truth().items():
         for index, truth in (("first", first), ("total", total)):
@@ -124,8 +133,18 @@ def test_whole_number_knobs_stay_whole_and_real_games_replay_equal():
     assert seen and all(isinstance(v, int) and 2 <= v <= 10 for v in seen)
     knobs = {"/characters/monster/life": (2, 8), "max_steps": (40, 300)}
     with ThreadPoolExecutor(1) as pool:
-        runs = [importance(SimulationSettings(), knobs, seeds=range(200), games=3,
-                           trajectories=4, executor=pool, progress=False) for _ in range(2)]  # fmt: skip
+        runs = [
+            importance(
+                SimulationSettings(),
+                knobs,
+                seeds=range(200),
+                games=3,
+                trajectories=4,
+                executor=pool,
+                progress=False,
+            )
+            for _ in range(2)
+        ]
     assert runs[0].table.equals(runs[1].table)
     assert 0 < runs[0].games <= 4 * 4 * 3  # repeated (point, seed) games are played once
     assert set(runs[0].table["knob"]) == {*knobs, SEED_BLOCK}

@@ -87,8 +87,8 @@ def knob_label(name: str) -> str:
         return f"{parts[2].replace('_', ' ')}s in the card pool (cards)"
     last = parts[-1] if parts else name
     words = " ".join(p.replace("_", " ") for p in parts[-2:] if p not in ("characters",))
-    unit = _UNITS.get(last)
-    return f"{words} ({unit})" if unit else words
+    found = _UNITS.get(last)
+    return f"{words} ({found})" if found else words
 
 
 @dataclass(frozen=True)
@@ -190,8 +190,8 @@ class GamePlayer:
 
     ``play(points, seeds)`` returns, per point, an array ``(len(seeds[i]), len(OUTCOMES))``;
     a game already played (same point, same seed) is not played again. With ``response`` the
-    games are not played: ``response(point, seeds)`` gives the outcomes it knows (missing ones
-    are NaN).
+    games are not played: ``response(point, seeds)`` gives the outcomes it knows, one value per
+    seed or one for all of them (missing outcomes are NaN).
 
     Examples
     --------
@@ -229,7 +229,9 @@ class GamePlayer:
         from labkit.encounter.sim.engine import play_jobs
 
         docs: dict[tuple, int] = {}
-        jobs, wanted, asked = [], [], set()
+        jobs: list[tuple[int, int, int, int]] = []
+        wanted: list[tuple] = []
+        asked: set[tuple] = set()
         for key, ss in zip(keys, seeds):
             for s in np.asarray(ss, dtype=np.int64).tolist():
                 if (key, s) in self._seen or (key, s) in asked:
@@ -238,7 +240,7 @@ class GamePlayer:
                 wanted.append((key, s))
                 k = docs.setdefault(key, len(docs))
                 jobs.append((len(jobs), k, s, s))
-        doc_list = [dict()] * len(docs)
+        doc_list: list[dict] = [{}] * len(docs)
         base_doc = self.base.to_dict()
         for key, k in docs.items():  # the workers check every document they play
             doc = {**base_doc, **{n: v for n, v in key if not n.startswith("/")}}
@@ -264,6 +266,8 @@ class GamePlayer:
                 raise ArgumentError(f"unknown outcome, known: {', '.join(OUTCOMES)}",
                                     argument="response", value=name)  # fmt: skip
             v = np.asarray(values, dtype=float)
+            if v.ndim == 0:  # a model without luck: the same value for every seed
+                v = np.full(seeds.size, float(v))
             if v.shape != (seeds.size,):
                 raise ArgumentError("must give one value per seed", argument="response",
                                     value=v.shape)  # fmt: skip
