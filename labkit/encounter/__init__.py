@@ -24,7 +24,10 @@ The simulation (SPEC E1, E4, E6, E7) plays whole games on those rules:
   :mod:`~labkit.encounter.sim.batch` — ``simulate``, ``replay``, ``playback``, ``run_batch``;
 * :mod:`~labkit.encounter.sim.sweep`, :mod:`~labkit.encounter.sim.tune` — ``sweep`` (tidy,
   resumable, common random numbers), ``sweep_summary``, ``tune`` (a parameter value hitting a
-  target).
+  target);
+* :mod:`~labkit.encounter.sim.importance`, :mod:`~labkit.encounter.sim.tune_many` —
+  ``importance`` (which knob matters: Morris, Sobol, the noise share), ``tune_many`` (several
+  targets over several knobs, re-checked on fresh seeds).
 
 Examples
 --------
@@ -56,6 +59,7 @@ from labkit.encounter.rules.notes import NoteBook, NoteKind, Observation
 from labkit.encounter.rules.sound import Direction, SoundError, heard_at, propagate_sound
 from labkit.encounter.sim.actors import Actor, Phase
 from labkit.encounter.sim.batch import BatchResult, run_batch, survival_curve
+from labkit.encounter.sim.importance import Importance, importance
 from labkit.encounter.sim.policy import (
     POLICIES,
     HunterPolicy,
@@ -69,7 +73,9 @@ from labkit.encounter.sim.session import GameSession
 from labkit.encounter.sim.settings import SimulationError, SimulationSettings
 from labkit.encounter.sim.sweep import SweepError, design, sweep
 from labkit.encounter.sim.sweep import summary as sweep_summary
+from labkit.encounter.sim.targets import Target, parse_target
 from labkit.encounter.sim.tune import Tuned, tune
+from labkit.encounter.sim.tune_many import TunedMany, tune_many
 from labkit.encounter.sim.world import World
 from labkit.encounter.status import END_REASONS, EndReason
 
@@ -132,4 +138,10 @@ __all__ = [
     "sweep_summary",
     "Tuned",
     "tune",
+    "Importance",
+    "importance",
+    "Target",
+    "parse_target",
+    "TunedMany",
+    "tune_many",
 ]

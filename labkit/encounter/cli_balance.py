@@ -1,5 +1,8 @@
 """``labkit sim sweep`` and ``labkit sim tune``: the balance lab on the command line.
 
+(``labkit sim importance`` and ``tune``'s several-target form live in
+:mod:`labkit.encounter.cli_search`.)
+
 Examples (shell)::
 
     labkit sim sweep --grid '/characters/monster/life=3:8' --seeds 0:500 --out DIR
@@ -47,18 +50,28 @@ def register(sub: argparse._SubParsersAction, game_options: Any) -> None:
     sw.set_defaults(func=_cmd_sweep)
     tu = sub.add_parser("tune", help="find the value of a parameter that hits a target rate")
     game_options(tu)
-    tu.add_argument("--param", required=True, help="settings field or balance pointer")
-    tu.add_argument("--target", type=float, required=True, help="rate to hit, e.g. 0.5")
-    tu.add_argument("--bounds", required=True, help="LOW,HIGH (integers search integers)")
+    tu.add_argument("--param", help="settings field or balance pointer")
+    tu.add_argument("--target", action="append", required=True,
+                    help="rate to hit, e.g. 0.5; with --knob (repeatable): npc_win=0.5±0.02, "
+                         "steps=60:90, step_limit<0.05")  # fmt: skip
+    tu.add_argument("--bounds", help="LOW,HIGH (integers search integers)")
     tu.add_argument(
         "--metric", default="npc_win", help="npc_win, monster_win, step_limit or mutual_death"
     )
     tu.add_argument("--seeds", default="0:4000", help="seed list (each point plays a prefix)")
-    tu.add_argument("--budget", type=int, default=20_000, help="most games to play")
+    tu.add_argument(
+        "--budget",
+        type=int,
+        help="most games to play (default 20000); with --knob: trials (default 300)",
+    )
     tu.add_argument("--start", type=int, default=200, help="seeds per point at first")
     tu.add_argument("--patch-out", help="write {pointer: value} as JSON (atomic)")
     _engine_options(tu)
-    tu.set_defaults(func=_cmd_tune)
+    from labkit.encounter import cli_search
+
+    cli_search.add_tune_options(tu)
+    tu.set_defaults(func=_cmd_tune, make_executor=_executor)
+    cli_search.register(sub, game_options, _engine_options, _executor)  # importance
 
 
 def _engine_options(p: argparse.ArgumentParser) -> None:
@@ -158,15 +171,29 @@ def _cmd_sweep(args: argparse.Namespace) -> int:
 def _cmd_tune(args: argparse.Namespace) -> int:
     from labkit.encounter.sim.tune import tune
 
+    if args.knob:  # several targets over several knobs
+        from labkit.encounter.cli_search import cmd_tune_many
+
+        return cmd_tune_many(args)
+    if args.param is None or args.bounds is None or len(args.target) != 1:
+        raise ArgumentError("the one-parameter form needs --param, --bounds and one --target "
+                            "rate; several targets need --knob NAME=LOW:HIGH",
+                            argument="--target", value=args.target)  # fmt: skip
+    try:
+        target = float(args.target[0])
+    except ValueError:
+        raise ArgumentError("a rate such as 0.5 (or give --knob for several targets)",
+                            argument="--target", value=args.target[0]) from None  # fmt: skip
+
     low, high = pair(args.bounds, "bounds", float)
     integer = all(float(v).is_integer() and "." not in v for v in args.bounds.split(","))
     bounds = (int(low), int(high)) if integer else (low, high)
     base = settings_from_args(args, 0)
     executor, close = _executor(args)
     try:
-        t = tune(base, args.param, args.target, metric=args.metric, bounds=bounds,
+        t = tune(base, args.param, target, metric=args.metric, bounds=bounds,
                  seeds=parse_seeds(args.seeds), executor=executor, start=args.start,
-                 budget=args.budget, progress=not args.quiet)  # fmt: skip
+                 budget=args.budget or 20_000, progress=not args.quiet)  # fmt: skip
     finally:
         if close is not None:
             close()

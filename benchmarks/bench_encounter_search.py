@@ -1,0 +1,83 @@
+"""Issue 29's goals: which of 8 stock knobs matter (twice, independently) and a 3-target tune.
+
+Rows: games spent, wall time and interval widths. Both run on 2 local workers of a machine
+shared with other jobs, so wall times vary with the load (the games spent do not).
+"""
+
+from __future__ import annotations
+
+import time
+
+from benchmarks import Row, benchmark
+from labkit.encounter import SimulationSettings, importance, tune_many
+from labkit.encounter.sim.batch import local_executor
+
+#: 8 knobs of the stock scenario (3 NPCs against 1 monster on 4 x 4 rooms).
+STOCK_KNOBS = {
+    "/characters/monster/life": (2, 10),
+    "/characters/npc/life": (1, 6),
+    "/characters/monster/hit": (0, 4),
+    "/characters/npc/hit": (0, 3),
+    "/weapons/claws/damage": (1, 4),
+    "/card_pool/stock/revolver": (0, 6),
+    "/priority/base": (0.3, 0.7),
+    "npcs": (2, 4),
+}
+THREE_TARGETS = ["npc_win=0.5±0.02", "steps=60:90", "step_limit<0.05"]
+TUNE_KNOBS = {
+    "/characters/monster/life": (2, 10),
+    "/characters/npc/life": (1, 6),
+    "/weapons/claws/damage": (1, 4),
+    "max_steps": (60, 300),
+}
+
+
+@benchmark("encounter importance 8 stock knobs, Sobol, two replications")
+def bench_importance():
+    runs, walls = [], []
+    with local_executor(2) as pool:
+        for rep in range(2):  # independent: another design and disjoint seeds
+            start = time.perf_counter()
+            runs.append(importance(SimulationSettings(), STOCK_KNOBS, method="sobol", n=2048,
+                                   games=2, seeds=range(rep * 10**6, (rep + 1) * 10**6),
+                                   rng=rep, executor=pool, progress=False))  # fmt: skip
+            walls.append(time.perf_counter() - start)
+    widths = []
+    for imp in runs:
+        t = imp.table[(imp.table["index"] == "total") & (imp.table["knob"] != "seed block")]
+        widths.append(float((t["hi"] - t["lo"]).max()))
+    same = runs[0].ranking() == runs[1].ranking()
+    return Row(
+        "encounter importance 8 knobs x2 (Sobol n=2048, 2 games/eval)",
+        sum(walls),
+        None,
+        "no reference (goal: same ranking twice, total-order intervals < 0.05, noise stated)",
+        None,
+        notes=(f"rankings {'equal' if same else 'differ'}: {runs[0].ranking()} / "
+               f"{runs[1].ranking()}; widest total-order interval {widths[0]:.3f} / "
+               f"{widths[1]:.3f}; noise share {runs[0].noise[0]:.3f} / {runs[1].noise[0]:.3f}; "
+               f"{runs[0].games} + {runs[1].games} games, {walls[0]:.0f} + {walls[1]:.0f} s"),
+        extra={"rankings": [r.ranking() for r in runs], "widths": widths,
+               "noise": [list(r.noise) for r in runs], "games": [r.games for r in runs],
+               "walls": walls, "tables": [r.table.to_dict("records") for r in runs],
+               "summaries": [r.summary() for r in runs]},
+    )  # fmt: skip
+
+
+@benchmark("encounter tune_many three targets, 4 knobs")
+def bench_tune_many():
+    with local_executor(2) as pool:
+        start = time.perf_counter()
+        t = tune_many(SimulationSettings(), TUNE_KNOBS, THREE_TARGETS, budget=300, games=400,
+                      fresh=2000, enough=10, executor=pool, progress=False)  # fmt: skip
+        wall = time.perf_counter() - start
+    return Row(
+        "encounter tune_many 3 targets x 4 knobs (TPE, 400 paired games/trial)",
+        wall,
+        None,
+        "no reference (goal: met and confirmed on fresh seeds within 300 trials)",
+        None,
+        notes=f"{len(t.trials)} trials, met={t.met}; {t.summary()} {wall:.0f} s",
+        extra={"trials": len(t.trials), "met": t.met, "games": t.games, "wall": wall,
+               "best": t.best, "checked": t.checked.to_dict("records"), "summary": t.summary()},
+    )  # fmt: skip

@@ -1,0 +1,187 @@
+"""``labkit sim importance`` and the several-target form of ``labkit sim tune``.
+
+Examples (shell)::
+
+    labkit sim importance --knob /characters/monster/life=2:10 --knob npcs=2:4 --method morris
+    labkit sim importance --knob /characters/monster/life=2:10 --knob /priority/base=0.3:0.7 \\
+        --method sobol --n 512 --games 2 --csv importance.csv --plot importance.png
+    labkit sim tune --target npc_win=0.5±0.02 --target steps=60:90 --target 'step_limit<0.05' \\
+        --knob /characters/monster/life=2:10 --knob max_steps=60:300 --budget 300 --out DIR
+
+``--knob NAME=LOW:HIGH`` (repeatable): whole-number ends make a whole-number knob (``2:10``),
+real ends a real one (``0.3:0.7``). Knobs are printed by their words and unit, targets as
+sentences. ``tune --out DIR`` keeps the Optuna study in ``DIR/study.journal``: the same command
+again continues it.
+"""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+from labkit import ArgumentError
+
+
+def parse_knobs(items: list[str]) -> dict[str, tuple]:
+    """``["/a=2:10", "/b=0.3:0.7"]`` -> ``{"/a": (2, 10), "/b": (0.3, 0.7)}``.
+
+    Examples
+    --------
+    >>> parse_knobs(["/characters/monster/life=2:10", "/priority/base=0.3:0.7"])
+    {'/characters/monster/life': (2, 10), '/priority/base': (0.3, 0.7)}
+    >>> parse_knobs(["life=2"])
+    Traceback (most recent call last):
+    ...
+    labkit.ArgumentError: --knob: needs NAME=LOW:HIGH, e.g. ...=2:10 (got 'life=2')
+    """
+    knobs: dict[str, tuple] = {}
+    for item in items:
+        name, sep, rng = item.partition("=")
+        ends = rng.split(":")
+        if not sep or not name or len(ends) != 2:
+            raise ArgumentError("needs NAME=LOW:HIGH, e.g. /characters/monster/life=2:10",
+                                argument="--knob", value=item)  # fmt: skip
+        try:
+            values = tuple(int(e) if e.strip().lstrip("-").isdigit() else float(e) for e in ends)
+        except ValueError:
+            raise ArgumentError("LOW and HIGH must be numbers", argument="--knob",
+                                value=item) from None  # fmt: skip
+        knobs[name.strip()] = values
+    return knobs
+
+
+def register(sub: argparse._SubParsersAction, game_options: Any, engine_options: Any,
+             make_executor: Any) -> None:  # fmt: skip
+    """Add ``importance`` to the ``labkit sim`` group (``make_executor(args)`` reads the
+    engine options: ``(executor, closer)``)."""
+    im = sub.add_parser("importance", help="which knob moves the outcome (Morris, Sobol)")
+    game_options(im)
+    im.add_argument(
+        "--knob",
+        action="append",
+        required=True,
+        metavar="NAME=LOW:HIGH",
+        help="settings field or balance pointer and its range (repeatable)",
+    )
+    im.add_argument("--method", choices=("morris", "sobol"), default="morris")
+    im.add_argument(
+        "--outcome",
+        default="npc_win",
+        help="npc_win, monster_win, step_limit, mutual_death, steps, turns, encounters",
+    )
+    im.add_argument("--games", type=int, default=20, help="games per evaluation (seed block)")
+    im.add_argument("--n", type=int, default=512, help="Sobol base rows (a power of two)")
+    im.add_argument("--trajectories", type=int, default=20, help="Morris paths")
+    im.add_argument("--seeds", default="0:1000000", help="seed pool, cut into blocks")
+    im.add_argument("--rng", type=int, default=0, help="seed of the design and bootstrap")
+    im.add_argument("--csv", help="write the tidy table as CSV")
+    im.add_argument("--plot", help="save the bar chart (PNG, SVG, PDF)")
+    engine_options(im)
+    im.set_defaults(func=_cmd_importance, make_executor=make_executor)
+
+
+def add_tune_options(tu: argparse.ArgumentParser) -> None:
+    """The several-target options of ``labkit sim tune`` (used when a ``--knob`` is given)."""
+    tu.add_argument("--knob", action="append", metavar="NAME=LOW:HIGH",
+                    help="several-target form: a knob and its range (repeatable)")  # fmt: skip
+    tu.add_argument("--games", type=int, default=400, help="several targets: games per trial")
+    tu.add_argument("--fresh", type=int, default=2000,
+                    help="several targets: fresh games per re-checked candidate")  # fmt: skip
+    tu.add_argument("--sampler", choices=("tpe", "nsga2"), default="tpe")
+    tu.add_argument("--enough", type=int, help="stop after this many trials meet every target")
+    tu.add_argument("--out", help="several targets: directory of the study (resumable)")
+
+
+def _executor(args: argparse.Namespace) -> tuple[Any, Any]:
+    # the engine options' reader comes with the parser (cli_balance owns it: no import loop)
+    return args.make_executor(args)
+
+
+def _cmd_importance(args: argparse.Namespace) -> int:
+    from labkit.encounter.cli_options import parse_seeds, settings_from_args
+    from labkit.encounter.sim.importance import importance
+
+    knobs = parse_knobs(args.knob)
+    seeds = parse_seeds(args.seeds)
+    base = settings_from_args(args, 0)
+    executor, close = _executor(args)
+    try:
+        imp = importance(base, knobs, seeds=seeds, method=args.method, outcome=args.outcome,
+                         games=args.games, n=args.n, trajectories=args.trajectories,
+                         rng=args.rng, executor=executor, progress=not args.quiet)  # fmt: skip
+    finally:
+        if close is not None:
+            close()
+    print(imp.summary())
+    t = imp.table[imp.table["index"] == imp.main].sort_values("rank", na_position="last")
+    for r in t.itertuples():
+        rng = "" if r.knob == "seed block" else f" {_num(r.low)} to {_num(r.high)}"
+        flag = "  matters" if r.matters else ""
+        print(f"  {r.label}{rng}: {imp.main} {r.value:.3f} [{r.lo:.3f}, {r.hi:.3f}]{flag}")
+    if args.csv:
+        from labkit.io import atomic_write
+
+        with atomic_write(args.csv) as fh:
+            imp.table.to_csv(fh, index=False)
+        print(f"saved {args.csv} ({len(imp.table)} rows)")
+    if args.plot:
+        art = imp.plot()
+        art["ax"].figure.set_size_inches(7, 1 + 0.45 * len(t))
+        art["ax"].figure.tight_layout()
+        art["ax"].figure.savefig(args.plot)
+        print(f"saved {args.plot}")
+    return 0
+
+
+def _num(v: float) -> str:
+    return f"{int(v)}" if float(v).is_integer() else f"{v:g}"
+
+
+def cmd_tune_many(args: argparse.Namespace) -> int:
+    """``labkit sim tune --knob ... --target ...``: exit 0 when every target holds on fresh
+    seeds, 1 when not."""
+    from labkit.encounter.cli_options import parse_seeds, settings_from_args
+    from labkit.encounter.sim.tune_many import tune_many
+
+    knobs = parse_knobs(args.knob)
+    base = settings_from_args(args, 0)
+    executor, close = _executor(args)
+    seeds = args.seeds if args.seeds != "0:4000" else f"0:{args.games + args.fresh}"
+    try:
+        t = tune_many(base, knobs, args.target, budget=args.budget or 300,
+                      seeds=parse_seeds(seeds), games=args.games, fresh=args.fresh,
+                      sampler=args.sampler, enough=args.enough, out=args.out,
+                      executor=executor, progress=not args.quiet)  # fmt: skip
+    finally:
+        if close is not None:
+            close()
+    print("Targets:")
+    for target in t.targets:
+        print(f"  {target.sentence()}")
+    print(f"{len(t.trials)} trials on {t.search_games} paired seeds, "
+          f"{int(t.trials['feasible'].sum())} meeting every target there")  # fmt: skip
+    print(f"Re-played on {t.fresh_games} fresh seeds:")
+    for r in t.checked.to_dict("records"):
+        values = ", ".join(f"{k.label} = {k.text(r[k.name])}" for k in t.knobs)
+        print(f"  trial {r['trial']}: {values}")
+        for target in t.targets:
+            n = target.name
+            fmt = _rate if target.outcome in ("npc_win", "monster_win", "step_limit",
+                                              "mutual_death") else _mean  # fmt: skip
+            print(f"    {target.sentence()}: {fmt(r['est:' + n])} [{fmt(r['lo:' + n])}, "
+                  f"{fmt(r['hi:' + n])}] {'met' if r['met:' + n] else 'NOT met'}")  # fmt: skip
+    print(t.summary())
+    if args.patch_out and t.best is not None:
+        from labkit.io import save_json
+
+        save_json(args.patch_out, t.patch())
+        print(f"saved {args.patch_out}")
+    return 0 if t.met else 1
+
+
+def _rate(v: float) -> str:
+    return f"{100 * v:.1f} %"
+
+
+def _mean(v: float) -> str:
+    return f"{v:.1f}"

@@ -1,0 +1,135 @@
+"""encounter.tune_many against synthetic problems whose feasible region is known."""
+
+from __future__ import annotations
+
+import math
+from concurrent.futures import ThreadPoolExecutor
+
+import numpy as np
+import pytest
+
+from labkit import ArgumentError
+from labkit.encounter import SimulationSettings, SweepError, Target, parse_target, tune_many
+from labkit.encounter.sim.tune_many import pareto_front
+
+U = np.random.default_rng(5).random(20_000)  # one uniform per seed: the games' luck
+STEP_NOISE = np.random.default_rng(6).normal(0, 8, 20_000)
+
+
+def two_targets(point, seeds):
+    """NPC win rate a / 10; mean length 5 b steps (noisy per game)."""
+    return {"npc_win": (U[seeds] < point["a"] / 10).astype(float),
+            "steps": 5.0 * point["b"] + STEP_NOISE[seeds]}  # fmt: skip
+
+
+KNOBS = {"a": (0.0, 10.0), "b": (0, 30)}
+
+
+def test_two_targets_found_in_the_known_region_and_confirmed_on_fresh_seeds():
+    t = tune_many(None, KNOBS, ["npc_win=0.5±0.05", "steps=40:60"], budget=80, games=400,
+                  fresh=2000, response=two_targets, progress=False)  # fmt: skip
+    assert t.met
+    # the feasible region: 4.5 <= a <= 5.5 and 8 <= b <= 12 (true rates, not estimates)
+    assert 4.5 <= t.best["a"] <= 5.5
+    assert isinstance(t.best["b"], int) and 8 <= t.best["b"] <= 12
+    assert t.trials["b"].map(lambda v: float(v).is_integer()).all()
+    row = t.checked[t.checked["trial"] == t.best["trial"]].iloc[0]
+    fresh = np.arange(400, 2400)
+    assert row["est:npc_win"] == pytest.approx(np.mean(U[fresh] < t.best["a"] / 10))
+    assert row["lo:npc_win"] <= row["est:npc_win"] <= row["hi:npc_win"]
+    assert row["lo:npc_win"] < t.best["a"] / 10 < row["hi:npc_win"]  # truth inside its interval
+    assert len(t.trials) == 80 and t.games == 80 * 400 + len(t.checked) * 2000
+    assert "the NPC side wins 45–55 % of games" in t.summary()
+    assert "meets every target on fresh seeds" in t.summary()
+
+
+def test_only_what_holds_on_fresh_seeds_is_reported_met():
+    # 20 search games cannot tell 0.49 from 0.51: candidates that look met may not be
+    def wins(point, seeds):
+        return {"npc_win": (U[seeds] < point["a"] / 10).astype(float)}
+
+    t = tune_many(None, {"a": (0.0, 10.0)}, ["npc_win=0.5±0.005"], budget=40, games=20,
+                  fresh=4000, recheck=5, response=wins, progress=False)  # fmt: skip
+    fresh = np.arange(20, 4020)
+    for r in t.checked.itertuples():
+        rate = np.mean(U[fresh] < r.a / 10)
+        assert r.met == (0.495 <= rate <= 0.505)
+    assert t.met == bool(t.checked["met"].any())
+
+
+def test_conflicting_targets_give_the_pareto_front_and_no_false_met():
+    def coupled(point, seeds):  # winning needs long games: a >= 8 means >= 80 steps
+        return {"npc_win": (U[seeds] < point["a"] / 10).astype(float),
+                "steps": 10.0 * point["a"] + 0 * seeds}  # fmt: skip
+
+    t = tune_many(
+        None,
+        {"a": (0.0, 10.0)},
+        ["npc_win>=0.8", "steps<=50"],
+        budget=40,
+        games=300,
+        fresh=500,
+        sampler="nsga2",
+        response=coupled,
+        progress=False,
+    )
+    assert not t.met
+    assert not t.trials["feasible"].any()
+    front = t.trials[t.trials["front"]]
+    assert len(front) >= 2 and len(t.checked) >= 1
+    # on the front every trial trades one miss for the other: between a = 5 and a = 8 or so
+    assert ((front["a"] > 4.5) & (front["a"] < 8.5)).all()
+    assert "not every target holds" in t.summary()
+
+
+def test_resumes_from_its_study_file(tmp_path):
+    args = dict(budget=12, games=100, fresh=200, response=two_targets, progress=False, batch=4)
+    first = tune_many(None, KNOBS, ["npc_win=0.5±0.05", "steps=40:60"], out=tmp_path, **args)
+    assert (tmp_path / "study.journal").exists()
+    more = tune_many(None, KNOBS, ["npc_win=0.5±0.05", "steps=40:60"], out=tmp_path,
+                     **{**args, "budget": 20})  # fmt: skip
+    assert len(more.trials) == 20
+    assert more.trials.head(12)[["a", "b"]].equals(first.trials[["a", "b"]])
+    assert more.games < 20 * 100 + len(more.checked) * 200  # the 12 trials were not replayed
+    with pytest.raises(SweepError, match="targets differs"):
+        tune_many(None, KNOBS, ["npc_win=0.6±0.05"], out=tmp_path, **args)
+
+
+def test_real_games_whole_number_knob():
+    with ThreadPoolExecutor(1) as pool:
+        t = tune_many(SimulationSettings(), {"/characters/monster/life": (2, 9)},
+                      ["npc_win=0.5±0.1"], budget=6, games=30, fresh=40, recheck=2,
+                      executor=pool, progress=False)  # fmt: skip
+    assert (
+        t.trials["/characters/monster/life"].map(lambda v: isinstance(v, (int, np.integer))).all()
+    )
+    assert t.best is not None and isinstance(t.best["/characters/monster/life"], int)
+    assert "monster life (life points) = " in t.summary()
+
+
+def test_targets_parse_and_say_themselves():
+    assert parse_target("npc_win=0.5±0.02") == Target("npc_win", 0.48, 0.52)
+    assert parse_target("npc_win=0.5+-0.02") == Target("npc_win", 0.48, 0.52)
+    assert parse_target("steps=60:90") == Target("steps", 60, 90)
+    assert parse_target("step_limit<0.05") == Target("step_limit", high=0.05)
+    t = parse_target("steps>40")
+    assert (t.low, t.high) == (40, math.inf) and parse_target(t.to_text()) == t
+    assert (
+        parse_target("step_limit<0.05").sentence()
+        == "fewer than 5 % of games end at the step limit"
+    )
+    assert Target("steps", 60, 90).miss(95) == 5 and Target("steps", 60, 90).miss(70) == 0
+    for bad in ("npc_win=0.5", "npc_win=0.5±-1", "wins<3", "steps"):
+        with pytest.raises(ArgumentError, match="targets"):
+            parse_target(bad)
+
+
+def test_pareto_front_and_bad_arguments():
+    assert pareto_front(np.array([[1, 1], [1, 1], [0, 3]])).tolist() == [True, True, True]
+    assert pareto_front(np.array([[1, 1], [2, 2]])).tolist() == [True, False]
+    with pytest.raises(ArgumentError, match="sampler"):
+        tune_many(None, KNOBS, ["steps=1:2"], sampler="grid", response=two_targets)
+    with pytest.raises(ArgumentError, match="one target per outcome"):
+        tune_many(None, KNOBS, ["steps=1:2", "steps<9"], response=two_targets)
+    with pytest.raises(ArgumentError, match="seeds"):
+        tune_many(None, KNOBS, ["steps=1:2"], seeds=range(10), response=two_targets)
