@@ -24,7 +24,10 @@ The simulation (SPEC E1, E4, E6, E7) plays whole games on those rules:
   :mod:`~labkit.encounter.sim.batch` — ``simulate``, ``replay``, ``playback``, ``run_batch``;
 * :mod:`~labkit.encounter.sim.sweep`, :mod:`~labkit.encounter.sim.tune` — ``sweep`` (tidy,
   resumable, common random numbers), ``sweep_summary``, ``tune`` (a parameter value hitting a
-  target).
+  target);
+* :mod:`~labkit.encounter.sim.compare`, :mod:`~labkit.encounter.sim.paired` — ``compare`` (two
+  versions on common seeds: one row per metric, paired intervals, McNemar, variance reduction,
+  seeds needed), ``play_pair``, ``survival_bands``, ``paired_table``.
 
 Examples
 --------
@@ -56,6 +59,8 @@ from labkit.encounter.rules.notes import NoteBook, NoteKind, Observation
 from labkit.encounter.rules.sound import Direction, SoundError, heard_at, propagate_sound
 from labkit.encounter.sim.actors import Actor, Phase
 from labkit.encounter.sim.batch import BatchResult, run_batch, survival_curve
+from labkit.encounter.sim.compare import compare, play_pair, survival_bands, version_patch
+from labkit.encounter.sim.paired import mcnemar_exact, paired_table, seeds_needed
 from labkit.encounter.sim.policy import (
     POLICIES,
     HunterPolicy,
@@ -132,4 +137,11 @@ __all__ = [
     "sweep_summary",
     "Tuned",
     "tune",
+    "compare",
+    "play_pair",
+    "survival_bands",
+    "version_patch",
+    "paired_table",
+    "mcnemar_exact",
+    "seeds_needed",
 ]
