@@ -27,7 +27,10 @@ The simulation (SPEC E1, E4, E6, E7) plays whole games on those rules:
   target);
 * :mod:`~labkit.encounter.sim.compare`, :mod:`~labkit.encounter.sim.paired` — ``compare`` (two
   versions on common seeds: one row per metric, paired intervals, McNemar, variance reduction,
-  seeds needed), ``play_pair``, ``survival_bands``, ``paired_table``.
+  seeds needed), ``play_pair``, ``survival_bands``, ``paired_table``;
+* :mod:`~labkit.encounter.sim.ratings` — ``round_robin`` of policies and loadouts,
+  ``bradley_terry`` ratings with intervals, ``cycles``, ``policy_balance`` (does B stay
+  balanced against every policy?).
 
 Examples
 --------
@@ -69,6 +72,7 @@ from labkit.encounter.sim.policy import (
     ScavengerPolicy,
     ScriptedPolicy,
 )
+from labkit.encounter.sim.ratings import bradley_terry, cycles, policy_balance, round_robin
 from labkit.encounter.sim.runner import outcome, simulate
 from labkit.encounter.sim.session import GameSession
 from labkit.encounter.sim.settings import SimulationError, SimulationSettings
@@ -144,4 +148,8 @@ __all__ = [
     "paired_table",
     "mcnemar_exact",
     "seeds_needed",
+    "bradley_terry",
+    "cycles",
+    "policy_balance",
+    "round_robin",
 ]
