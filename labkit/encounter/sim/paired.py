@@ -392,6 +392,8 @@ def paired_table(
         d = bb - ba
         var_d = float(np.nanvar(d, ddof=1))
         var_u = float(np.nanvar(ba, ddof=1) + np.nanvar(bb, ddof=1))  # as if on other seeds
+        if var_d <= 1e-18 * max(var_u, 1.0):  # rounding noise of a difference that never varies
+            var_d = 0.0
         if m.binary:
             p, test = mcnemar_exact(A[m.needs[0]], B[m.needs[0]]), "McNemar exact"
         else:
