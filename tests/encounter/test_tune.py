@@ -146,23 +146,16 @@ def test_a_whole_number_answer_names_both_neighbours_and_never_leaves_its_interv
 
 def test_a_whole_value_on_the_crossing_hits_and_one_between_two_values_does_not():
     u = np.random.default_rng(1).random(10_000)
-    exact = tune(
-        None,
-        "/x",
-        0.5,
-        bounds=(1, 9),
-        response=lambda v, s: u[s] < (v <= 4) * 0.5 + (v < 4) * 0.5,
-        progress=False,
-    )  # P = 1 below 4, 0.5 at 4, 0 above: 4 hits
+
+    def stepped(at_four):  # P = 1 below 4, at_four at 4, 0 above
+        def response(v, seeds):
+            return u[seeds] < (1.0 if v < 4 else at_four if v == 4 else 0.0)
+
+        return tune(None, "/x", 0.5, bounds=(1, 9), response=response, progress=False)
+
+    exact = stepped(0.5)  # 4 gives 0.5: it hits
     assert exact.hits and exact.value == 4 and exact.ci[0] <= 4 <= exact.ci[1]
-    gap = tune(
-        None,
-        "/x",
-        0.5,
-        bounds=(1, 9),
-        response=lambda v, s: u[s] < (v <= 4) * 0.8 + (v < 4) * 0.2,
-        progress=False,
-    )  # P = 0.8 at 4, 0 at 5: no whole value gives 0.5
+    gap = stepped(0.8)  # 4 gives 0.8, 5 gives 0: no whole value gives 0.5
     assert not gap.hits and math.isnan(gap.ci[0]) and gap.value == 4
     assert gap.whole["value"].tolist() == [4, 5] and "no whole value" in gap.summary()
 
