@@ -3,7 +3,8 @@
 * **compare**: :func:`~labkit.encounter.compare` of the shipped A edition against
   ``data/balance/a_edition_monster_life4.json`` on seeds 0..1999 (4,000 outcome-only games on a
   warm 2-worker :func:`~labkit.encounter.sim.batch.local_executor`, then the 16-metric table
-  with 1,000 paired resamples): wall time against the 5 s goal (ratio = 5 s / wall, target 1x).
+  with 1,000 paired resamples): wall time against the 5 s goal (ratio = 5 s / wall, target 1x),
+  and the CPU seconds of the workers and the parent (what an idle 2-core machine would need).
   The notes give the measured variance reduction of the NPC win rate (pairing against
   independent seeds) and the seeds needed to see a 2-point change either way.
 * **bradley-terry**: the choix fit of a 9-player win matrix, timed against scipy's BFGS on the
@@ -18,6 +19,7 @@ import time
 import numpy as np
 
 from benchmarks import Row, benchmark
+from benchmarks.bench_encounter_balance import _cpu
 from labkit._data import data_path
 from labkit.encounter.rules.balance import DEFAULT_PATH
 from labkit.encounter.sim.batch import local_executor
@@ -34,11 +36,14 @@ def bench_compare():
     try:
         compare(DEFAULT_PATH, b, range(20), executor=pool, bootstrap=50)  # warm the workers
         load = os.getloadavg()[0]
+        pids = list(pool._processes)
+        cpu0, own0 = _cpu(pids), time.process_time()
         start = time.perf_counter()
         games = play_pair(DEFAULT_PATH, b, range(2000), executor=pool)
         played = time.perf_counter() - start
         t = compare(DEFAULT_PATH, b, range(2000), games=games)
         wall = time.perf_counter() - start
+        workers, parent = _cpu(pids) - cpu0, time.process_time() - own0
     finally:
         pool.shutdown()
     win = t.set_index("metric").loc["npc_win"]
@@ -52,8 +57,11 @@ def bench_compare():
                f"[{win['diff_lo']:+.3f}, {win['diff_hi']:+.3f}]; pairing cuts the variance "
                f"x{win['variance_reduction']:.1f} (2 points: {win['seeds_needed']} paired seeds, "
                f"{win['seeds_unpaired']} unpaired); games {played:.1f} s, table "
-               f"{wall - played:.1f} s; load average {load:.1f} on {os.cpu_count()} cores"),
-        extra={"wall": wall, "games_s": played, "load": load,
+               f"{wall - played:.1f} s; CPU: workers {workers:.1f} s, parent {parent:.1f} s "
+               f"(on 2 idle cores about {workers / 2 + parent:.1f} s); load average {load:.1f} "
+               f"on {os.cpu_count()} cores"),
+        extra={"wall": wall, "games_s": played, "load": load, "workers_cpu": workers,
+               "parent_cpu": parent,
                "variance_reduction": float(win["variance_reduction"]),
                "seeds_needed": int(win["seeds_needed"]),
                "seeds_unpaired": int(win["seeds_unpaired"])},
