@@ -149,14 +149,16 @@ def bench_tune():
         start = time.perf_counter()
         t = tune(SimulationSettings(), LIFE, 0.5, bounds=(2, 10), executor=pool, progress=False)
         wall = time.perf_counter() - start
-    width = t.ci[1] - t.ci[0]
+    width = t.root_ci[1] - t.root_ci[0]
     return Row(
         "encounter tune life -> NPC win 0.5, 2 workers",
         wall,
         None,
         "no reference (games spent and interval width; target +-0.5 life in 20,000 games)",
         None,
-        notes=(f"root {t.root:.3f}, 95 % interval {t.ci[0]:.3f}-{t.ci[1]:.3f} (+-{width / 2:.3f} "
-               f"life), {t.games} games, {wall:.1f} s; machine shared with other jobs"),
-        extra={"games": t.games, "ci": list(t.ci), "root": t.root, "wall": wall},
+        notes=(f"crossing {t.root:.3f}, 95 % interval {t.root_ci[0]:.3f}-{t.root_ci[1]:.3f} "
+               f"(+-{width / 2:.3f} life), {t.games} games, {wall:.1f} s; {t.summary()}; "
+               "machine shared with other jobs"),
+        extra={"games": t.games, "ci": list(t.root_ci), "root": t.root, "wall": wall,
+               "value": t.value, "hits": t.hits},
     )  # fmt: skip

@@ -28,6 +28,12 @@ The simulation (SPEC E1, E4, E6, E7) plays whole games on those rules:
 * :mod:`~labkit.encounter.sim.importance`, :mod:`~labkit.encounter.sim.tune_many` —
   ``importance`` (which knob matters: Morris, Sobol, the noise share), ``tune_many`` (several
   targets over several knobs, re-checked on fresh seeds).
+* :mod:`~labkit.encounter.sim.compare`, :mod:`~labkit.encounter.sim.paired` — ``compare`` (two
+  versions on common seeds: one row per metric, paired intervals, McNemar, variance reduction,
+  seeds needed), ``play_pair``, ``survival_bands``, ``paired_table``;
+* :mod:`~labkit.encounter.sim.ratings` — ``round_robin`` of policies and loadouts,
+  ``bradley_terry`` ratings with intervals, ``cycles``, ``policy_balance`` (does B stay
+  balanced against every policy?).
 
 Examples
 --------
@@ -60,6 +66,8 @@ from labkit.encounter.rules.sound import Direction, SoundError, heard_at, propag
 from labkit.encounter.sim.actors import Actor, Phase
 from labkit.encounter.sim.batch import BatchResult, run_batch, survival_curve
 from labkit.encounter.sim.importance import Importance, importance
+from labkit.encounter.sim.compare import compare, play_pair, survival_bands, version_patch
+from labkit.encounter.sim.paired import mcnemar_exact, paired_table, seeds_needed
 from labkit.encounter.sim.policy import (
     POLICIES,
     HunterPolicy,
@@ -68,6 +76,7 @@ from labkit.encounter.sim.policy import (
     ScavengerPolicy,
     ScriptedPolicy,
 )
+from labkit.encounter.sim.ratings import bradley_terry, cycles, policy_balance, round_robin
 from labkit.encounter.sim.runner import outcome, simulate
 from labkit.encounter.sim.session import GameSession
 from labkit.encounter.sim.settings import SimulationError, SimulationSettings
@@ -144,4 +153,15 @@ __all__ = [
     "parse_target",
     "TunedMany",
     "tune_many",
+    "compare",
+    "play_pair",
+    "survival_bands",
+    "version_patch",
+    "paired_table",
+    "mcnemar_exact",
+    "seeds_needed",
+    "bradley_terry",
+    "cycles",
+    "policy_balance",
+    "round_robin",
 ]

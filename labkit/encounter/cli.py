@@ -61,9 +61,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                      help="frames (game steps) per second")  # fmt: skip
     ani.add_argument("--last", type=A.int_range(0, None), help="stop after this step")
     ani.set_defaults(func=_cmd_animate)
-    from labkit.encounter import cli_balance
+    from labkit.encounter import cli_balance, cli_compare
 
     cli_balance.register(sub, game_options)  # sweep, tune
+    cli_compare.register(sub, game_options)  # compare
 
 
 def _cmd_animate(args: argparse.Namespace) -> int:

@@ -310,7 +310,8 @@ def final_state_svg(trace: SimulationTrace, cell: int = 44) -> str:
 @drawing
 def draw_response(ax: Any, tuned: Any, **style: Any) -> dict[str, Any]:
     """A :class:`~labkit.encounter.sim.tune.Tuned` response: measured rates with 95 % intervals,
-    the fitted line near the root, the target and the chosen value with its interval.
+    the fitted line near the crossing with its interval, the target and the chosen value (for a
+    whole-number parameter the two neighbouring whole values with their rate intervals).
 
     Returns ``{"ax", "points", "target", "value"}``, with ``"interval"`` and ``"fit"`` when the
     target was reached; ``style`` keys: ``colour`` (the measured points), ``chosen_colour``,
@@ -335,11 +336,18 @@ def draw_response(ax: Any, tuned: Any, **style: Any) -> dict[str, Any]:
     target = ax.axhline(tuned.target, color=st["target_colour"], ls="--", lw=1, label="target")
     out = {"ax": ax, "points": points, "target": target}
     if tuned.reachable:
-        lo, hi = tuned.ci
+        lo, hi = tuned.root_ci
         out["interval"] = ax.axvspan(lo, hi, color=st["interval_colour"], alpha=0.3,
-                                     label="root 95 % CI")  # fmt: skip
-        out["value"] = ax.axvline(tuned.value, color=st["chosen_colour"], lw=1.5,
-                                  label=f"chosen {tuned.value:g}")  # fmt: skip
+                                     label="crossing 95 % CI")  # fmt: skip
+        if tuned.integer and tuned.whole is not None:
+            # the whole values the answer is about, each with its measured rate and interval
+            w = tuned.whole
+            ax.errorbar(w["value"], w["rate"], yerr=np.vstack([w["rate"] - w["lo"],
+                        w["hi"] - w["rate"]]), fmt="s", color=st["chosen_colour"], capsize=4,
+                        label="neighbouring whole values")  # fmt: skip
+        label = (f"chosen {tuned.value:g}" if tuned.hits
+                 else f"nearest {tuned.value:g} (no whole value hits)")  # fmt: skip
+        out["value"] = ax.axvline(tuned.value, color=st["chosen_colour"], lw=1.5, label=label)
         icpt, slope = tuned.fit
         xs = np.array([min(lo, tuned.root) - 0.5, max(hi, tuned.root) + 0.5])
         (out["fit"],) = ax.plot(xs, icpt + slope * xs, color=st["chosen_colour"], lw=1, alpha=0.6)

@@ -11,6 +11,7 @@ import importlib
 from typing import Any
 
 _APPS = {
+    "BalanceReport": "labkit.widgets.balance_report",
     "BalanceTuner": "labkit.widgets.balance_tuner",
     "CollisionSweepViewer": "labkit.widgets.collision_sweep",
     "ProbabilityExplorer": "labkit.widgets.probability",

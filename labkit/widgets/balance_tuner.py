@@ -5,7 +5,9 @@ The parameter dropdown lists every numeric leaf of the balance document (JSON po
 range defaults to half to twice the current value; an integer leaf is searched over integers.
 *Tune* runs :func:`labkit.encounter.sim.tune` on local worker processes with a progress bar and
 draws the response curve with its 95 % intervals, the target and the chosen value with its
-interval. *Save patch* writes the result as JSON (atomically): ``{"format":
+interval; for a whole-number parameter the answer line gives the two neighbouring whole values
+with their rates and intervals and the continuous crossing separately (or says that no whole
+value hits the target). *Save patch* writes the result as JSON (atomically): ``{"format":
 "labkit.balance_patch", "version": 1, "balance": {pointer: value}}`` (or ``"settings"`` for a
 settings field), with the target, metric, interval and games spent beside it.
 
@@ -197,8 +199,13 @@ class BalanceTuner(CodeMixin):
             raise LabkitError("nothing tuned yet (or the target was not reachable)")
         value = int(t.value) if t.integer else float(t.value)
         where = "balance" if t.parameter.startswith("/") else "settings"
-        return {where: {t.parameter: value}, "target": t.target, "metric": t.metric,
-                "ci": list(t.ci), "games": t.games}  # fmt: skip
+        doc = {where: {t.parameter: value}, "target": t.target, "metric": t.metric,
+               "ci": list(t.ci) if t.hits else None, "crossing": t.root,
+               "crossing_ci": list(t.root_ci), "hits": t.hits, "games": t.games}  # fmt: skip
+        if t.integer:  # both neighbouring whole values, so the choice can be checked
+            doc["whole"] = [{"value": int(r.value), "games": int(r.n), "rate": r.rate,
+                             "lo": r.lo, "hi": r.hi} for r in t.whole.itertuples()]  # fmt: skip
+        return doc
 
     def save(self, path: str | Path) -> Path:
         """Write :meth:`patch` as JSON, atomically; returns the path."""

@@ -35,15 +35,20 @@ def test_run_draws_the_curve_and_saves_the_patch_atomically(tmp_path):
     app = BalanceTuner(response=falling)
     app.parameter.value = "/characters/monster/life"
     t = app.run()
-    assert t.value == 4.0 and t.integer and t.ci[0] < 4.3 < t.ci[1]
+    assert t.value == 4.0 and t.integer and t.root_ci[0] < 4.3 < t.root_ci[1]
     assert app.progress.value == min(t.games, app.progress.max) and app.progress.value > 0
-    assert "gives npc_win = 0.5" in app.text.value and not app.save_button.disabled
+    # the answer line names both whole values with their measured rates, and the crossing
+    for r in t.whole.itertuples():
+        assert f"{r.value:g} gives {r.rate:.3f} (95 % {r.lo:.3f}-{r.hi:.3f})" in app.text.value
+    assert f"crossing {t.root:.3f}" in app.text.value and not app.save_button.disabled
+    assert t.hits or "no whole value of /characters/monster/life gives" in app.text.value
     xs = [line.get_xdata()[0] for line in app.ax.lines if len(line.get_xdata()) == 2]
     assert 4.0 in xs  # the chosen value's line
     path = app.save(tmp_path / "patch.json")
     doc = json.loads(path.read_text())
     assert doc["format"] == "labkit.balance_patch" and doc["balance"] == {
         "/characters/monster/life": 4}  # fmt: skip
+    assert [w["value"] for w in doc["whole"]] == [4, 5] and doc["hits"] == t.hits
     assert [p.name for p in tmp_path.iterdir()] == ["patch.json"]
     s = SimulationSettings(balance=doc["balance"])  # the patch plays as is
     assert s.resolved_balance().characters["monster"].life == 4

@@ -54,3 +54,26 @@ def test_bad_grid_and_parameter_are_one_line_errors(capsys):
     with pytest.raises(ArgumentError, match="NAME=VALUES"):
         parse_grid(["life"])
     assert parse_grid(["difficulty=[1,2]"]) == {"difficulty": ["[1", "2]"]}  # lists: use JSON
+
+
+def test_compare_prints_the_table_resumes_and_writes_parquet(tmp_path, capsys):
+    import pandas as pd
+
+    from labkit.encounter.rules.balance import DEFAULT_PATH
+
+    variant = tmp_path / "b.json"
+    variant.write_text(json.dumps({"format": "labkit.balance_patch", "version": 1,
+                                   "balance": {"/characters/monster/life": 2}}))  # fmt: skip
+    out, table = tmp_path / "games", tmp_path / "t.parquet"
+    argv = ["sim", "compare", "--balance-a", str(DEFAULT_PATH), "--balance-b", str(variant),
+            "--seeds", "0:40", "--workers", "2", "--quiet", "--out", str(out),
+            "--bootstrap", "200", "--table-out", str(table)]  # fmt: skip
+    assert main(argv) == 0
+    first = capsys.readouterr().out
+    assert "NPC win rate" in first and "balance (1 - win-rate gap)" in first
+    assert "80 games in" in first and "(0 changes)" in first and "(1 changes)" in first
+    t = pd.read_parquet(table).set_index("metric")
+    assert t.loc["npc_win", "diff_lo"] > 0 and t.loc["npc_win", "pairs"] == 40
+    sorted(out.glob("part-*.parquet"))[0].unlink()
+    assert main(argv) == 0  # the missing games are played again, the same table printed
+    assert capsys.readouterr().out == first

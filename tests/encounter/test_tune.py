@@ -108,3 +108,58 @@ def test_tuned_plots_itself_and_shows_a_table():
     import matplotlib.pyplot as plt
 
     plt.close("all")
+
+
+def _wilson_by_hand(k, n, z=1.96):
+    p = k / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return centre - half, centre + half
+
+
+@pytest.mark.parametrize("root", [4.3, 4.05, 4.0, 6.5])
+def test_a_whole_number_answer_names_both_neighbours_and_never_leaves_its_interval(root):
+    """The issue-24 report: 'life = 4 gives 0.5 (root 4.479, interval 4.359-4.602)' while 4
+    measured 0.53. The answer now gives both whole values with their measured rates."""
+    u = np.random.default_rng(0).random(10_000)
+    truth = lambda v: 1 / (1 + np.exp(STEEP * (v - root)))  # noqa: E731
+    response = lambda v, seeds: u[seeds] < truth(v)  # noqa: E731
+    t = tune(None, "/x", 0.5, bounds=(1, 9), response=response, progress=False)
+    assert t.integer and t.reachable and t.root_ci[0] <= t.root <= t.root_ci[1]
+    w = t.whole
+    assert w["value"].tolist() == [math.floor(t.root), math.floor(t.root) + 1]
+    for r in w.itertuples():  # each rate is what that whole value measured on its seeds
+        k = int((u[: r.n] < truth(r.value)).sum())
+        lo, hi = _wilson_by_hand(k, r.n)
+        assert r.rate == k / r.n and r.lo == pytest.approx(lo) and r.hi == pytest.approx(hi)
+        assert r.hits == (lo <= 0.5 <= hi)
+    assert t.hits == bool(w["hits"].any()) and t.value in w["value"].tolist()
+    if t.hits:
+        assert t.ci[0] <= t.value <= t.ci[1]
+        assert f"= {t.value:g} gives npc_win = 0.5 within its 95 % interval" in t.summary()
+    else:
+        assert math.isnan(t.ci[0]) and t.summary().startswith("no whole value of /x gives")
+    for r in w.itertuples():  # both neighbours are in the line, with their rates
+        assert f"{r.value:g} gives {r.rate:.3f}" in t.summary()
+    assert f"crossing {t.root:.3f}" in t.summary()
+
+
+def test_a_whole_value_on_the_crossing_hits_and_one_between_two_values_does_not():
+    u = np.random.default_rng(1).random(10_000)
+
+    def stepped(at_four):  # P = 1 below 4, at_four at 4, 0 above
+        def response(v, seeds):
+            return u[seeds] < (1.0 if v < 4 else at_four if v == 4 else 0.0)
+
+        return tune(None, "/x", 0.5, bounds=(1, 9), response=response, progress=False)
+
+    exact = stepped(0.5)  # 4 gives 0.5: it hits
+    assert exact.hits and exact.value == 4 and exact.ci[0] <= 4 <= exact.ci[1]
+    gap = stepped(0.8)  # 4 gives 0.8, 5 gives 0: no whole value gives 0.5
+    assert not gap.hits and math.isnan(gap.ci[0]) and gap.value == 4
+    assert gap.whole["value"].tolist() == [4, 5] and "no whole value" in gap.summary()
+
+
+def test_a_real_parameter_value_lies_in_its_interval_and_the_crossing_is_the_same():
+    t = tune(None, "/x", 0.5, bounds=(1.0, 9.0), response=synthetic(4), progress=False)
+    assert t.value == t.root and t.ci[0] <= t.value <= t.ci[1] and t.whole is None

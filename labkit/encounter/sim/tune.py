@@ -21,8 +21,16 @@ The response is injectable (``response=``): ``response(value, seeds) -> 0/1 arra
 The default plays the games (outcome-only kernel) and reads the metric
 (:data:`~labkit.encounter.sim.sweep.METRICS`).
 
-Decisions recorded here: for an integer parameter ``value`` is the root rounded to the nearest
-integer and ``root`` the continuous crossing; the interval is always the continuous one.
+Whole numbers (monster life) are answered honestly: ``root`` and ``root_ci`` are the continuous
+crossing and its 95 % interval, and ``whole`` holds the two neighbouring whole values around it,
+each with its measured rate and 95 % Wilson interval (both are played on the same seeds). A
+whole value *hits* the target when the target lies inside its rate interval; ``value`` is the
+hitting neighbour whose rate is nearest the target and ``ci`` the range of hitting whole values,
+so ``value`` always lies in ``ci``. When neither neighbour hits (the target falls between two
+whole values) ``hits`` is False, ``ci`` is ``(nan, nan)``, ``value`` is the nearer neighbour and
+:meth:`Tuned.summary` says that no whole value gives the target. For a real parameter ``value``
+is the root and ``ci`` its interval (widened to hold the root when the bootstrap's percentiles
+would not: a value never sits outside its own interval).
 
 Examples
 --------
@@ -57,10 +65,13 @@ Response = Callable[[float, np.ndarray], np.ndarray]
 class Tuned:
     """What :func:`tune` found: ``value``, its 95 % interval ``ci`` and the curve measured.
 
-    ``curve`` is a DataFrame (``value``, ``n``, ``rate``, ``lo``, ``hi``, one row per point
-    played, by value); ``games`` the games spent; ``reachable`` False when the target lies
-    outside the rates at the bounds, and then ``closest`` is the end nearest to it (``value``
-    is that end, ``ci`` is ``(nan, nan)``).
+    ``root``/``root_ci`` are the continuous crossing and its interval; for a whole-number
+    parameter ``whole`` is a DataFrame of the two neighbouring whole values (``value``, ``n``,
+    ``rate``, ``lo``, ``hi``, ``hits``) and ``hits`` says whether one of them holds the target
+    in its rate interval (see the module notes). ``curve`` is a DataFrame (``value``, ``n``,
+    ``rate``, ``lo``, ``hi``, one row per point played, by value); ``games`` the games spent;
+    ``reachable`` False when the target lies outside the rates at the bounds, and then
+    ``closest`` is the end nearest to it (``value`` is that end, ``ci`` is ``(nan, nan)``).
 
     Examples
     --------
@@ -89,6 +100,9 @@ class Tuned:
     games: int
     integer: bool
     fit: tuple[float, float] = field(default=(math.nan, math.nan))  # intercept, slope
+    root_ci: tuple[float, float] = field(default=(math.nan, math.nan))
+    whole: Any = None
+    hits: bool = True
 
     def plot(self, ax: Any = None, **style: Any) -> Any:
         """Draw the response curve with intervals, the target and the chosen value
@@ -99,13 +113,26 @@ class Tuned:
         return draw_response(self, ax=ax, **style)
 
     def summary(self) -> str:
+        """The answer in one line (designer words: whole values with their rates)."""
         if not self.reachable:
             v, r = self.closest
             return (f"{self.metric} = {self.target:g} is not reachable for {self.parameter} in the "
                     f"bounds: closest {v:g} gives {r:.3f} ({self.games} games)")  # fmt: skip
-        return (f"{self.parameter} = {self.value:g} gives {self.metric} = {self.target:g} "
-                f"(root {self.root:.3f}, 95 % interval {self.ci[0]:.3f}-{self.ci[1]:.3f}; "
-                f"{self.games} games)")  # fmt: skip
+        crossing = (f"crossing {self.root:.3f}, 95 % interval {self.root_ci[0]:.3f}-"
+                    f"{self.root_ci[1]:.3f}; {self.games} games")  # fmt: skip
+        if not self.integer:
+            lo, hi = self.ci
+            return (f"{self.parameter} = {self.value:.3f} gives {self.metric} = {self.target:g} "
+                    f"(95 % interval {lo:.3f}-{hi:.3f}; {self.games} games)")  # fmt: skip
+        sides = "; ".join(
+            f"{r.value:g} gives {r.rate:.3f} (95 % {r.lo:.3f}-{r.hi:.3f})"
+            for r in self.whole.itertuples()
+        )
+        if self.hits:
+            return (f"{self.parameter} = {self.value:g} gives {self.metric} = {self.target:g} "
+                    f"within its 95 % interval: {sides} ({crossing})")  # fmt: skip
+        return (f"no whole value of {self.parameter} gives {self.metric} = {self.target:g}: "
+                f"{sides}; nearest {self.value:g} ({crossing})")  # fmt: skip
 
     def __repr__(self) -> str:
         return f"Tuned({self.summary()})"
@@ -371,8 +398,37 @@ def _result(parameter, target, metric, s, integer, where, reachable, pd, bootstr
         if k and not math.isnan(k):
             roots.append((target - i) / k)
     lo, hi = np.percentile(roots, [2.5, 97.5]) if roots else (math.nan, math.nan)
-    value = float(round(root)) if integer and not math.isnan(root) else float(root)
+    root_ci = (float(lo), float(hi))
     closest = min(s.y, key=lambda v: abs(s.rate(v) - target))
-    return Tuned(parameter, target, metric, value, (float(lo), float(hi)), float(root), True,
-                 (float(closest), s.rate(closest)), curve, s.games, integer,
-                 (float(icpt), float(slope)))  # fmt: skip
+    fit = (float(icpt), float(slope))
+    if not integer or math.isnan(root):
+        value = float(root)
+        ci = (min(root_ci[0], value), max(root_ci[1], value)) if roots else root_ci
+        return Tuned(parameter, target, metric, value, ci, value, True,
+                     (float(closest), s.rate(closest)), curve, s.games, integer, fit,
+                     root_ci)  # fmt: skip
+    whole = _neighbours(s, root, target, size, pd)
+    hit = whole[whole["hits"]]
+    pick = hit if len(hit) else whole
+    value = float(pick.loc[(pick["rate"] - target).abs().idxmin(), "value"])
+    ci = (float(hit["value"].min()), float(hit["value"].max())) if len(hit) else (math.nan,) * 2
+    curve = pd.DataFrame(
+        [(v, s.y[v].size, s.rate(v), *map(float, wilson_interval(int(s.y[v].sum()), s.y[v].size)))
+         for v in sorted(s.y)], columns=["value", "n", "rate", "lo", "hi"],
+    )  # fmt: skip
+    return Tuned(parameter, target, metric, value, ci, float(root), True,
+                 (float(closest), s.rate(closest)), curve, s.games, integer, fit, root_ci,
+                 whole, bool(len(hit)))  # fmt: skip
+
+
+def _neighbours(s: _Search, root: float, target: float, n: int, pd: Any) -> Any:
+    """The two whole values around the crossing, each played on the same ``n`` seeds (the
+    bisection has usually played both; a line fit landing outside its bracket may not)."""
+    known = sorted(s.y)
+    low = min(max(math.floor(root), int(known[0])), int(known[-1]) - 1)
+    rows = []
+    for v in (low, low + 1):
+        y = s.measure(v, max(n, s.y.get(v, np.zeros(0)).size))  # an int: balance ints stay ints
+        lo, hi = map(float, wilson_interval(int(y.sum()), y.size))
+        rows.append((float(v), y.size, float(y.mean()), lo, hi, bool(lo <= target <= hi)))
+    return pd.DataFrame(rows, columns=["value", "n", "rate", "lo", "hi", "hits"])

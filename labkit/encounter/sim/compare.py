@@ -1,0 +1,266 @@
+"""Two balance versions (or two settings) compared on common random numbers (issue 28).
+
+:func:`compare` plays version A and version B on the *same* seeds (each seed sets the map and
+every die roll, so a game of A and the game of B on its seed differ by the balance, not by
+luck) and returns one tidy row per metric (:func:`~labkit.encounter.sim.paired.paired_table`:
+both values, the paired difference B − A with a 95 % interval, McNemar or bootstrap p-value,
+the measured variance reduction of the pairing and the seeds needed to detect a change).
+
+The games are a two-point :func:`~labkit.encounter.sweep` (point 0 is A, point 1 is B), so
+``out=DIR`` streams them to Parquet parts and re-running resumes, exactly as sweeps do.
+
+A *version* is any of
+
+* :class:`~labkit.encounter.SimulationSettings` (every field and balance patch it sets);
+* a mapping ``{JSON pointer or settings field: value}`` (``{"/characters/monster/life": 4}``);
+* a path to a balance file: a whole ``labkit.balance`` document (its leaves that differ from
+  the shipped edition become the patch) or a ``labkit.balance_patch`` file (as the
+  BalanceTuner saves).
+
+Examples
+--------
+>>> t = compare({"/characters/monster/life": 5}, {"/characters/monster/life": 4}, range(40),
+...             metrics=["npc_win", "balance"], bootstrap=200)
+>>> t[["metric", "pairs"]].values.tolist()
+[['npc_win', 40], ['balance', 40]]
+>>> bool((t["diff_lo"] <= t["diff"]).all() and (t["diff"] <= t["diff_hi"]).all())
+True
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Iterable, Mapping
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from labkit import ArgumentError
+from labkit.encounter.sim.paired import METRICS, Metric, game_measures, paired_table
+from labkit.encounter.sim.settings import FIELDS, SimulationSettings, default_balance_document
+
+__all__ = ["compare", "play_pair", "version_patch", "survival_bands", "SURVIVAL_TURNS"]
+
+#: Turns after which the share of NPCs alive is a row of the table (points of the curve).
+SURVIVAL_TURNS = (10, 20, 40)
+Version = SimulationSettings | Mapping[str, Any] | str | os.PathLike
+
+
+def _leaves(node: Any, at: str, out: dict[str, Any]) -> None:
+    if isinstance(node, dict):
+        for k, v in node.items():
+            _leaves(v, f"{at}/{str(k).replace('~', '~0').replace('/', '~1')}", out)
+    elif isinstance(node, list) and node and all(not isinstance(v, (dict, list)) for v in node):
+        for i, v in enumerate(node):
+            out[f"{at}/{i}"] = v
+    else:
+        out[at] = node
+
+
+def version_patch(version: Version) -> dict[str, Any]:
+    """The ``{pointer or field: value}`` changes a version makes to the shipped game.
+
+    Examples
+    --------
+    >>> version_patch({"/characters/monster/life": 4})
+    {'/characters/monster/life': 4}
+    >>> version_patch(SimulationSettings(npcs=2, balance={"/combat/max_rounds": 9}))
+    {'npcs': 2, '/combat/max_rounds': 9}
+    """
+    if isinstance(version, SimulationSettings):
+        plain = SimulationSettings()
+        out = {f: getattr(version, f) for f in FIELDS if getattr(version, f) != getattr(plain, f)}
+        return {**out, **version.balance}
+    if isinstance(version, Mapping):
+        return dict(version)
+    if isinstance(version, (str, os.PathLike)):
+        return _file_patch(Path(version))
+    raise ArgumentError("must be SimulationSettings, a {pointer: value} mapping or a balance "
+                        "file path", argument="version", value=type(version).__name__)  # fmt: skip
+
+
+def _file_patch(path: Path) -> dict[str, Any]:
+    from labkit.encounter.sim.sweep import SweepError
+    from labkit.io import load_json
+
+    doc = load_json(path, error=SweepError)
+    kind = doc.get("format")
+    if kind == "labkit.balance_patch":
+        return {**doc.get("settings", {}), **doc.get("balance", {})}
+    if kind != "labkit.balance":
+        raise SweepError(f"{path}: not a labkit.balance or labkit.balance_patch file",
+                         pointer="/format", value=kind)  # fmt: skip
+    ship: dict[str, Any] = {}
+    mine: dict[str, Any] = {}
+    _leaves(default_balance_document(), "", ship)
+    _leaves({k: v for k, v in doc.items() if k not in ("format", "version")}, "", mine)
+    for ptr in mine:
+        if ptr not in ship and ptr not in ("/edition", "/notes"):
+            raise SweepError(f"{path}: a field the shipped balance does not have (a patch can "
+                             "only change existing fields)", pointer=ptr)  # fmt: skip
+    return {p: v for p, v in mine.items() if p in ship and ship[p] != v
+            and p not in ("/edition", "/notes")}  # fmt: skip
+
+
+def _points(base: SimulationSettings, a: dict, b: dict) -> list[dict[str, Any]]:
+    """Both versions as sweep design points naming the same parameters."""
+    from labkit.encounter.sim.settings import balance_value
+
+    names = list(dict.fromkeys([*a, *b])) or ["max_steps"]  # A vs A: one shared parameter
+    for n in names:
+        if n in ("seed", "map_seed"):
+            raise ArgumentError("the seeds are the comparison's own axis", argument="version",
+                                value=n)  # fmt: skip
+
+    def fill(v: dict) -> dict[str, Any]:
+        out = {}
+        for n in names:
+            if n in v:
+                out[n] = v[n]
+            elif n.startswith("/"):
+                out[n] = base.balance.get(n, balance_value(n))
+            else:
+                out[n] = getattr(base, n)
+        return out
+
+    return [fill(a), fill(b)]
+
+
+def play_pair(
+    a: Version, b: Version, seeds: Iterable[int], *, base: SimulationSettings | None = None,
+    executor: Any = None, out: str | os.PathLike | None = None,
+    progress: Any = False, mode: str = "outcome",
+) -> Any:  # fmt: skip
+    """Play both versions on every seed: a sweep frame (point 0 = A, point 1 = B) with a
+    ``version`` column (``"A"``/``"B"``); ``out`` resumes as :func:`~labkit.encounter.sweep`.
+
+    Examples
+    --------
+    >>> g = play_pair({}, {"/characters/monster/life": 4}, range(3))
+    >>> g[["version", "seed", "/characters/monster/life"]].values.tolist()[:4]
+    [['A', 0, 5], ['A', 1, 5], ['A', 2, 5], ['B', 0, 4]]
+    """
+    from labkit.encounter.sim.sweep import sweep
+
+    base = SimulationSettings() if base is None else base
+    points = _points(base, version_patch(a), version_patch(b))
+    frame = sweep(base, points, seeds, executor=executor, out=out, progress=progress, mode=mode)
+    frame.insert(0, "version", np.where(frame["point"].to_numpy() == 0, "A", "B"))
+    return frame
+
+
+def _measures(games: Any, turns: Iterable[int]) -> tuple[dict, dict, list[Metric]]:
+    from labkit.encounter.sim.paired import npcs_alive_after
+
+    sides = []
+    for k in (0, 1):
+        g = games[games["point"] == k].sort_values("seed", kind="stable")
+        m = game_measures(g)
+        for t in turns:
+            m[f"npcs_alive_after_{t}"] = npcs_alive_after(g, t)
+        sides.append((m, g["seed"].to_numpy()))
+    (ma, sa), (mb, sb) = sides
+    if not np.array_equal(sa, sb):
+        raise ArgumentError("A and B must have played the same seeds", argument="games",
+                            value=int(np.setxor1d(sa, sb).size))  # fmt: skip
+    extra = [Metric(f"npcs_alive_after_{t}", f"NPCs alive after turn {t}", "share",
+                    (f"npcs_alive_after_{t}",)) for t in turns]  # fmt: skip
+    return ma, mb, extra
+
+
+def compare(
+    a: Version,
+    b: Version,
+    seeds: Iterable[int],
+    *,
+    metrics: Iterable[str] | None = None,
+    executor: Any = None,
+    base: SimulationSettings | None = None,
+    out: str | os.PathLike | None = None,
+    games: Any = None,
+    bootstrap: int = 1000,
+    detect: Mapping[str, float] | None = None,
+    survival_turns: Iterable[int] = SURVIVAL_TURNS,
+    progress: Any = False,
+) -> Any:
+    """Compare version ``b`` with version ``a`` on common seeds: one row per metric.
+
+    Parameters
+    ----------
+    a, b : SimulationSettings, mapping or balance file path
+        The two versions (see the module notes).
+    seeds : iterable of int
+        Every seed is played by both versions (the pairs).
+    metrics : iterable of str, optional
+        Keys of :data:`~labkit.encounter.sim.paired.METRICS` (default all, plus the NPC
+        survival points ``npcs_alive_after_T`` for ``T`` in ``survival_turns``).
+    executor, out, progress :
+        As :func:`~labkit.encounter.sweep` (``out`` resumes).
+    base : SimulationSettings, optional
+        What both versions share (map size, counts, policies); default the shipped game.
+    games : DataFrame, optional
+        Games already played by :func:`play_pair` (then nothing is played).
+    bootstrap, detect :
+        As :func:`~labkit.encounter.sim.paired.paired_table`.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per metric (columns in :func:`~labkit.encounter.sim.paired.paired_table`);
+        ``attrs`` holds both versions' patches and the seed count.
+
+    Examples
+    --------
+    A monster with 2 life points instead of 5, on the same 40 seeds:
+
+    >>> t = compare({}, {"/characters/monster/life": 2}, range(40), metrics=["npc_win"],
+    ...             bootstrap=200)
+    >>> row = t.iloc[0].to_dict()
+    >>> row["label"], row["b"] > row["a"], row["diff_lo"] <= row["diff"] <= row["diff_hi"]
+    ('NPC win rate', True, True)
+    """
+    turns = [int(t) for t in survival_turns]
+    if games is None:
+        games = play_pair(a, b, seeds, base=base, executor=executor, out=out,
+                          progress=progress)  # fmt: skip
+    ma, mb, extra = _measures(games, turns)
+    if metrics is None:
+        chosen: list[Any] = [*METRICS.values(), *extra]
+    else:
+        known = {m.key: m for m in [*METRICS.values(), *extra]}
+        chosen = []
+        for k in metrics:
+            if k not in known:
+                raise ArgumentError(f"unknown metric, known: {sorted(known)}",
+                                    argument="metrics", value=k)  # fmt: skip
+            chosen.append(known[k])
+    table = paired_table(ma, mb, metrics=chosen, bootstrap=bootstrap, detect=detect)
+    table.attrs.update(a=json.loads(json.dumps(version_patch(a), default=list)),
+                       b=json.loads(json.dumps(version_patch(b), default=list)),
+                       seeds=int(table["pairs"].iloc[0]) if len(table) else 0)  # fmt: skip
+    return table
+
+
+def survival_bands(games: Any, side: str = "npc") -> Any:
+    """The survival curve of one side in each version, with 95 % bands: a DataFrame
+    ``version``, ``turn``, ``alive`` (share still alive after the turn), ``lo``, ``hi``
+    (:func:`~labkit.encounter.survival_curve` per version).
+
+    Examples
+    --------
+    >>> g = play_pair({}, {"/characters/monster/life": 4}, range(20))
+    >>> s = survival_bands(g)
+    >>> sorted(set(s["version"])), bool((s["lo"] <= s["alive"]).all())
+    (['A', 'B'], True)
+    """
+    import pandas as pd
+
+    from labkit.encounter.sim.batch import survival_curve
+
+    parts = []
+    for k, name in ((0, "A"), (1, "B")):
+        t, s, lo, hi = survival_curve(games, side, settings_index=k)
+        parts.append(pd.DataFrame({"version": name, "turn": t, "alive": s, "lo": lo, "hi": hi}))
+    return pd.concat(parts, ignore_index=True)
