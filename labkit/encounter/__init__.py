@@ -65,8 +65,8 @@ from labkit.encounter.rules.notes import NoteBook, NoteKind, Observation
 from labkit.encounter.rules.sound import Direction, SoundError, heard_at, propagate_sound
 from labkit.encounter.sim.actors import Actor, Phase
 from labkit.encounter.sim.batch import BatchResult, run_batch, survival_curve
-from labkit.encounter.sim.importance import Importance, importance
 from labkit.encounter.sim.compare import compare, play_pair, survival_bands, version_patch
+from labkit.encounter.sim.importance import Importance, importance
 from labkit.encounter.sim.paired import mcnemar_exact, paired_table, seeds_needed
 from labkit.encounter.sim.policy import (
     POLICIES,
