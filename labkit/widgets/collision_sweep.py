@@ -158,7 +158,7 @@ class CollisionSweepViewer(CodeMixin):
         if self.trace is not None:
             self.status.value = (
                 f"{self.describe()} · drawn at {fraction * self.trace.length:.2f} of "
-                f"{self.trace.length:.2f} R"
+                f"{self.trace.length:.2f} cell radii (a cell's centre-to-corner distance)"
             )
         self._refresh()
         return where
@@ -178,16 +178,14 @@ class CollisionSweepViewer(CodeMixin):
             return f"{head}: no tile on this level"
         # R: one cell's circumradius, the board's unit of length
         if t.outcome == "blocked":
-            assert t.point is not None, "a blocked trace records its contact point"
-            x, y = t.point
             return (
                 f"{head} · tap <b>{t.tile}</b>: <span style='color:#c1121f'><b>blocked</b></span> "
-                f"by <b>{t.blocker}</b> after {t.contact:.3f} R at ({x:.2f}, {y:.2f})"
+                f"by <b>{t.blocker}</b> after {t.contact:.2f} cell radii"
             )
         colour = "#2a9d8f" if t.outcome == "exit" else "#7b2cbf"
         return (
             f"{head} · tap <b>{t.tile}</b>: <span style='color:{colour}'><b>{t.outcome}</b></span>"
-            f" after {t.length:.2f} R through {len(t.visits)} cells"
+            f" after {t.length:.2f} cell radii through {len(t.visits)} cells"
         )
 
     def animation(self, *, frames: int = 30, interval: int = 60):

@@ -134,9 +134,11 @@ class ProbabilityExplorer(CodeMixin):
         return {
             "character": W.Dropdown(options=list(b.characters), value=loadout.character,
                                     description="character", style=style, layout=box),
-            "weapon": W.Dropdown(options=weapons, value=loadout.weapon or "(natural)",
+            "weapon": W.Dropdown(options=[(w.replace("_", " "), w) for w in weapons],
+                                 value=loadout.weapon or "(natural)",
                                  description="weapon", style=style, layout=box),
-            "armour": W.Dropdown(options=["(none)", *b.armour], value=loadout.armour or "(none)",
+            "armour": W.Dropdown(options=[(a.replace("_", " "), a) for a in ["(none)", *b.armour]],
+                                 value=loadout.armour or "(none)",
                                  description="armour", style=style, layout=box),
             "stealth": W.Checkbox(value=loadout.stealth, description="ambush (stealth)"),
             "retreat_at": W.IntSlider(loadout.retreat_at, 0, 5, description="retreat at life ≤",
@@ -290,8 +292,8 @@ class ProbabilityExplorer(CodeMixin):
             return "Loadout(" + ", ".join(f"{k}={v!r}" for k, v in fields.items()) + ")"
 
         lines = [
-            "from labkit.encounter.rules.balance import load_balance" if balance else None,
-            "from labkit.encounter.rules.combat import Loadout",
+            "from labkit.encounter import load_balance" if balance else None,
+            "from labkit.encounter import Loadout",
             "from labkit.widgets import ProbabilityExplorer",
             "",
             f"app = ProbabilityExplorer({side('a')}, {side('b')}{balance}, "

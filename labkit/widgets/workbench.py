@@ -148,8 +148,11 @@ class DifficultyWorkbench(CodeMixin):
         self.fig, self.ax = new_figure(figsize=(5.2, 4.4))
         self.pane = FigurePane(self.fig)
         self._build_plot()
+        # The slider column keeps its natural width (label, track and value readout): squeezed
+        # by the figure beside it, it became a scroll box hiding the values (issue 24).
         sliders = w.VBox([*self.weight_sliders.values(), self.baseline, *self.edge_sliders,
-                          w.HBox([self.button, self.reset])])  # fmt: skip
+                          w.HBox([self.button, self.reset])],
+                         layout=w.Layout(flex="0 0 auto", overflow="visible"))  # fmt: skip
         from labkit.widgets._target_panel import TargetPanel
 
         # "Generate a level like this at difficulty X": opens in a LevelWorkshop below.
@@ -159,7 +162,9 @@ class DifficultyWorkbench(CodeMixin):
         self.workshop: LevelWorkshop | None = None
         self.workshop_box = w.VBox()
         self.index_view = w.VBox(
-            [w.HBox([sliders, w.VBox([self.pane.widget, self.stats])]), self.report, self.table,
+            [w.HBox([sliders, w.VBox([self.pane.widget, self.stats],
+                                     layout=w.Layout(flex="1 1 auto", min_width="0"))]),
+             self.report, self.table,
              w.HBox([self.like]), self.target_panel.ui, self.workshop_box]
         )  # fmt: skip
         self.mode = w.ToggleButtons(options=["index calibration", "skill model"])
@@ -330,7 +335,7 @@ class DifficultyWorkbench(CodeMixin):
             args.append("[\n    " + ",\n    ".join(map(level_code, self._levels_arg)) + ",\n]")
         if self._telemetry_arg is not None:
             if not isinstance(self._telemetry_arg, (str, Path)):
-                lines.append("from labkit.hexpuzzle.difficulty.telemetry import parse_telemetry")
+                lines.append("from labkit.hexpuzzle import parse_telemetry")
             args.append(telemetry_code(self._telemetry_arg))
         args.append(f"n_boot={self.n_boot!r}")
         lines += ["", f"bench = DifficultyWorkbench({', '.join(args)})"]
