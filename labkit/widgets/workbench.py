@@ -40,6 +40,7 @@ from labkit.hexpuzzle.difficulty.fit import calibrate, strengths
 from labkit.hexpuzzle.difficulty.observed import observed_index
 from labkit.hexpuzzle.difficulty.scoring import PARTS, WEIGHTS, Difficulty, js_round, score
 from labkit.hexpuzzle.level import Level
+from labkit.widgets._busy import busy
 from labkit.widgets._code import (
     CodeError,
     CodeMixin,
@@ -170,7 +171,10 @@ class DifficultyWorkbench(CodeMixin):
         self.mode = w.ToggleButtons(options=["index calibration", "skill model"])
         self.skill: SkillPanel | None = None  # built when the mode is first chosen
         self.mode.observe(lambda _: self.show_mode(), names="value")
-        self.ui = w.VBox([self.mode, self.index_view])
+        #: What the workbench is doing while it fits (empty when idle).
+        self.activity = w.HTML()
+        self.top = w.HBox([self.mode, self.activity])
+        self.ui = w.VBox([self.top, self.index_view])
         self.refresh()
         self._add_code_button()
 
@@ -293,7 +297,9 @@ class DifficultyWorkbench(CodeMixin):
         if self.telemetry is None:
             self.report.value = "<b>no telemetry: nothing to calibrate against</b>"
             return None
-        self.calibration = calibrate(self.telemetry, self.difficulties, n_boot=self.n_boot)
+        doing = f"calibrating the weights to the telemetry ({self.n_boot} bootstrap resamples)"
+        with busy(self._say, doing):
+            self.calibration = calibrate(self.telemetry, self.difficulties, n_boot=self.n_boot)
         self.report.value = self.calibration._repr_html_()
         cal = self.calibration
         self.set_weights(cal.weights, cal.intercept, cal.edges)
@@ -306,12 +312,16 @@ class DifficultyWorkbench(CodeMixin):
                 from labkit.widgets.skill_panel import SkillPanel
 
                 self.skill = SkillPanel(self.difficulties, self.telemetry)
-                self.skill.fit()
+                with busy(self._say, "fitting the skill model to the players' attempts"):
+                    self.skill.fit()
             view = self.skill.ui
         else:
             view = self.index_view
         # the code box (added last by CodeMixin) stays under whichever view is shown
-        self.ui.children = (self.mode, view, *self.ui.children[2:])
+        self.ui.children = (self.top, view, *self.ui.children[2:])
+
+    def _say(self, words: str) -> None:
+        self.activity.value = f"<i>{words}</i>" if words else ""
 
     def liked(self) -> Level | None:
         """The level chosen in the "like" list (the new level keeps its board size)."""

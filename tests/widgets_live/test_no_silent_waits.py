@@ -83,3 +83,15 @@ def test_make_lab_warms_the_kernels_before_starting_jupyterlab():
     recipe = makefile.split("\nlab:", 1)[1].split("\n\n", 1)[0]
     assert "labkit warmup" in recipe, recipe
     assert recipe.index("labkit warmup") < recipe.index("jupyter lab"), recipe
+
+
+def test_the_workbench_says_what_it_fits_while_it_fits():
+    from labkit.hexpuzzle import Level
+    from labkit.widgets import DifficultyWorkbench
+
+    level = Level.hexagon(2, tiles=[("mover", 1, 1, 0), ("post", 0, 0, 5, 1)], id="grazing")
+    bench = DifficultyWorkbench([level])
+    said: list[str] = []
+    bench.activity.observe(lambda ch: said.append(ch["new"]), names="value")
+    bench.mode.value = "skill model"  # no telemetry: the fit says so, but the wait is announced
+    assert said and "fitting the skill model" in said[0] and said[-1] == ""
