@@ -92,7 +92,7 @@ class CollisionSweepViewer(CodeMixin):
         self.slider = w.FloatSlider(0.0, min=0.0, max=1.0, step=0.01, readout_format=".0%",
                                     description="travelled", style=WIDE)  # fmt: skip
         tip(self.slider, "how far along its sweep the tile's top is drawn (0 % = where it sits)")
-        self.status = w.HTML()
+        self.status = w.HTML(layout=w.Layout(width="300px", margin="40px 0 0 12px"))
         self.pane = FigurePane(self.fig)
 
         self.level_box.observe(lambda ch: self.select_level(ch["new"]), names="value")
@@ -106,8 +106,9 @@ class CollisionSweepViewer(CodeMixin):
             [
                 w.HBox([self.level_box, self.ccw, self.cw]),
                 w.HBox([self.tile_box, self.slider]),
-                self.status,
-                figure,
+                # The answer beside the board (the board is taller than a laptop screen leaves
+                # under a line above it), so the two are read together.
+                w.HBox([figure, self.status]),
             ]
         )
         self.orientation = 0

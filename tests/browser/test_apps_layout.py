@@ -237,6 +237,17 @@ def test_app_fits_the_default_layout(apps_page, app):
     assert measured["width"] <= 1100, f"output area {measured['width']} px: not the default layout"
     assert measured["canvases"] >= 1, f"{app}: no figure canvas shown"
     assert not measured["problems"], f"{app}:\n" + "\n".join(measured["problems"])
+    if app == "CollisionSweepViewer":  # the answer line beside the board, not above it
+        beside = cell.evaluate(
+            """cell => {
+              const answer = [...cell.querySelectorAll('.widget-html-content')]
+                .find(e => /tap/.test(e.innerText)).getBoundingClientRect();
+              const board = [...cell.querySelectorAll('.jupyter-matplotlib-canvas-div canvas')]
+                .map(c => c.getBoundingClientRect()).find(r => r.height > 50);
+              return answer.top < board.bottom && answer.bottom > board.top;
+            }"""
+        )
+        assert beside, "the sweep's answer line is not beside its board"
     if app == "SkillModel":  # panel titles on top, axis labels below, on first show
         # (ipympl's transparent rubber-band canvas lies over the figure's: take the most ink)
         top = max(i["top"] for i in measured["ink"])
