@@ -230,15 +230,18 @@ class ProbabilityExplorer(CodeMixin):
         self.pinned = self.pinned_stats = None
         self.update()
 
-    def solve_for(self, target: float, what: str = "agility", side: str = "a") -> dict[str, Any]:
+    def solve_for(
+        self, target: float, what: str = "agility", side: str = "a", how: str = "exactly"
+    ) -> dict[str, Any]:
         """Goal seeking: which B agility / A hit level / table entry gives side ``side``'s blow
-        a ``target`` % hit chance (see :func:`labkit.widgets._probability_goal.solve`)."""
+        ``how`` ("exactly", "at least", "at most") a ``target`` % hit chance (see
+        :func:`labkit.widgets._probability_goal.solve`)."""
         from labkit.widgets._probability_goal import solve
 
         a, b = self.fighters()
         attacker, defender = (a, b) if side == "a" else (b, a)
         table = [s.value for s in self.hit]
-        result = solve(table, attacker.hit, defender.agility, target, what, side)
+        result = solve(table, attacker.hit, defender.agility, target, what, side, how)
         if what == "table entry" and result["feasible"]:
             self.hit[result["index"] + 4].value = int(round(target))  # observers update
         self.answer = result["text"]

@@ -132,3 +132,17 @@ def test_skill_view_flags_out_of_order_neighbours_with_the_chance_the_order_is_w
     assert (flag["earlier"], flag["later"], flag["at"]) == ("b", "c", 2)
     # drop 0.5 over sqrt(0.5² + 0.5²) = 0.7071: Φ(0.7071) = 0.7602 (normal table)
     assert abs(flag["p_wrong"] - 0.7602) < 1e-3
+
+
+def test_goal_seek_answers_at_least_and_at_most():
+    from labkit.widgets._probability_goal import solve
+
+    hit = [2, 4, 8, 14, 20, 30, 45, 60, 75]  # index −4 … +4
+    # A hit level 3: index = 3 − agility; at least 50 % first at 60 % (index +3, agility 0)
+    r = solve(hit, 3, 2, 50, "agility", how="at least")
+    assert (r["value"], r["chance"]) == (0, 60) and "B agility ≤ 0" in r["text"]
+    # at most 20 %: last at index 0 (20 %): agility 3 and above
+    r = solve(hit, 3, 2, 20, "agility", how="at most")
+    assert (r["value"], r["chance"]) == (3, 20) and "B agility ≥ 3" in r["text"]
+    assert not solve(hit, 3, 2, 90, "hit level", how="at least")["feasible"]
+    assert solve(hit, 3, 2, 1, "agility", how="at least")["text"].startswith("any B agility")
