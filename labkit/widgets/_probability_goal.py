@@ -139,13 +139,13 @@ def solve(
     if how != "exactly":
         # The chance grows with the index (hit level − agility): "at least" holds from the
         # lowest index reaching the target up, "at most" up to the highest index not above it.
-        ok = [k for k in range(9) if (t[k] >= target if how == "at least" else t[k] <= target)]
-        if not ok:
+        reach = [k for k in range(9) if (t[k] >= target if how == "at least" else t[k] <= target)]
+        if not reach:
             text = (f"no {what} gives {how} {target:g} %: the table runs from {t[0]:g} % to "
                     f"{t[8]:g} % ({fixed})")  # fmt: skip
             return {"what": what, "value": None, "index": None, "chance": None,
                     "exact": False, "feasible": False, "text": text}  # fmt: skip
-        k = ok[0] if how == "at least" else ok[-1]
+        k = reach[0] if how == "at least" else reach[-1]
         v = value_at(k)
         up = (how == "at least") == (what == "hit level")  # which side of v the range lies
         if (how == "at least" and k == 0) or (how == "at most" and k == 8):
