@@ -25,7 +25,11 @@ $(STAMP): pyproject.toml
 	$(BIN)/python -m ipykernel install --sys-prefix --name python3 --display-name "Python 3 (labkit)" >/dev/null
 	@touch $(STAMP)
 
+# Kernels are compiled before JupyterLab starts (seconds when numba's cache already holds them),
+# so a designer's first Tune or first generated level does not wait minutes for the compiler.
 lab: $(STAMP)
+	@echo "Preparing the fast kernels (first time on this machine: a few minutes; then seconds)"
+	$(BIN)/labkit warmup
 	@echo "Starting JupyterLab on notebooks/ — open the http://127.0.0.1:$(PORT)/lab?token=... URL printed below."
 	$(BIN)/jupyter lab --notebook-dir=notebooks --ip=127.0.0.1 --port=$(PORT) \
 		$(if $(DISPLAY),,--no-browser) $(if $(filter 0,$(shell id -u)),--allow-root)

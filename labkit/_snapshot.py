@@ -147,7 +147,10 @@ def _is_app(model_id: str, state: dict[str, Any]) -> bool:
     """A labkit app's view: a tree holding the app's "code" toggle (see widgets._code)."""
     model = state.get(model_id, {})
     st = model.get("state", {})
-    if model.get("model_name") == "ToggleButtonModel" and st.get("description") == "code":
+    label = str(st.get("description", ""))
+    if model.get("model_name") == "ToggleButtonModel" and (
+        label == "code" or label.endswith(" as code")
+    ):
         return True
     return any(_is_app(_ref(c) or "", state) for c in st.get("children", []))
 

@@ -30,7 +30,7 @@ import numpy as np
 
 from labkit import LabkitError
 
-__all__ = ["CodeMixin", "literal", "source", "level_code", "path_code", "telemetry_code"]
+__all__ = ["CodeMixin", "literal", "shown", "source", "level_code", "path_code", "telemetry_code"]
 
 
 class CodeError(LabkitError):
@@ -44,6 +44,28 @@ def literal(value: Any) -> str:
     so the rebuilt app holds exactly the same values.
     """
     return pprint.pformat(_plain(value), width=96, sort_dicts=False)
+
+
+def shown(widget: Any) -> Any:
+    """A control's value as the designer sees it: a float slider's value on its step grid, a
+    float box's without binary noise (``0.39999999999999997`` is shown, and written, as 0.4).
+
+    Examples
+    --------
+    >>> import ipywidgets as W
+    >>> shown(W.FloatSlider(0.39999999999999997, min=0.05, max=0.95, step=0.01))
+    0.4
+    >>> shown(W.FloatText(2.0000000000000004)), shown(W.IntText(3))
+    (2.0, 3)
+    """
+    from labkit.widgets._controls import snapped
+
+    value = widget.value
+    if isinstance(value, float):
+        if getattr(widget, "step", None) and hasattr(widget, "min"):
+            return snapped(widget)
+        return float(f"{value:.15g}")
+    return value
 
 
 def _plain(value: Any) -> Any:
@@ -101,8 +123,14 @@ class CodeMixin:
     def _add_code_button(self) -> None:
         import ipywidgets as W
 
+        # Labelled with its app: a workbench holding a workshop shows two, each saying whose.
+        owner = type(self).__name__
         self.code_button = W.ToggleButton(
-            value=False, description="code", icon="code", tooltip="show code rebuilding this app"
+            value=False,
+            description=f"{owner} as code",
+            icon="code",
+            tooltip=f"show Python code rebuilding this {owner} as it is now",
+            layout=W.Layout(width="auto"),
         )
         self.code_area = W.Textarea(
             value="",

@@ -1,23 +1,97 @@
-"""One way for every app to hold a matplotlib figure.
+"""One way for every app to hold a matplotlib figure, live wherever the app is shown.
 
-Under ipympl (``%matplotlib widget``, what ``labkit.notebook_header`` selects in JupyterLab) the
-figure's canvas *is* a widget: apps put it in their layout and call ``draw_idle``. Under a static
-backend (tests, ``make report``) the figure is shown as an image inside an ``Output`` widget and
-re-displayed after each change. Figures are created with ``plt.ioff()`` so ipympl does not show
-the canvas a second time on its own.
+In a live Jupyter kernel an app's figure is built on ipympl's canvas directly, whatever backend
+the notebook selected: displaying an app makes it clickable without ``%matplotlib widget`` or
+``labkit.notebook_header()`` first. The canvas *is* a widget; apps put it in their layout and call
+``draw_idle``. Its "Figure N" caption is hidden (the app's own title says what it shows).
+
+Elsewhere (tests, scripts, ``make report`` and the docs, which set ``LABKIT_STATIC_FIGURES=1``,
+or a kernel without ipympl) the figure is drawn to a PNG inside an ``Output`` widget and
+re-drawn after each change; in a kernel without ipympl the app says so in one line, with the
+fix.
+
+Figures never go through pyplot's figure list, so no backend shows a second, static copy of an
+app's figure under the cell.
 """
 
 from __future__ import annotations
 
+import itertools
+import os
 from typing import Any
+
+#: What a kernel without ipympl shows above an app's figure.
+NO_IPYMPL = (
+    "This figure is a still picture: ipympl is not installed in this kernel. "
+    "Run <code>pip install ipympl</code> and restart the kernel to click and drag on it."
+)
+
+_numbers = itertools.count(1)
+# plt.subplots' keywords that belong to the figure; the rest go to Figure.subplots.
+_FIGURE_KEYS = ("figsize", "dpi", "facecolor", "edgecolor", "frameon", "layout")
+
+
+def _in_kernel() -> bool:
+    """True inside a Jupyter kernel (a front-end can show widgets), not plain IPython."""
+    try:
+        from IPython import get_ipython
+    except ImportError:  # pragma: no cover - IPython comes with ipywidgets
+        return False
+    shell = get_ipython()
+    return shell is not None and getattr(shell, "kernel", None) is not None
+
+
+def static_wanted() -> bool:
+    """Whether figures are still pictures by request (``LABKIT_STATIC_FIGURES=1``)."""
+    return os.environ.get("LABKIT_STATIC_FIGURES", "") not in ("", "0")
+
+
+def live_canvas_available() -> bool:
+    """Whether new figures get ipympl's live canvas: in a kernel, ipympl importable, not static.
+
+    Examples
+    --------
+    >>> live_canvas_available()  # outside a Jupyter kernel
+    False
+    """
+    if static_wanted() or not _in_kernel():
+        return False
+    try:
+        import ipympl.backend_nbagg  # noqa: F401
+    except ImportError:
+        return False
+    return True
 
 
 def new_figure(*args: Any, **kwargs: Any) -> tuple[Any, Any]:
-    """``plt.subplots(*args, **kwargs)`` without ipympl's automatic display."""
-    import matplotlib.pyplot as plt
+    """``plt.subplots(*args, **kwargs)``, outside pyplot: a live ipympl canvas in a kernel.
 
-    with plt.ioff():
-        return plt.subplots(*args, **kwargs)
+    Examples
+    --------
+    >>> fig, (left, right) = new_figure(1, 2, figsize=(4, 2), width_ratios=[2, 1])
+    >>> type(fig.canvas).__name__, [round(v) for v in fig.get_size_inches()]
+    ('FigureCanvasAgg', [4, 2])
+    """
+    from matplotlib.figure import Figure
+
+    fig_kwargs = {k: kwargs.pop(k) for k in _FIGURE_KEYS if k in kwargs}
+    fig = Figure(**fig_kwargs)
+    if live_canvas_available():
+        from ipympl.backend_nbagg import Canvas, FigureManager
+
+        canvas = Canvas(fig)
+        canvas.header_visible = False  # no "Figure N" caption above the app's picture
+        # No toolbar over the figure's left edge (it hid the y axis labels), no footer of raw
+        # cursor coordinates, no resize grip: the app's controls are the way to change it.
+        canvas.toolbar_visible = False
+        canvas.footer_visible = False
+        canvas.resizable = False
+        FigureManager(canvas, next(_numbers))
+    else:
+        from matplotlib.backends.backend_agg import FigureCanvasAgg
+
+        FigureCanvasAgg(fig)
+    return fig, fig.subplots(*args, **kwargs)
 
 
 class FigurePane:
@@ -25,12 +99,10 @@ class FigurePane:
 
     Examples
     --------
-    >>> import matplotlib
-    >>> matplotlib.use("Agg")
     >>> fig, ax = new_figure()
     >>> pane = FigurePane(fig)
-    >>> pane.interactive
-    False
+    >>> pane.interactive, pane.note
+    (False, '')
     >>> pane.refresh()  # outside IPython: nothing to re-display, artists already hold the state
     """
 
@@ -39,13 +111,22 @@ class FigurePane:
 
         self.fig = fig
         self.interactive = isinstance(fig.canvas, w.DOMWidget)
-        self.widget = fig.canvas if self.interactive else w.Output()
+        #: The one line saying why the figure is a still picture in a live kernel ("" if not).
+        self.note = (
+            NO_IPYMPL if not self.interactive and _in_kernel() and not static_wanted() else ""
+        )
+        self.output: Any = None if self.interactive else w.Output()
         if self.interactive:
+            self.widget = fig.canvas
             # A canvas displayed on its own gets its pixel size when displayed; one inside a
             # layout only once the front-end's "initialized" message comes back, and a view
             # rendered in between can stay 0 x 0 for good (blank figure under its title).
             # Giving the size now, as ipympl itself does on "initialized", closes that gap.
             fig.canvas.manager.resize(*fig.bbox.size)
+        elif self.note:
+            self.widget = w.VBox([w.HTML(f"<i>{self.note}</i>"), self.output])
+        else:
+            self.widget = self.output
 
     def refresh(self) -> None:
         """Show the figure's current artists."""
@@ -53,10 +134,17 @@ class FigurePane:
             self.fig.canvas.draw_idle()
             return
         from IPython import get_ipython
-        from IPython.display import display
 
         if get_ipython() is None:
             return  # no front-end (tests, scripts): the artists alone carry the state
-        with self.widget:
-            self.widget.clear_output(wait=True)
-            display(self.fig)
+        import io
+
+        from IPython.display import Image, display
+
+        buffer = io.BytesIO()
+        self.fig.savefig(buffer, format="png")
+        output = self.output
+        assert output is not None, "a static pane always has its Output widget"
+        with output:
+            output.clear_output(wait=True)
+            display(Image(buffer.getvalue()))

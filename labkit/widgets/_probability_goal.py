@@ -53,8 +53,17 @@ def table_problem(
     return None
 
 
+HOW = ("exactly", "at least", "at most")
+
+
 def solve(
-    table: Sequence[int], hit_level: int, agility: int, target: float, what: str, side: str = "a"
+    table: Sequence[int],
+    hit_level: int,
+    agility: int,
+    target: float,
+    what: str,
+    side: str = "a",
+    how: str = "exactly",
 ) -> dict[str, Any]:
     """Which B agility, A hit level or hit-table entry gives the attacker ``target`` % to hit.
 
@@ -78,7 +87,18 @@ def solve(
     no agility gives exactly 50 %: B agility 1 gives 45 %, B agility 0 gives 60 % (A's hit level 3)
     >>> solve(hit, 3, 2, 25, "table entry")["feasible"]
     True
+
+    ``how`` = "at least" / "at most" names the range of values whose chance is at least / at
+    most ``target`` (``value`` is its boundary):
+
+    >>> print(solve(hit, 3, 2, 50, "agility", how="at least")["text"])
+    B agility ≤ 0 gives at least 50 % (B agility 0 gives 60 %; A's hit level 3)
+    >>> print(solve(hit, 3, 2, 50, "hit level", how="at most")["text"])
+    A hit level ≤ 4 gives at most 50 % (A hit level 4 gives 45 %; B's agility 2)
     """
+    if how not in HOW:
+        raise ArgumentError("must be 'exactly', 'at least' or 'at most'", argument="how",
+                            value=how)  # fmt: skip
     t = np.asarray(table, dtype=float)
     other, me = ("B", "A") if side == "a" else ("A", "B")
     now = int(np.clip(hit_level - agility, -4, 4))
@@ -115,6 +135,26 @@ def solve(
         return f"{who} {v_text} gives {t[k]:g} %"
 
     fixed = f"{me}'s hit level {hit_level}" if what == "agility" else f"{other}'s agility {agility}"
+    who = f"{other} agility" if what == "agility" else f"{me} hit level"
+    if how != "exactly":
+        # The chance grows with the index (hit level − agility): "at least" holds from the
+        # lowest index reaching the target up, "at most" up to the highest index not above it.
+        reach = [k for k in range(9) if (t[k] >= target if how == "at least" else t[k] <= target)]
+        if not reach:
+            text = (f"no {what} gives {how} {target:g} %: the table runs from {t[0]:g} % to "
+                    f"{t[8]:g} % ({fixed})")  # fmt: skip
+            return {"what": what, "value": None, "index": None, "chance": None,
+                    "exact": False, "feasible": False, "text": text}  # fmt: skip
+        k = reach[0] if how == "at least" else reach[-1]
+        v = value_at(k)
+        up = (how == "at least") == (what == "hit level")  # which side of v the range lies
+        if (how == "at least" and k == 0) or (how == "at most" and k == 8):
+            text = f"any {who} gives {how} {target:g} % ({fixed})"
+        else:
+            text = (f"{who} {'≥' if up else '≤'} {v} gives {how} {target:g} % "
+                    f"({who} {v} gives {t[k]:g} %; {fixed})")  # fmt: skip
+        return {"what": what, "value": v, "index": k - 4, "chance": int(t[k]),
+                "exact": bool(t[k] == target), "feasible": True, "text": text}  # fmt: skip
     if exact:
         text = f"{name(best)} ({fixed})"
     else:
@@ -137,6 +177,8 @@ class GoalSeek:
         self.what = W.Dropdown(options=["agility", "hit level", "table entry"],
                                description="solve for", style=WIDE,
                                layout=W.Layout(width="200px"))  # fmt: skip
+        self.how = W.Dropdown(options=list(HOW), description="", style=WIDE,
+                              layout=W.Layout(width="100px"))  # fmt: skip
         self.side = W.Dropdown(options=[("A's blow", "a"), ("B's blow", "b")], style=WIDE,
                                description="of", layout=W.Layout(width="140px"))  # fmt: skip
         self.button = W.Button(description="solve", icon="bullseye",
@@ -149,8 +191,8 @@ class GoalSeek:
         self.unpin = W.Button(description="unpin", layout=W.Layout(width="70px"))
         self.answer = W.HTML()
         self.button.on_click(lambda _: app.solve_for(self.target.value, self.what.value,
-                                                     self.side.value))  # fmt: skip
+                                                     self.side.value, self.how.value))  # fmt: skip
         self.pin.on_click(lambda _: app.pin())
         self.unpin.on_click(lambda _: app.unpin())
-        row = [self.target, self.what, self.side, self.button, self.pin, self.unpin]
+        row = [self.how, self.target, self.what, self.side, self.button, self.pin, self.unpin]
         self.box = W.VBox([W.HBox(row, layout=W.Layout(flex_flow="row wrap")), self.answer])

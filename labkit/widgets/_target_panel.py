@@ -48,12 +48,25 @@ class TargetPanel:
         self.button = w.Button(description="generate like this", icon="magic",
                                layout={"width": "auto"})  # fmt: skip
         self.bar = w.FloatProgress(0.0, min=0.0, max=1.0, layout={"width": "120px"})
+        # What else the new level must be, in the generator's own limits (rotations 1–3,
+        # boards of radius 2 or 3); "as the level" keeps the liked level's board.
+        self.board = w.Dropdown(options=[("as the level", 0), ("19 cells (radius 2)", 2),
+                                         ("37 cells (radius 3)", 3)],
+                                description="board", layout={"width": "250px"})  # fmt: skip
+        self.rotations = w.Dropdown(options=[("any (1–3)", 0), ("exactly 1", 1),
+                                             ("exactly 2", 2), ("exactly 3", 3)],
+                                    description="rotations",
+                                    layout={"width": "220px"})  # fmt: skip
         self.status = w.HTML()
         self.button.on_click(lambda _: self.generate())
-        self.ui = w.VBox([w.HBox([self.target, self.seed, self.button, self.bar]), self.status])
+        self.ui = w.VBox([w.HBox([self.target, self.seed, self.button, self.bar]),
+                          w.HBox([self.board, self.rotations]), self.status])  # fmt: skip
 
     def radius(self) -> int | None:
-        """The board radius of the level to resemble: 2 (19 cells), 3 (37 cells) or None."""
+        """The board radius asked for: the board control's, else the level to resemble's
+        (2: 19 cells, 3: 37 cells), else None (either)."""
+        if self.board.value:
+            return int(self.board.value)
         level = self.like()
         return {19: 2, 37: 3}.get(len(level.board)) if level is not None else None
 
@@ -76,6 +89,7 @@ class TargetPanel:
 
         try:
             level = generate_to_target(seed, score=goal, radius=self.radius(),
+                                       rotations=self.rotations.value or None,
                                        time_limit=self.time_limit, id=f"like-{seed}",
                                        progress=report)  # fmt: skip
         except GeneratorOptionError as exc:

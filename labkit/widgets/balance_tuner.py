@@ -25,12 +25,16 @@ from typing import Any
 
 from labkit import LabkitError
 from labkit.encounter.sim.settings import SimulationSettings, default_balance_document
-from labkit.widgets._code import CodeError, CodeMixin, literal, source
+from labkit.widgets._busy import prepare_kernels
+from labkit.widgets._code import CodeError, CodeMixin, literal, shown, source
 from labkit.widgets._figure import FigurePane, new_figure
+from labkit.widgets.glossary import parameter_words, words
 
 __all__ = ["BalanceTuner", "numeric_parameters"]
 
 FORMAT = "labkit.balance_patch"
+# What a Tune plays: loaded (compiled on first use) before the games start, with words shown.
+GAME_KERNELS = ("labkit.encounter._kernels", "labkit.encounter._game_kernels")
 SETTINGS_FIELDS = ("npcs", "monsters", "width", "height", "max_steps")
 
 
@@ -101,12 +105,16 @@ class BalanceTuner(CodeMixin):
         self.values = numeric_parameters()
         self.result: Any = None
         self.error: str | None = None
-        self.parameter = W.Dropdown(options=list(self.values), description="parameter",
+        # Shown in the glossary's words; the value stays the pointer (or settings field).
+        self.parameter = W.Dropdown(options=[(parameter_words(p), p) for p in self.values],
+                                    description="parameter",
                                     value="/characters/monster/life",
                                     layout=W.Layout(width="420px"))  # fmt: skip
         self.low = W.FloatText(description="low")
         self.high = W.FloatText(description="high")
-        self.metric = W.Dropdown(options=list(METRICS), value="npc_win", description="metric")
+        self.metric = W.Dropdown(
+            options=[(words(m), m) for m in METRICS], value="npc_win", description="metric"
+        )
         self.target = W.FloatSlider(0.5, min=0.05, max=0.95, step=0.01, description="target")
         self.budget = W.IntText(budget, description="games ≤")
         self.progress = W.IntProgress(0, min=0, max=budget, description="games")
@@ -114,6 +122,8 @@ class BalanceTuner(CodeMixin):
         self.path = W.Text("tuned_patch.json", description="patch file")
         self.save_button = W.Button(description="Save patch", disabled=True)
         self.text = W.HTML()
+        #: What the app is doing during a Tune (first-run preparation, games played).
+        self.status = W.HTML()
         self.parameter.observe(lambda _: self._default_range(), names="value")
         self.run_button.on_click(lambda _: self.run())
         self.save_button.on_click(lambda _: self.save(self.path.value))
@@ -124,16 +134,17 @@ class BalanceTuner(CodeMixin):
         self.target_line = self.ax.axhline(self.target.value, color="#888", ls="--", lw=1,
                                            label="target")  # fmt: skip
         self.ax.set_ylim(-0.02, 1.02)
-        self.ax.set_xlabel(self.parameter.value)
-        self.ax.set_ylabel(self.metric.value.replace("_", " ") + " rate")
+        self.ax.set_xlabel(parameter_words(self.parameter.value))
+        self.ax.set_ylabel(words(self.metric.value))
         self.ax.legend(fontsize=8, loc="best")
         self.pane = FigurePane(self.fig)
         self.pane.refresh()  # a static figure (report, docs) is shown from the start
         self.target.observe(lambda _: self._move_target(), names="value")
         controls = W.VBox([self.parameter, W.HBox([self.low, self.high]),
-                           W.HBox([self.metric, self.target]), W.HBox([self.budget,
-                           self.run_button]), self.progress, W.HBox([self.path,
-                           self.save_button])])  # fmt: skip
+                           W.HBox([self.metric, self.target]),
+                           W.HBox([self.budget, self.run_button]),
+                           W.HBox([self.progress, self.status]),
+                           W.HBox([self.path, self.save_button])])  # fmt: skip
         self.ui = W.VBox([controls, self.text, self.pane.widget],
                          layout=W.Layout(max_width="1000px"))  # fmt: skip
         self._add_code_button()
@@ -159,12 +170,16 @@ class BalanceTuner(CodeMixin):
             bounds = (int(round(bounds[0])), int(round(bounds[1])))
         self.progress.max = max(1, self.budget.value)
         self.progress.value = 0
+        if self.response is None:  # real games: the game kernel must be ready first
+            prepare_kernels(GAME_KERNELS, self._say, "the fast simulator")
+        self._say(f"playing games (up to {self.progress.max:,})…")
 
         def tick(games: int, total: int) -> None:
             self.progress.value = min(games, self.progress.max)
+            self._say(f"played {games:,} games of up to {total:,}")
 
         try:
-            self.result = tune(self.base, self.parameter.value, self.target.value,
+            self.result = tune(self.base, self.parameter.value, shown(self.target),
                                metric=self.metric.value, bounds=bounds, seeds=self.seeds,
                                executor=self.executor, start=self.start,
                                budget=self.budget.value, integer=self.integer, progress=tick,
@@ -172,8 +187,12 @@ class BalanceTuner(CodeMixin):
             self.error = None
         except LabkitError as exc:
             self.result, self.error = None, str(exc)
+        self._say("")
         self._show()
         return self.result
+
+    def _say(self, words: str) -> None:
+        self.status.value = f"<i>{words}</i>" if words else ""
 
     def _show(self) -> None:
         self.save_button.disabled = self.result is None or not self.result.reachable
@@ -183,7 +202,11 @@ class BalanceTuner(CodeMixin):
         self.text.value = f"<b>{html.escape(self.result.summary())}</b>"
         self.ax.cla()  # the number of points changes from run to run
         self.target_line = self.result.plot(self.ax)["target"]
-        self.ax.set_title(f"{self.result.metric} vs {self.result.parameter}")
+        self.ax.set_title(
+            f"{words(self.result.metric)} against {parameter_words(self.result.parameter)}"
+        )
+        self.ax.set_xlabel(parameter_words(self.result.parameter))
+        self.ax.set_ylabel(words(self.result.metric))
         self.fig.tight_layout()
         self.pane.refresh()
 
@@ -232,7 +255,7 @@ class BalanceTuner(CodeMixin):
         contiguous = bool(s) and s == list(range(s[0], s[0] + len(s)))
         seeds = f"range({s[0]}, {s[0] + len(s)})" if contiguous else literal(s)
         lines = [
-            "from labkit.encounter.sim.settings import SimulationSettings",
+            "from labkit.encounter import SimulationSettings",
             "from labkit.widgets import BalanceTuner",
             "",
             f"settings = {literal(self.base.to_dict())}",
@@ -240,8 +263,9 @@ class BalanceTuner(CodeMixin):
             f"                   seeds={seeds}, start={self.start!r})",
             # the parameter first: choosing it resets the range to its default
             f"app.parameter.value = {self.parameter.value!r}",
-            f"app.low.value, app.high.value = {self.low.value!r}, {self.high.value!r}",
-            f"app.metric.value, app.target.value = {self.metric.value!r}, {self.target.value!r}",
+            f"app.low.value, app.high.value = {shown(self.low)!r}, {shown(self.high)!r}",
+            f"app.metric.value, app.target.value = {self.metric.value!r}, "
+            f"{shown(self.target)!r}",
             f"app.budget.value = {self.budget.value!r}",
             f"app.path.value = {self.path.value!r}",
         ]  # fmt: skip

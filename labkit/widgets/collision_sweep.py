@@ -93,7 +93,7 @@ class CollisionSweepViewer(CodeMixin):
         self.slider = w.FloatSlider(0.0, min=0.0, max=1.0, step=0.01, readout_format=".0%",
                                     description="travelled", style=WIDE)  # fmt: skip
         tip(self.slider, "how far along its sweep the tile's top is drawn (0 % = where it sits)")
-        self.status = w.HTML()
+        self.status = w.HTML(layout=w.Layout(width="300px", margin="40px 0 0 12px"))
         self.pane = FigurePane(self.fig)
 
         self.level_box.observe(lambda ch: self.select_level(ch["new"]), names="value")
@@ -107,8 +107,9 @@ class CollisionSweepViewer(CodeMixin):
             [
                 w.HBox([self.level_box, self.ccw, self.cw]),
                 w.HBox([self.tile_box, self.slider]),
-                self.status,
-                figure,
+                # The answer beside the board (the board is taller than a laptop screen leaves
+                # under a line above it), so the two are read together.
+                w.HBox([figure, self.status]),
             ]
         )
         self.orientation = 0
@@ -159,7 +160,7 @@ class CollisionSweepViewer(CodeMixin):
         if self.trace is not None:
             self.status.value = (
                 f"{self.describe()} · drawn at {fraction * self.trace.length:.2f} of "
-                f"{self.trace.length:.2f} R"
+                f"{self.trace.length:.2f} cell radii (a cell's centre-to-corner distance)"
             )
         self._refresh()
         return where
@@ -179,18 +180,16 @@ class CollisionSweepViewer(CodeMixin):
             return f"{head}: no tile on this level"
         # R: one cell's circumradius, the board's unit of length
         if t.outcome == "blocked":
-            assert t.point is not None, "a blocked trace records its contact point"
-            x, y = t.point
             return (
-                f"{head} · tap <b>{html_text(t.tile)}</b>: <span style='color:#c1121f'><b>blocked"
-                f"</b></span> by <b>{html_text(t.blocker)}</b> after {t.contact:.3f} R at "
-                f"({x:.2f}, {y:.2f})"
+                f"{head} · tap <b>{html_text(t.tile)}</b>: "
+                f"<span style='color:#c1121f'><b>blocked</b></span> "
+                f"by <b>{html_text(t.blocker)}</b> after {t.contact:.2f} cell radii"
             )
         colour = "#2a9d8f" if t.outcome == "exit" else "#7b2cbf"
         return (
-            f"{head} · tap <b>{html_text(t.tile)}</b>: <span style='color:{colour}'>"
-            f"<b>{t.outcome}</b></span>"
-            f" after {t.length:.2f} R through {len(t.visits)} cells"
+            f"{head} · tap <b>{html_text(t.tile)}</b>: "
+            f"<span style='color:{colour}'><b>{t.outcome}</b></span>"
+            f" after {t.length:.2f} cell radii through {len(t.visits)} cells"
         )
 
     def animation(self, *, frames: int = 30, interval: int = 60):

@@ -26,7 +26,7 @@ import numpy as np
 
 from labkit._text import html_text
 from labkit.mapturn import World, example_tower_path, gauge_timeline, load_tower
-from labkit.widgets._code import CodeError, CodeMixin, literal, path_code, source
+from labkit.widgets._code import CodeError, CodeMixin, literal, path_code, shown, source
 from labkit.widgets._controls import snapped, tip
 from labkit.widgets._figure import FigurePane, new_figure
 
@@ -174,7 +174,7 @@ class GaugeTuner(CodeMixin):
             f"app = GaugeTuner({tower}floor={self.floor!r}, ticks={self.ticks.value})",
         ]
         for key, slider in self.sliders.items():
-            lines.append(f"app.sliders[{key!r}].value = {literal(slider.value)}")
+            lines.append(f"app.sliders[{key!r}].value = {literal(shown(slider))}")
         for name in ("moves", "battles", "battle_time", "ranged", "ranged_cost"):
             lines.append(f"app.{name}.value = {getattr(self, name).value!r}")
         return source(lines, "app")

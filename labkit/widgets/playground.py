@@ -39,7 +39,7 @@ TOOLS = {"wall": WALL.number, "one-way →": ONE_WAY.number, "hit tile": HIT.num
 COLOURS = {0: (1.0, 1.0, 1.0), 1: (0.23, 0.23, 0.23), 2: (0.94, 0.63, 0.25), 3: (0.61, 0.78, 0.94)}
 COST_FIELDS = ("uniform", "swamp in the middle", "random 1-5")
 COST_TOP = 5.0  # the dearest cell of the shipped fields; the colour bar spans 1 to this
-CORNERS = {"may cut corners (seed P3)": False, "no corner cutting (as grid_path)": True}
+CORNERS = {"may cut corners (seed P3)": False, "no corner cutting (as the fast path finder)": True}
 _SHADE = np.array([0.0, 0.45, 0.1])  # the green a cell tends to as its cost rises
 BRUSHES = ("wall", "one-way →", "hit tile", "erase")  # tools a drag paints with
 
@@ -310,7 +310,8 @@ class PathfindingPlayground(CodeMixin):
         self.corners.disabled = self.neighbourhood.value != "8-way"  # the rule is 8-way only
         rule = ""
         if self.neighbourhood.value == "8-way":
-            rule = (" · 8-way, no corner cutting (grid_path's rule)" if CORNERS[self.corners.value]
+            rule = (" · 8-way, no corner cutting (the fast path finder's rule)"
+                    if CORNERS[self.corners.value]
                     else " · 8-way, may cut past wall corners (seed rule P3)")  # fmt: skip
         self.status.value = (
             f"<b>{r.status.name}</b>{': ' + why if why else ''} · cost {cost_text} · "

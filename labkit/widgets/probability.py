@@ -134,9 +134,11 @@ class ProbabilityExplorer(CodeMixin):
         return {
             "character": W.Dropdown(options=list(b.characters), value=loadout.character,
                                     description="character", style=style, layout=box),
-            "weapon": W.Dropdown(options=weapons, value=loadout.weapon or "(natural)",
+            "weapon": W.Dropdown(options=[(w.replace("_", " "), w) for w in weapons],
+                                 value=loadout.weapon or "(natural)",
                                  description="weapon", style=style, layout=box),
-            "armour": W.Dropdown(options=["(none)", *b.armour], value=loadout.armour or "(none)",
+            "armour": W.Dropdown(options=[(a.replace("_", " "), a) for a in ["(none)", *b.armour]],
+                                 value=loadout.armour or "(none)",
                                  description="armour", style=style, layout=box),
             "stealth": W.Checkbox(value=loadout.stealth, description="ambush (stealth)"),
             "retreat_at": W.IntSlider(loadout.retreat_at, 0, 5, description="retreat at life ≤",
@@ -228,15 +230,18 @@ class ProbabilityExplorer(CodeMixin):
         self.pinned = self.pinned_stats = None
         self.update()
 
-    def solve_for(self, target: float, what: str = "agility", side: str = "a") -> dict[str, Any]:
+    def solve_for(
+        self, target: float, what: str = "agility", side: str = "a", how: str = "exactly"
+    ) -> dict[str, Any]:
         """Goal seeking: which B agility / A hit level / table entry gives side ``side``'s blow
-        a ``target`` % hit chance (see :func:`labkit.widgets._probability_goal.solve`)."""
+        ``how`` ("exactly", "at least", "at most") a ``target`` % hit chance (see
+        :func:`labkit.widgets._probability_goal.solve`)."""
         from labkit.widgets._probability_goal import solve
 
         a, b = self.fighters()
         attacker, defender = (a, b) if side == "a" else (b, a)
         table = [s.value for s in self.hit]
-        result = solve(table, attacker.hit, defender.agility, target, what, side)
+        result = solve(table, attacker.hit, defender.agility, target, what, side, how)
         if what == "table entry" and result["feasible"]:
             self.hit[result["index"] + 4].value = int(round(target))  # observers update
         self.answer = result["text"]
@@ -290,8 +295,8 @@ class ProbabilityExplorer(CodeMixin):
             return "Loadout(" + ", ".join(f"{k}={v!r}" for k, v in fields.items()) + ")"
 
         lines = [
-            "from labkit.encounter.rules.balance import load_balance" if balance else None,
-            "from labkit.encounter.rules.combat import Loadout",
+            "from labkit.encounter import load_balance" if balance else None,
+            "from labkit.encounter import Loadout",
             "from labkit.widgets import ProbabilityExplorer",
             "",
             f"app = ProbabilityExplorer({side('a')}, {side('b')}{balance}, "

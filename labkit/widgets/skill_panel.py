@@ -9,6 +9,7 @@ that tests call without a browser.
 
 from __future__ import annotations
 
+import html
 from collections.abc import Sequence
 from typing import Any
 
@@ -56,6 +57,31 @@ class SkillPanel:
         """The model's per-level table (see :meth:`SkillModel.table`)."""
         return [] if self.model is None else self.model.table()
 
+    def out_of_order(self) -> list[dict[str, Any]]:
+        """Neighbours in campaign order whose fitted difficulty goes down, with the probability
+        that their order is wrong (normal approximation from the 95 % intervals).
+
+        ``p_wrong`` is P(the later level is truly easier): Φ(Δβ / √(se₁² + se₂²)).
+        """
+        from scipy.stats import norm
+
+        m = self.model
+        if m is None:
+            return []
+        beta = np.asarray(m.difficulty, dtype=float)
+        lo, hi = np.asarray(m.difficulty_ci, dtype=float).T
+        se = (hi - lo) / (2 * 1.959964)
+        out = []
+        for i in range(len(beta) - 1):
+            drop = beta[i] - beta[i + 1]
+            if drop <= 0:
+                continue
+            spread = float(np.hypot(se[i], se[i + 1])) or 1e-12
+            out.append({"earlier": m.level_ids[i], "later": m.level_ids[i + 1],
+                        "at": i + 1, "drop": float(drop),
+                        "p_wrong": float(norm.cdf(drop / spread))})  # fmt: skip
+        return out
+
     def draw(self) -> None:
         m = self.model
         ax = self.ax_beta
@@ -64,7 +90,16 @@ class SkillPanel:
         lo, hi = m.difficulty_ci.T
         colours = [BAND_COLOURS[m.band(i)] for i in m.level_ids]
         ax.vlines(x, lo, hi, color="#777777", lw=1)
+        flagged = self.out_of_order()
+        if flagged:
+            at = [f["at"] for f in flagged]
+            ax.scatter(at, np.asarray(m.difficulty)[at], s=90, facecolors="none",
+                       edgecolors="#c1121f", linewidths=1.4, zorder=4,
+                       label="easier than the level before it")  # fmt: skip
+            ax.legend(fontsize=7, loc="upper left")
+        # the levels' points last (tests and readers find them as the axes' last collection)
         ax.scatter(x, m.difficulty, c=colours, s=22, edgecolors="black", linewidths=0.4, zorder=3)
+        ax.set_xticks(x, [str(i) for i in m.level_ids], rotation=90, fontsize=6)
         ax.set(xlabel="level (campaign order)", ylabel="difficulty β (logits)",
                title="fitted difficulty, 95 % interval")  # fmt: skip
         ax = self.ax_theta
@@ -78,9 +113,31 @@ class SkillPanel:
         self.pane.refresh()
         metrics = self.report.metrics
         self.summary.value = (
-            f"<b>{m!r}</b> · held-out log-loss: skill model "
-            f"{metrics['skill model']['log_loss']:.3f}, structural score "
-            f"{metrics['structural score']['log_loss']:.3f}, calibrate index "
+            f"<b>{len(m.level_ids)} levels, {len(m.player_ids)} players</b> · spread of "
+            f"abilities (standard deviation) {m.ability_sd:.2f} logits · held-out log-loss "
+            f"(lower predicts better): skill model {metrics['skill model']['log_loss']:.3f}, "
+            f"structural score {metrics['structural score']['log_loss']:.3f}, calibrated index "
             f"{metrics['calibrate index']['log_loss']:.3f}"
         )
-        self.table.value = m._repr_html_()
+        self.summary.value += "".join(
+            f"<br><b style='color:#c1121f'>⚠ {html.escape(str(f['later']))} looks easier than "
+            f"{html.escape(str(f['earlier']))} (by {f['drop']:.2f} logits): probability the "
+            f"order is wrong {f['p_wrong']:.2f}</b>"
+            for f in flagged
+        )
+        self.table.value = self._table_html()
+
+    def _table_html(self) -> str:
+        """The per-level table in words: the skill model's own 0–100 scale is named as such."""
+        structural = {d.level_id: d.total for d in self.levels}
+        rows = "".join(
+            f"<tr><td>{html.escape(str(r['level']))}</td><td>{r['difficulty']:+.2f}</td>"
+            f"<td>{r['low']:+.2f} to {r['high']:+.2f}</td><td>{r['n']}</td>"
+            f"<td>{r['success']:.0%}</td><td>{r['score']}</td>"
+            f"<td>{structural.get(r['level'], '')}</td><td>{r['band']}</td></tr>"
+            for r in self.rows()
+        )
+        head = ("level", "difficulty β (logits)", "95 % interval", "attempts",
+                "first-try success (average player)", "skill-model score (0–100, own scale)",
+                "structural score (0–100)", "band")  # fmt: skip
+        return "<table><tr>" + "".join(f"<th>{h}</th>" for h in head) + f"</tr>{rows}</table>"

@@ -19,16 +19,27 @@ Examples
 
 from __future__ import annotations
 
+import html
 import os
 from typing import Any
 
-from labkit.encounter.records.journal import events_html
 from labkit.encounter.records.playback import playback
 from labkit.encounter.records.trace import SimulationTrace
 from labkit.widgets._code import CodeMixin, literal, path_code, source
 from labkit.widgets._figure import FigurePane, new_figure
+from labkit.widgets.glossary import event_sentence, words
 
 __all__ = ["TraceViewer"]
+
+
+def _events_table(events: list[dict], limit: int = 30) -> str:
+    """The step's events as sentences (glossary words), at most ``limit`` of them."""
+    rows = "".join(
+        f"<tr><td>{e.get('turn', '')}</td><td>{html.escape(event_sentence(e))}</td></tr>"
+        for e in events[:limit]
+    )
+    more = f"<p>… and {len(events) - limit} more</p>" if len(events) > limit else ""
+    return f"<table><tr><th>turn</th><th>what happened</th></tr>{rows}</table>{more}"
 
 
 class TraceViewer(CodeMixin):
@@ -114,11 +125,14 @@ class TraceViewer(CodeMixin):
         update_board(self.artists, f)
         alive = [a for a, st in f.actors.items() if st["alive"]]
         t = self.trace
-        self.status.value = (
-            f"<b>{t.end_reason}</b> (winner {t.winner}) · step {f.step}/{t.steps} · "
-            f"turn {f.turn} · alive: {', '.join(alive)}"
+        winner = {"npc": "the NPCs won", "monster": "the monsters won"}.get(
+            str(t.winner), "nobody won"
         )
-        self.events.value = events_html(f.events, limit=30) if f.events else "<i>no events</i>"
+        self.status.value = html.escape(
+            f"{winner} ({words(str(t.end_reason))}) · step {f.step} of {t.steps} · "
+            f"turn {f.turn} · alive: {', '.join(alive) or 'nobody'}"
+        )
+        self.events.value = _events_table(f.events) if f.events else "<i>nothing happened</i>"
         self.pane.refresh()
 
     def animation(self, *, interval: int = 300):
@@ -140,12 +154,12 @@ class TraceViewer(CodeMixin):
         if isinstance(self._trace_arg, str):
             trace = path_code(self._trace_arg)
         elif self._resimulates():
-            lines.insert(0, "from labkit.encounter.sim.runner import simulate")
-            lines.insert(1, "from labkit.encounter.sim.settings import SimulationSettings")
+            lines.insert(0, "from labkit.encounter import simulate")
+            lines.insert(1, "from labkit.encounter import SimulationSettings")
             settings = literal(self.trace.settings.to_dict())
             trace = f"simulate(SimulationSettings.from_dict({settings}))"
         else:
-            lines.insert(0, "from labkit.encounter.records.trace import SimulationTrace")
+            lines.insert(0, "from labkit.encounter import SimulationTrace")
             trace = f"SimulationTrace.from_dict({literal(self.trace.to_dict())})"
         size = "" if self._size == 5.0 else f", size={self._size!r}"
         lines += ["", f"viewer = TraceViewer({trace}{size})", f"viewer.show({self.step.value})"]

@@ -41,6 +41,7 @@ from labkit.hexpuzzle.difficulty.fit import calibrate, strengths
 from labkit.hexpuzzle.difficulty.observed import observed_index
 from labkit.hexpuzzle.difficulty.scoring import PARTS, WEIGHTS, Difficulty, js_round, score
 from labkit.hexpuzzle.level import Level
+from labkit.widgets._busy import busy
 from labkit.widgets._code import (
     CodeError,
     CodeMixin,
@@ -149,8 +150,11 @@ class DifficultyWorkbench(CodeMixin):
         self.fig, self.ax = new_figure(figsize=(5.2, 4.4))
         self.pane = FigurePane(self.fig)
         self._build_plot()
+        # The slider column keeps its natural width (label, track and value readout): squeezed
+        # by the figure beside it, it became a scroll box hiding the values (issue 24).
         sliders = w.VBox([*self.weight_sliders.values(), self.baseline, *self.edge_sliders,
-                          w.HBox([self.button, self.reset])])  # fmt: skip
+                          w.HBox([self.button, self.reset])],
+                         layout=w.Layout(flex="0 0 auto", overflow="visible"))  # fmt: skip
         from labkit.widgets._target_panel import TargetPanel
 
         # "Generate a level like this at difficulty X": opens in a LevelWorkshop below.
@@ -160,13 +164,18 @@ class DifficultyWorkbench(CodeMixin):
         self.workshop: LevelWorkshop | None = None
         self.workshop_box = w.VBox()
         self.index_view = w.VBox(
-            [w.HBox([sliders, w.VBox([self.pane.widget, self.stats])]), self.report, self.table,
+            [w.HBox([sliders, w.VBox([self.pane.widget, self.stats],
+                                     layout=w.Layout(flex="1 1 auto", min_width="0"))]),
+             self.report, self.table,
              w.HBox([self.like]), self.target_panel.ui, self.workshop_box]
         )  # fmt: skip
         self.mode = w.ToggleButtons(options=["index calibration", "skill model"])
         self.skill: SkillPanel | None = None  # built when the mode is first chosen
         self.mode.observe(lambda _: self.show_mode(), names="value")
-        self.ui = w.VBox([self.mode, self.index_view])
+        #: What the workbench is doing while it fits (empty when idle).
+        self.activity = w.HTML()
+        self.top = w.HBox([self.mode, self.activity])
+        self.ui = w.VBox([self.top, self.index_view])
         self.refresh()
         self._add_code_button()
 
@@ -289,7 +298,9 @@ class DifficultyWorkbench(CodeMixin):
         if self.telemetry is None:
             self.report.value = "<b>no telemetry: nothing to calibrate against</b>"
             return None
-        self.calibration = calibrate(self.telemetry, self.difficulties, n_boot=self.n_boot)
+        doing = f"calibrating the weights to the telemetry ({self.n_boot} bootstrap resamples)"
+        with busy(self._say, doing):
+            self.calibration = calibrate(self.telemetry, self.difficulties, n_boot=self.n_boot)
         self.report.value = self.calibration._repr_html_()
         cal = self.calibration
         self.set_weights(cal.weights, cal.intercept, cal.edges)
@@ -302,12 +313,16 @@ class DifficultyWorkbench(CodeMixin):
                 from labkit.widgets.skill_panel import SkillPanel
 
                 self.skill = SkillPanel(self.difficulties, self.telemetry)
-                self.skill.fit()
+                with busy(self._say, "fitting the skill model to the players' attempts"):
+                    self.skill.fit()
             view = self.skill.ui
         else:
             view = self.index_view
         # the code box (added last by CodeMixin) stays under whichever view is shown
-        self.ui.children = (self.mode, view, *self.ui.children[2:])
+        self.ui.children = (self.top, view, *self.ui.children[2:])
+
+    def _say(self, words: str) -> None:
+        self.activity.value = f"<i>{words}</i>" if words else ""
 
     def liked(self) -> Level | None:
         """The level chosen in the "like" list (the new level keeps its board size)."""
@@ -331,7 +346,7 @@ class DifficultyWorkbench(CodeMixin):
             args.append("[\n    " + ",\n    ".join(map(level_code, self._levels_arg)) + ",\n]")
         if self._telemetry_arg is not None:
             if not isinstance(self._telemetry_arg, (str, Path)):
-                lines.append("from labkit.hexpuzzle.difficulty.telemetry import parse_telemetry")
+                lines.append("from labkit.hexpuzzle import parse_telemetry")
             args.append(telemetry_code(self._telemetry_arg))
         args.append(f"n_boot={self.n_boot!r}")
         lines += ["", f"bench = DifficultyWorkbench({', '.join(args)})"]

@@ -34,14 +34,16 @@ APPS = {
     "LevelWorkshop": "LevelWorkshop(radius=3)",
     "TraceViewer": "TraceViewer(simulate(SimulationSettings(seed=3, max_steps=40)))",
     "BalanceTuner": "BalanceTuner()",
+    # The workbench's second view, shown at once: its figure must be whole on first show.
+    "SkillModel": 'bench = DifficultyWorkbench(n_boot=20)\nbench.mode.value = "skill model"\nbench',
 }
 
+# What a newcomer types from the README: no notebook_header(), no %matplotlib magic; every app
+# must still show its live canvas (issue 24).
 SETUP = """\
-import labkit
-labkit.notebook_header()
+from labkit import encounter
 from labkit.widgets import *
-from labkit.encounter.sim.runner import simulate
-from labkit.encounter.sim.settings import SimulationSettings
+simulate, SimulationSettings = encounter.simulate, encounter.SimulationSettings
 """
 
 # For one app cell: what sticks out of its output area, and which texts are cut.
@@ -101,6 +103,47 @@ cell => {
     if (need > room + 1)
       problems.push(`text cut (${Math.round(need)}px in ${Math.round(room)}px): ${name(el)}`);
   }
+  // Text a person cannot read without scrolling: inside a box that clips or scrolls its
+  // content (overflow not visible), lying partly outside that box's visible area. This is how
+  // a 304 px slider column squeezed into 244 px hides its values (issue 24).
+  const clippers = el => {
+    const out = [];
+    for (let a = el.parentElement; a && a !== cell; a = a.parentElement) {
+      const st = getComputedStyle(a);
+      if (st.overflowX !== 'visible' || st.overflowY !== 'visible') out.push(a);
+    }
+    return out;
+  };
+  const readable = root.querySelectorAll(
+    '.widget-label, .widget-label-basic, .widget-readout, .widget-inline-hbox > label, ' +
+    'button, .widget-html-content, select, input[type=text], input[type=number]');
+  for (const el of readable) {
+    if (!visible(el) || !(el.innerText || el.value || '').trim()) continue;
+    const r = el.getBoundingClientRect();
+    for (const box of clippers(el)) {
+      const b = box.getBoundingClientRect();
+      const left = b.left + box.clientLeft, top = b.top + box.clientTop;
+      const right = left + box.clientWidth, bottom = top + box.clientHeight;
+      if (r.left < left - 1 || r.right > right + 1 || r.top < top - 1 || r.bottom > bottom + 1) {
+        problems.push(`hidden in a ${Math.round(box.clientWidth)}x${Math.round(box.clientHeight)}` +
+                      `px scroll box (${Math.round(box.scrollWidth)}x` +
+                      `${Math.round(box.scrollHeight)}px of content): ${name(el)}`);
+        break;
+      }
+    }
+    // Cut by an ellipsis: the box says "text-overflow: ellipsis" and its text does not fit.
+    const st = getComputedStyle(el);
+    if (st.textOverflow === 'ellipsis' && el.scrollWidth > el.clientWidth + 1)
+      problems.push(`ellipsis cuts ${el.scrollWidth}px of text to ${el.clientWidth}px: ` +
+                    name(el));
+  }
+  // One picture per app: no "Figure N" caption, no static copy of the figure under the app.
+  for (const h of cell.querySelectorAll('.jupyter-matplotlib-header'))
+    if (visible(h) && (h.innerText || '').trim())
+      problems.push(`figure caption shown: "${h.innerText.trim()}"`);
+  const stills = [...cell.querySelectorAll('.jp-OutputArea-output img')]
+    .filter(i => visible(i) && !i.closest('.jupyter-widgets'));
+  if (stills.length) problems.push(`${stills.length} static figure(s) beside the app`);
   const canvases = [...root.querySelectorAll('.jupyter-matplotlib-canvas-div canvas')]
     .filter(visible);
   for (const c of canvases) {
@@ -110,7 +153,20 @@ cell => {
                     bound.right)}px past the output area`);
     if (r.width < 50 || r.height < 50) problems.push(`figure canvas only ${r.width}x${r.height}`);
   }
-  return {problems, canvases: canvases.length, width: Math.round(bound.width),
+  // How much is drawn in the top and bottom strips of each canvas (titles, axis labels), as
+  // the share of pixels that are not the white background.
+  const ink = canvases.map(c => {
+    const g = c.getContext('2d');
+    const strip = y0 => {
+      const h = Math.max(1, Math.round(c.height * 0.07));
+      const d = g.getImageData(0, y0 === 0 ? 0 : c.height - h, c.width, h).data;
+      let n = 0;
+      for (let i = 0; i < d.length; i += 4) if (d[i] < 200 && d[i + 3] > 0) n++;
+      return n / (d.length / 4);
+    };
+    return {top: strip(0), bottom: strip(1)};
+  });
+  return {problems, canvases: canvases.length, ink, width: Math.round(bound.width),
           height: Math.round(out.height)};
 }
 """
@@ -181,6 +237,22 @@ def test_app_fits_the_default_layout(apps_page, app):
     assert measured["width"] <= 1100, f"output area {measured['width']} px: not the default layout"
     assert measured["canvases"] >= 1, f"{app}: no figure canvas shown"
     assert not measured["problems"], f"{app}:\n" + "\n".join(measured["problems"])
+    if app == "CollisionSweepViewer":  # the answer line beside the board, not above it
+        beside = cell.evaluate(
+            """cell => {
+              const answer = [...cell.querySelectorAll('.widget-html-content')]
+                .find(e => /tap/.test(e.innerText)).getBoundingClientRect();
+              const board = [...cell.querySelectorAll('.jupyter-matplotlib-canvas-div canvas')]
+                .map(c => c.getBoundingClientRect()).find(r => r.height > 50);
+              return answer.top < board.bottom && answer.bottom > board.top;
+            }"""
+        )
+        assert beside, "the sweep's answer line is not beside its board"
+    if app == "SkillModel":  # panel titles on top, axis labels below, on first show
+        # (ipympl's transparent rubber-band canvas lies over the figure's: take the most ink)
+        top = max(i["top"] for i in measured["ink"])
+        bottom = max(i["bottom"] for i in measured["ink"])
+        assert top > 0.002 and bottom > 0.002, f"skill figure half-drawn: {measured['ink']}"
 
 
 def test_dragging_on_the_playground_paints_a_wall(apps_page):

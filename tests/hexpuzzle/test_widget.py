@@ -57,7 +57,7 @@ def test_sweep_is_keyed_the_slider_has_a_unit_and_the_board_fills_the_figure():
     assert any(t.startswith("contact zone") for t in labels)
     assert "%" in viewer.slider.readout_format and viewer.slider.description == "travelled"
     viewer.slider.value = 0.5000000000000001  # as a browser writes 0.50 back
-    assert "drawn at 1.07 of 2.15 R" in viewer.status.value
+    assert "drawn at 1.07 of 2.15 cell radii" in viewer.status.value
     text = viewer.plot._texts[0]
     assert text.get_fontsize() >= 9
     contact = viewer.plot.contact.get_xydata()[0]

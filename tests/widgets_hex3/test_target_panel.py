@@ -52,3 +52,16 @@ def test_workbench_opens_the_new_level_in_a_workshop():
     assert bench.workshop_box.children == (bench.workshop.ui,)
     assert bench.workshop.level.board == level.board and solve(bench.workshop.level).solved
     assert len(level.board) == 37 and abs(score(level).total - 45) <= 2
+
+
+def test_generate_like_this_takes_the_board_and_the_rotations():
+    from labkit.widgets import LevelWorkshop
+
+    ws = LevelWorkshop(radius=3)
+    panel = ws.target_panel
+    panel.board.value, panel.rotations.value = 2, 1  # 19 cells, exactly one rotation
+    assert panel.radius() == 2
+    level = panel.generate(40)
+    assert level is not None, panel.status.value
+    assert len(level.board) == 19 and score(level).R == 1
+    assert abs(score(level).total - 40) <= 2

@@ -34,7 +34,7 @@ def test_skill_mode_fits_and_draws_the_model(bench):
     points = panel.ax_beta.collections[-1].get_offsets()
     np.testing.assert_allclose(points[:, 1], model.difficulty)
     assert sum(p.get_height() for p in panel.ax_theta.patches) == len(model.player_ids)
-    assert "calibrate index" in panel.summary.value and "<table" in panel.table.value
+    assert "calibrated index" in panel.summary.value and "<table" in panel.table.value
     assert [r["level"] for r in panel.rows()] == list(model.level_ids)
     wb.mode.value = "index calibration"
     assert wb.ui.children[1] is wb.index_view

@@ -1,0 +1,148 @@
+"""Every app speaks the designer's words (issue 24, item 4).
+
+The visible text of each app (labels, HTML, option labels, buttons, the figure's titles, axis
+labels and legends; the code view excepted) must hold no JSON pointer (``/tables/hit/0``), no
+Python repr (``{'bullet': 7}``, ``features=True``, ``[1, 1]``) and no snake_case identifier
+(``npc_win``, ``b_escaped``). Apps are shown as first displayed and after their main action.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+
+import pytest
+
+pytest.importorskip("ipywidgets")
+
+POINTER = re.compile(r"(?<![\w.:/<])/[A-Za-z_]\w*(?:/[\w~]+)+")
+REPR = re.compile(r"\{'|\['|\[\d+, \d+\]|\w=(?:True|False|None|\[|\{|')|<\w+ object at")
+SNAKE = re.compile(r"\b[a-z][a-z0-9]*(?:_[a-z0-9]+)+\b")
+TAG = re.compile(r"<[^>]+>")
+
+
+def visible_texts(widget, out=None):
+    """Texts a person reads in ``widget``'s tree (hidden boxes and the code area skipped)."""
+    import ipywidgets as W
+
+    out = [] if out is None else out
+    layout = getattr(widget, "layout", None)
+    if layout is not None and layout.display == "none":
+        return out
+    if isinstance(widget, W.Textarea):  # the code view
+        return out
+    for attr in ("description", "value", "placeholder"):
+        value = getattr(widget, attr, None)
+        if isinstance(value, str) and not isinstance(widget, (W.Text, W.Textarea)):
+            if attr == "value" and not isinstance(widget, (W.HTML, W.Label, W.HTMLMath)):
+                continue
+            out.append(html.unescape(TAG.sub(" ", value)))
+    labels = getattr(widget, "_options_labels", None)
+    if labels:
+        out.extend(labels)
+    for child in getattr(widget, "children", ()):
+        visible_texts(child, out)
+    return out
+
+
+def figure_texts(fig):
+    out = []
+    for ax in fig.axes:
+        out += [ax.get_title(), ax.get_xlabel(), ax.get_ylabel()]
+        legend = ax.get_legend()
+        if legend is not None:
+            out += [t.get_text() for t in legend.get_texts()]
+    for legend in fig.legends:
+        out += [t.get_text() for t in legend.get_texts()]
+    return [t for t in out if t]
+
+
+def code_terms(texts):
+    found = []
+    for text in texts:
+        for rx in (POINTER, REPR, SNAKE):
+            found += [m.group(0) for m in rx.finditer(text)]
+    return found
+
+
+def _apps():
+    from labkit import encounter, widgets
+
+    def trace_viewer():
+        app = widgets.TraceViewer(encounter.simulate(encounter.SimulationSettings(seed=3)))
+        app.show(app.step.max // 2)
+        return app
+
+    def skill_model():
+        bench = widgets.DifficultyWorkbench(n_boot=10)
+        bench.mode.value = "skill model"
+        return bench
+
+    def workbench():
+        bench = widgets.DifficultyWorkbench(n_boot=10)
+        return bench
+
+    return {
+        "ProbabilityExplorer": lambda: widgets.ProbabilityExplorer(n=300),
+        "GaugeTuner": widgets.GaugeTuner,
+        "CollisionSweepViewer": widgets.CollisionSweepViewer,
+        "PathfindingPlayground": widgets.PathfindingPlayground,
+        "DifficultyWorkbench": workbench,
+        "SkillModel": skill_model,
+        "LevelWorkshop": lambda: widgets.LevelWorkshop(radius=3),
+        "TraceViewer": trace_viewer,
+        "BalanceTuner": widgets.BalanceTuner,
+    }
+
+
+@pytest.mark.parametrize("name", list(_apps()))
+def test_no_code_terms_in_what_an_app_shows(name):
+    app = _apps()[name]()
+    texts = visible_texts(app.ui)
+    figs = [app.fig]
+    skill = getattr(app, "skill", None)
+    if skill is not None:
+        figs.append(skill.fig)
+    for fig in figs:
+        texts += figure_texts(fig)
+    found = code_terms(texts)
+    assert not found, f"{name} shows code terms: {sorted(set(found))}"
+
+
+def test_the_scan_finds_what_the_issue_saw():
+    texts = ["npc_win = 0.5", "parameter /tables/hit/0", "features=True",
+             "found={'bullet': 7}", "visit position=[1, 1]"]  # fmt: skip
+    assert len(code_terms(texts)) >= 5
+    assert code_terms(["NPC win rate 0.5 at monster life 4 (wounds it takes)"]) == []
+
+
+def test_skill_view_flags_out_of_order_neighbours_with_the_chance_the_order_is_wrong():
+    from types import SimpleNamespace
+
+    import numpy as np
+
+    from labkit.widgets.skill_panel import SkillPanel
+
+    panel = SkillPanel.__new__(SkillPanel)
+    half = 1.959964 * 0.5  # every level's standard error 0.5
+    beta = np.array([0.0, 1.0, 0.5, 2.0])
+    ci = np.column_stack([beta - half, beta + half])
+    panel.model = SimpleNamespace(level_ids=["a", "b", "c", "d"], difficulty=beta, difficulty_ci=ci)
+    (flag,) = panel.out_of_order()
+    assert (flag["earlier"], flag["later"], flag["at"]) == ("b", "c", 2)
+    # drop 0.5 over sqrt(0.5² + 0.5²) = 0.7071: Φ(0.7071) = 0.7602 (normal table)
+    assert abs(flag["p_wrong"] - 0.7602) < 1e-3
+
+
+def test_goal_seek_answers_at_least_and_at_most():
+    from labkit.widgets._probability_goal import solve
+
+    hit = [2, 4, 8, 14, 20, 30, 45, 60, 75]  # index −4 … +4
+    # A hit level 3: index = 3 − agility; at least 50 % first at 60 % (index +3, agility 0)
+    r = solve(hit, 3, 2, 50, "agility", how="at least")
+    assert (r["value"], r["chance"]) == (0, 60) and "B agility ≤ 0" in r["text"]
+    # at most 20 %: last at index 0 (20 %): agility 3 and above
+    r = solve(hit, 3, 2, 20, "agility", how="at most")
+    assert (r["value"], r["chance"]) == (3, 20) and "B agility ≥ 3" in r["text"]
+    assert not solve(hit, 3, 2, 90, "hit level", how="at least")["feasible"]
+    assert solve(hit, 3, 2, 1, "agility", how="at least")["text"].startswith("any B agility")

@@ -1,0 +1,67 @@
+"""Apps are live wherever they are shown (issue 24, item 1).
+
+In a Jupyter kernel an app's figure must be ipympl's canvas even when the notebook never ran
+``%matplotlib widget`` (a fresh notebook, the README's tour); it carries no "Figure N" caption
+and is not in pyplot's figure list (so the inline backend cannot show a second, static copy).
+The kernel is imitated by an IPython shell with a ``kernel`` attribute.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+pytest.importorskip("ipympl")
+
+
+class _Shell:
+    kernel = object()  # what ipykernel's shell has and plain IPython has not
+
+    class events:  # ipympl registers a post_execute hook on import
+        @staticmethod
+        def register(*_):
+            pass
+
+
+@pytest.fixture
+def in_kernel(monkeypatch):
+    import IPython
+
+    monkeypatch.delenv("LABKIT_STATIC_FIGURES", raising=False)
+    monkeypatch.setattr(IPython, "get_ipython", lambda: _Shell())
+    import matplotlib
+
+    matplotlib.use("Agg")  # the notebook's backend is *not* the widget one
+    yield
+
+
+def test_an_app_in_a_fresh_kernel_gets_the_live_canvas(in_kernel):
+    import ipywidgets as W
+    import matplotlib.pyplot as plt
+
+    from labkit.widgets import GaugeTuner
+
+    before = set(plt.get_fignums())
+    app = GaugeTuner()
+    assert isinstance(app.fig.canvas, W.DOMWidget), type(app.fig.canvas)
+    assert app.pane.interactive and app.pane.widget is app.fig.canvas
+    assert app.fig.canvas.header_visible is False  # no "Figure N" caption
+    assert set(plt.get_fignums()) == before  # nothing for a backend to show a second time
+
+
+def test_static_figures_stay_static_on_request(in_kernel, monkeypatch):
+    monkeypatch.setenv("LABKIT_STATIC_FIGURES", "1")
+    from labkit.widgets import GaugeTuner
+
+    app = GaugeTuner()
+    assert not app.pane.interactive and app.pane.note == ""
+
+
+def test_a_kernel_without_ipympl_says_so_with_the_fix(in_kernel, monkeypatch):
+    import sys
+
+    monkeypatch.setitem(sys.modules, "ipympl.backend_nbagg", None)  # import fails
+    from labkit.widgets import GaugeTuner
+
+    app = GaugeTuner()
+    assert not app.pane.interactive
+    assert "pip install ipympl" in app.pane.note and "restart the kernel" in app.pane.note
