@@ -147,7 +147,10 @@ class _Side:
         import pyarrow as pa
         import pyarrow.compute as pc
 
-        enc = pc.dictionary_encode(pa.array(names, type=pa.string()))
+        text = pa.array(names, type=pa.string())  # a big input comes back in chunks
+        if isinstance(text, pa.ChunkedArray):
+            text = text.combine_chunks()
+        enc = pc.dictionary_encode(text)
         uniq = enc.dictionary.to_pylist()
         new = [u for u in uniq if u not in self.index]
         if new:
