@@ -57,12 +57,14 @@ class SkillPanel:
         return [] if self.model is None else self.model.table()
 
     def draw(self) -> None:
+        from html import escape
+
         m = self.model
         ax = self.ax_beta
         ax.clear()
         x = np.arange(len(m.level_ids))
         lo, hi = m.difficulty_ci.T
-        colours = [BAND_COLOURS[m.band(i)] for i in m.level_ids]
+        colours = [BAND_COLOURS.get(r["band"], "#cccccc") for r in m.table()]  # grey: unplayed
         ax.vlines(x, lo, hi, color="#777777", lw=1)
         ax.scatter(x, m.difficulty, c=colours, s=22, edgecolors="black", linewidths=0.4, zorder=3)
         ax.set(xlabel="level (campaign order)", ylabel="difficulty β (logits)",
@@ -81,6 +83,6 @@ class SkillPanel:
             f"<b>{m!r}</b> · held-out log-loss: skill model "
             f"{metrics['skill model']['log_loss']:.3f}, structural score "
             f"{metrics['structural score']['log_loss']:.3f}, calibrate index "
-            f"{metrics['calibrate index']['log_loss']:.3f}"
+            f"{metrics['calibrate index']['log_loss']:.3f}<br>model in use: {escape(m.describe())}"
         )
         self.table.value = m._repr_html_()
