@@ -3,8 +3,10 @@
 Usage: ``python scripts/make_skill_model.py [--seed S] [--players N]``. ``N`` simulated players
 (skills uniform in [0, 1]; ids ``q000…``) play the campaign in order and quit after runs of
 first-try failures (:func:`labkit.hexpuzzle.simulate_telemetry`, ``mode="progression"``). The
-skill model is then fitted to that telemetry and ``sample.csv`` together and saved. Running it
-again reproduces both files byte for byte.
+skill model is then fitted to that telemetry and ``sample.csv`` together with the settings held-out
+evidence chose (issue 25: quitting modelled jointly with skill, retries with a learning step, one
+discrimination for all levels — :data:`labkit.hexpuzzle.difficulty.skill.DEFAULTS`) and saved.
+Running it again reproduces both files byte for byte.
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ from labkit.hexpuzzle import (
     save_telemetry,
     simulate_telemetry,
 )
+from labkit.hexpuzzle.difficulty.skill import DEFAULTS
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "telemetry"
 SEED = 20261130
@@ -50,8 +53,9 @@ def main(argv: list[str] | None = None) -> int:
         ],
     )
     both = np.concatenate([load_telemetry(DATA / "sample.csv", frame=False), table])
-    model = fit_skill_model(both, levels)
+    model = fit_skill_model(both, levels, **DEFAULTS)
     model.save(DATA / "skill_model.json")
+    print(model.describe())
     print(f"wrote progression.csv ({len(table)} attempts) and skill_model.json ({model!r}), "
           f"{time.perf_counter() - start:.1f} s")  # fmt: skip
     return 0

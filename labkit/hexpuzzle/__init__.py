@@ -46,9 +46,11 @@ from labkit.hexpuzzle.difficulty.skill import (
     fit_skill_model,
     shipped_skill_model,
 )
+from labkit.hexpuzzle.difficulty.skill_compare import FitComparison, compare_fits
 from labkit.hexpuzzle.difficulty.skill_quit import QuitModel
 from labkit.hexpuzzle.difficulty.skill_report import SkillReport
 from labkit.hexpuzzle.difficulty.skill_sim import telemetry_from_skill
+from labkit.hexpuzzle.difficulty.skill_validate import validation_table
 from labkit.hexpuzzle.difficulty.telemetry import (
     TelemetryError,
     load_telemetry,
@@ -157,6 +159,9 @@ __all__ = [
     "score",
     "shipped_skill_model",
     "QuitModel",
+    "FitComparison",
+    "compare_fits",
+    "validation_table",
     "simulate_telemetry",
     "skill_groups",
     "solve",

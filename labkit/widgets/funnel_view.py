@@ -85,6 +85,7 @@ class FunnelView(CodeMixin):
         self.fig, self.axes = new_figure(1, 3, figsize=(10.5, 3.2), width_ratios=[2.2, 1.4, 1.4],
                                          layout="constrained")  # fmt: skip
         self.pane = FigurePane(self.fig)
+        self._artists: Any = None
         self.tags = W.TagsInput(value=list(self.start), allowed_tags=list(self.start),
                                 allow_duplicates=False, layout=W.Layout(width="98%"))  # fmt: skip
         self.reach_goal = W.FloatSlider(value=0.6, min=0.0, max=1.0, step=0.05,
@@ -105,6 +106,10 @@ class FunnelView(CodeMixin):
                                   self.improve_button]),
                           self.status, self.pane.widget, self.advice, self.table])  # fmt: skip
         self._draw()
+        # lay the figure out once, then keep that layout: re-solving the constrained layout on
+        # every redraw would cost more than playing the players
+        self.fig.canvas.draw()
+        self.fig.set_layout_engine("none")
         self._add_code_button()
 
     def _dragged(self, change: dict) -> None:
@@ -180,7 +185,8 @@ class FunnelView(CodeMixin):
         from labkit.hexpuzzle import compare_funnels
 
         same = self.order == self.start
-        self.funnel.plot(ax=self.axes, baseline=None if same else self.baseline)
+        self._artists = self.funnel.draw(self._artists or self.axes,
+                                         baseline=None if same else self.baseline)  # fmt: skip
         self.pane.refresh()
         exits = ", ".join(f"{lid} ({share:.0%})" for lid, share in self.funnel.exits(3))
         line = (f"{self.funnel.stats['reach'][-1, 0]:.0%} reach the last level; most players "

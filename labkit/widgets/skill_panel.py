@@ -88,7 +88,7 @@ class SkillPanel:
         ax.clear()
         x = np.arange(len(m.level_ids))
         lo, hi = m.difficulty_ci.T
-        colours = [BAND_COLOURS[m.band(i)] for i in m.level_ids]
+        colours = [BAND_COLOURS.get(r["band"], "#cccccc") for r in m.table()]  # grey: unplayed
         ax.vlines(x, lo, hi, color="#777777", lw=1)
         flagged = self.out_of_order()
         if flagged:
@@ -118,6 +118,7 @@ class SkillPanel:
             f"(lower predicts better): skill model {metrics['skill model']['log_loss']:.3f}, "
             f"structural score {metrics['structural score']['log_loss']:.3f}, calibrated index "
             f"{metrics['calibrate index']['log_loss']:.3f}"
+            f"<br>model in use: {html.escape(m.describe())}"
         )
         self.summary.value += "".join(
             f"<br><b style='color:#c1121f'>⚠ {html.escape(str(f['later']))} looks easier than "
@@ -127,13 +128,18 @@ class SkillPanel:
         )
         self.table.value = self._table_html()
 
+    @staticmethod
+    def _fitted_cells(r: dict[str, Any]) -> str:
+        if r["difficulty"] is None:  # nobody played it and no parts predict it
+            return f"<td>—</td><td>nobody played it</td><td>{r['n']}</td><td>—</td><td>—</td>"
+        return (f"<td>{r['difficulty']:+.2f}</td><td>{r['low']:+.2f} to {r['high']:+.2f}</td>"
+                f"<td>{r['n']}</td><td>{r['success']:.0%}</td><td>{r['score']}</td>")  # fmt: skip
+
     def _table_html(self) -> str:
         """The per-level table in words: the skill model's own 0–100 scale is named as such."""
         structural = {d.level_id: d.total for d in self.levels}
         rows = "".join(
-            f"<tr><td>{html.escape(str(r['level']))}</td><td>{r['difficulty']:+.2f}</td>"
-            f"<td>{r['low']:+.2f} to {r['high']:+.2f}</td><td>{r['n']}</td>"
-            f"<td>{r['success']:.0%}</td><td>{r['score']}</td>"
+            f"<tr><td>{html.escape(str(r['level']))}</td>{self._fitted_cells(r)}"
             f"<td>{structural.get(r['level'], '')}</td><td>{r['band']}</td></tr>"
             for r in self.rows()
         )

@@ -21,6 +21,12 @@ def register_skill_commands(puzzle_subparsers: Any) -> None:
     cmd.add_argument("--out", metavar="FILE", help="save the model as JSON")
     cmd.add_argument("--folds", type=int, default=5, metavar="K", help="held-out folds (0: none)")
     cmd.add_argument("--no-features", action="store_true", help="rate levels without the parts")
+    cmd.add_argument(
+        "--dropout",
+        choices=("model", "ignore"),
+        default="model",
+        help="model quitting jointly with skill (default) or ignore it",
+    )
     cmd.set_defaults(func=_skill)
 
 
@@ -34,9 +40,12 @@ def _skill(args: argparse.Namespace) -> int:
     if args.folds == 1 or args.folds < 0:
         raise ArgumentError("must be 0 (no report) or >= 2", argument="--folds", value=args.folds)
     table = load_telemetry(args.telemetry, frame=False)
-    model = fit_skill_model(table, load_levels(args.levels), features=not args.no_features)
+    model = fit_skill_model(
+        table, load_levels(args.levels), features=not args.no_features, dropout=args.dropout
+    )
     info = model.fit_info
-    print(f"{model!r}: {info['rows']} first attempts ({info['ignored_rows']} of other levels)")
+    print(f"{model!r}: {info['rows']} attempts ({info['ignored_rows']} of other levels)")
+    print(model.describe())
     if model.weights:
         print("weights (logits at full strength): "
               + ", ".join(f"{k} {v:+.2f}" for k, v in model.weights.items())
@@ -47,7 +56,12 @@ def _skill(args: argparse.Namespace) -> int:
     print(
         f"{'level':<16}{'beta':>7}  {'95 % interval':<17}{'n':>6}{'success':>9}{'score':>6}  band"
     )
-    for row in sorted(model.table(), key=lambda r: r["difficulty"]):
+    rows = model.table()
+    for row in sorted(rows, key=lambda r: (r["difficulty"] is None, r["difficulty"] or 0.0)):
+        if row["difficulty"] is None:  # nobody played it and no parts predict it
+            name = terminal_text(row["level"])
+            print(f"{name:<16}{'-':>7}  {'nobody played it':<17}{row['n']:>6}")
+            continue
         print(f"{terminal_text(row['level']):<16}{row['difficulty']:>+7.2f}  [{row['low']:+.2f}, "
               f"{row['high']:+.2f}]{row['n']:>7}{row['success']:>9.2f}{row['score']:>6}  "
               f"{row['band']}")  # fmt: skip

@@ -7,7 +7,8 @@ walks the players once: per player it sums the items' log-probabilities at each 
 ``lp = log σ(η)``, ``lq = log σ(−η)``, ``p = σ(η)`` computed once per evaluation), normalises the
 posterior over nodes, and accumulates the Fisher-identity gradient sums
 ``gu_j = Σ_players Σ_k post_k·r_jk`` and ``gv_j = Σ_players Σ_k post_k·r_jk·z_k`` with
-r = y1·(1 − p) − y0·p. Cost O(entries × nodes), memory O(entries) — no players × nodes matrix.
+r = y1·(1 − p) − y0·p (over the nodes where the posterior exceeds e⁻³⁷ of its peak).
+Cost O(entries × nodes), memory O(entries) — no players × nodes matrix.
 
 The plain-Python reference is :func:`reference_marginal` (the same sums with numpy, one player
 at a time); the tests compare the two.
@@ -30,7 +31,7 @@ def _example():
             np.zeros(1), np.zeros(1), np.zeros(1), np.zeros(1), np.zeros(1), True)  # fmt: skip
 
 
-@kernel(example=_example)
+@kernel(example=_example, fastmath=True)
 def marginal(indptr, item, y1, y0, lp, lq, p, z, logw, gu, gv, u, v, mean, want):
     """Σ log marginal over players; fills ``gu``/``gv`` (items) and, when ``want``, the
     per-entry ``u``/``v`` (score parts) and the posterior mean node ``mean`` per player."""
@@ -43,8 +44,12 @@ def marginal(indptr, item, y1, y0, lp, lq, p, z, logw, gu, gv, u, v, mean, want)
             ll[k] = logw[k]
         for e in range(indptr[i], indptr[i + 1]):
             j, a, b = item[e], y1[e], y0[e]
-            for k in range(n_nodes):
-                ll[k] += a * lp[j, k] + b * lq[j, k]
+            if a != 0.0:  # most entries are a single win or a single loss: one row each
+                for k in range(n_nodes):
+                    ll[k] += a * lp[j, k]
+            if b != 0.0:
+                for k in range(n_nodes):
+                    ll[k] += b * lq[j, k]
         top = ll[0]
         for k in range(1, n_nodes):
             top = max(top, ll[k])
@@ -54,16 +59,19 @@ def marginal(indptr, item, y1, y0, lp, lq, p, z, logw, gu, gv, u, v, mean, want)
             s += post[k]
         total += top + math.log(s)
         m = 0.0
+        lo, hi = n_nodes, 0  # the nodes that carry the posterior (the rest add < 1e-16)
         for k in range(n_nodes):
             post[k] /= s
             m += post[k] * z[k]
+            if ll[k] - top > -37.0:
+                lo, hi = min(lo, k), k + 1
         if want:
             mean[i] = m
         for e in range(indptr[i], indptr[i + 1]):
             j, a, b = item[e], y1[e], y0[e]
-            su, sv = 0.0, 0.0
-            for k in range(n_nodes):
-                r = post[k] * (a * (1.0 - p[j, k]) - b * p[j, k])
+            su, sv, n = 0.0, 0.0, a + b
+            for k in range(lo, hi):
+                r = post[k] * (a - n * p[j, k])
                 su += r
                 sv += r * z[k]
             gu[j] += su

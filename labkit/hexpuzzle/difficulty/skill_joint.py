@@ -81,47 +81,25 @@ def events(level, player, attempt, won, n_levels, n_players, *, retries: bool, d
     e_players, e_items = [player[use]], [r_item[use]]
     y1s, y0s = [won[use].astype(float)], [1.0 - won[use]]
     counts = np.bincount(level[attempt == 1], minlength=n_levels)
-    # one group per (player, level), sorted by player then campaign position
-    g_key = player.astype(np.int64) * n_levels + level
-    gk, inv = np.unique(g_key, return_inverse=True)
-    gi = inv.ravel()
-    g_player, g_level = gk // n_levels, gk % n_levels
-    cleared = np.bincount(gi, weights=won, minlength=len(gk)) > 0
-    tries = np.bincount(gi, weights=np.ones(len(gi)), minlength=len(gk)).astype(np.int64)
-    first_won = np.zeros(len(gk), bool)
-    first_won[gi[(attempt == 1) & won]] = True
     n_dec = n_quit = 0
     x = np.zeros((0, N_TERMS - 1))
-    if dropout and len(gk):
-        start = np.r_[True, g_player[1:] != g_player[:-1]]
-        end = np.r_[g_player[1:] != g_player[:-1], True]
-        position = np.arange(len(gk)) - np.maximum.accumulate(
-            np.where(start, np.arange(len(gk)), 0)
-        )
-        f = (~first_won).astype(np.int64)
-        c = np.cumsum(f)
-        base = np.where(first_won, c, np.where(start, c - f, -1))
-        run = c - np.maximum.accumulate(base)
-        # the campaign ends at the last level anyone played (later ones have no data yet)
-        played = np.bincount(g_player, minlength=n_players)[g_player]
-        n_open = len(np.unique(g_level))
-        decide = ~(end & ((g_level == g_level.max()) | (played >= n_open)))
-        quit = end & decide
-        run_c = np.minimum(run, RUN_CAP)
-        att_c = np.minimum(tries, ATTEMPT_CAP)
-        pk = ((cleared * (RUN_CAP + 1) + run_c) * (ATTEMPT_CAP + 1) + att_c) * (n_levels + 1)
-        pk = pk + np.minimum(position, n_levels)
-        pat, pinv = np.unique(pk[decide], return_inverse=True)
+    if dropout and len(level):
+        d = decisions(level, player, attempt, won, n_players)
+        run_c = np.minimum(d["run"], RUN_CAP)
+        att_c = np.minimum(d["attempt"], ATTEMPT_CAP)
+        pk = ((d["won"] * (RUN_CAP + 1) + run_c) * (ATTEMPT_CAP + 1) + att_c) * (n_levels + 1)
+        pk = pk + np.minimum(d["position"], n_levels)
+        pat, pinv = np.unique(pk, return_inverse=True)
         pos_p = pat % (n_levels + 1)
         rest = pat // (n_levels + 1)
         att_p, rest = rest % (ATTEMPT_CAP + 1), rest // (ATTEMPT_CAP + 1)
         run_p, won_p = rest % (RUN_CAP + 1), rest // (RUN_CAP + 1)
         x = design(won_p, run_p, att_p, pos_p)
-        e_players.append(g_player[decide])
+        e_players.append(d["player"])
         e_items.append(n_levels * ATTEMPT_CAP + pinv.ravel())
-        y1s.append(quit[decide].astype(float))
-        y0s.append(1.0 - quit[decide])
-        n_dec, n_quit = int(decide.sum()), int(quit.sum())
+        y1s.append(d["quit"].astype(float))
+        y0s.append(1.0 - d["quit"])
+        n_dec, n_quit = len(d["quit"]), int(d["quit"].sum())
     all_player, all_item = np.concatenate(e_players), np.concatenate(e_items)
     n_items = n_levels * ATTEMPT_CAP + len(x)
     entry = all_player.astype(np.int64) * n_items + all_item
@@ -134,6 +112,35 @@ def events(level, player, attempt, won, n_levels, n_players, *, retries: bool, d
         n_levels, n_players, indptr, (e_uniq % n_items).astype(np.int64), y1, y0, x,
         counts, n_dec, n_quit,
     )  # fmt: skip
+
+
+def decisions(level, player, attempt, won, n_players) -> dict[str, NDArray]:
+    """The quit decisions in rows sorted by (player, level, attempt): one per level a player
+    played, except after the campaign's end (the last level anyone played) or by a player who
+    played every level. Keys: player, level, won (cleared), run, attempt (attempts made),
+    position (0-based, in the player's sequence), quit; in (player, campaign) order."""
+    n_levels = int(level.max()) + 1
+    g_key = player.astype(np.int64) * n_levels + level
+    gk, inv = np.unique(g_key, return_inverse=True)
+    gi = inv.ravel()
+    g_player, g_level = gk // n_levels, gk % n_levels
+    cleared = np.bincount(gi, weights=won, minlength=len(gk)) > 0
+    tries = np.bincount(gi, minlength=len(gk)).astype(np.int64)
+    first_won = np.zeros(len(gk), bool)
+    first_won[gi[(attempt == 1) & won]] = True
+    start = np.r_[True, g_player[1:] != g_player[:-1]]
+    end = np.r_[g_player[1:] != g_player[:-1], True]
+    idx = np.arange(len(gk))
+    position = idx - np.maximum.accumulate(np.where(start, idx, 0))
+    f = (~first_won).astype(np.int64)
+    c = np.cumsum(f)
+    run = c - np.maximum.accumulate(np.where(first_won, c, np.where(start, c - f, -1)))
+    # the campaign ends at the last level anyone played (later ones have no data yet)
+    played = np.bincount(g_player, minlength=n_players)[g_player]
+    decide = ~(end & ((g_level == g_level.max()) | (played >= len(np.unique(g_level)))))
+    out = {"player": g_player, "level": g_level, "won": cleared, "run": run, "attempt": tries,
+           "position": position, "quit": end}  # fmt: skip
+    return {k: v[decide] for k, v in out.items()}
 
 
 @dataclass

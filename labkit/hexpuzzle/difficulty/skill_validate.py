@@ -30,7 +30,7 @@ Examples
 --------
 >>> row = validation_row("complete", 0, levels=12, players=150)
 >>> sorted(row)[:4], row["world"]
-(['dropout', 'location', 'players', 'rows'], 'complete')
+(['discrimination', 'dropout', 'learning', 'location'], 'complete')
 """
 
 from __future__ import annotations

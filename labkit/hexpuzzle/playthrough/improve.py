@@ -51,6 +51,8 @@ from labkit.rng import RngLike, make_rng, stream
 __all__ = ["FunnelGoal", "GoalResult", "Improvement", "improve_campaign"]
 
 BANDS = ("easy", "intermediate", "hard", "challenge")
+#: Least drop of the shortfall a regenerated level must bring to be kept.
+MARGIN = 0.01
 
 
 @dataclass(frozen=True)
@@ -306,6 +308,7 @@ def _regenerate(levels, model, goal, judge, max_regenerate, seed):
     if any(isinstance(lv, str) for lv in levels):
         return levels, ["regenerating needs Level objects, not level ids: nothing regenerated"]
     order = list(range(len(levels)))
+    judge = _Judge(model, levels, judge.players, judge.seed, {})  # the levels in their new order
     m = judge.measure(judge.tables(order))
     cost = judge.shortfall(m, goal)
     lost = np.nan_to_num(m["reach"] * m["quit_hazard"])
@@ -314,6 +317,11 @@ def _regenerate(levels, model, goal, judge, max_regenerate, seed):
     for pos in worst[: int(max_regenerate)]:
         old = levels[pos]
         s = float(model.success(old, 0.0))
+        if s >= 0.9:
+            why = "its stops come from failures before it"
+            notes.append(f"kept {old.id}: average players already win it at the first try "
+                         f"({s:.0%}); {why}")  # fmt: skip
+            continue
         target = min(0.95, s + 0.15)
         try:
             new = generate_to_target(stream(seed, f"regenerate/{pos}"), success=target,
@@ -327,7 +335,8 @@ def _regenerate(levels, model, goal, judge, max_regenerate, seed):
         m2 = j2.measure(j2.tables(order))
         c2 = j2.shortfall(m2, goal)
         drops = _drops(_bands(model, trial))
-        if c2 < cost and (goal.max_band_drop is None or drops <= goal.max_band_drop):
+        better = c2 < cost - MARGIN  # a real gain, not the noise of one cohort
+        if better and (goal.max_band_drop is None or drops <= goal.max_band_drop):
             levels, cost = trial, c2
             now = float(model.success(new, 0.0))
             notes.append(f"regenerated {old.id} at position {pos + 1}: first-try success of "

@@ -30,7 +30,6 @@ from numpy.typing import NDArray
 from labkit import ArgumentError
 from labkit._args import check_int
 from labkit.hexpuzzle.playthrough.simulate import (
-    QUIT_TERMS,
     Funnel,
     Tables,
     reorder,
@@ -119,12 +118,20 @@ def model_tables(
                         times=times)  # fmt: skip
 
 
+def _terms(quit_model: Any) -> tuple[str, ...]:
+    """The quit model's terms in the order of its ``vector`` (and of ``parameter_draws``)."""
+    from labkit.hexpuzzle.difficulty.skill_quit import QUIT_TERMS, QuitModel
+
+    return QUIT_TERMS if isinstance(quit_model, QuitModel) else tuple(quit_model.coefficients)
+
+
 def _drawn_tables(model: Any, levels: Sequence[Any], draws: int, gen, **kw: Any) -> list[Tables]:
     """One table set per parametric draw of ``model`` (a new level's β drawn around its
     prediction with the prediction's variance)."""
     index, beta, var = _plan(model, levels)
     d = model.parameter_draws(draws, gen)
     qm = model.quit_model
+    terms = _terms(qm)
     ids = [_level_id(lv) for lv in levels]
     alpha = _discrimination(model, index)
     out = []
@@ -134,7 +141,7 @@ def _drawn_tables(model: Any, levels: Sequence[Any], draws: int, gen, **kw: Any)
         fitted = np.asarray(d["difficulty"])[b][np.maximum(index, 0)]
         new = beta + np.sqrt(var) * noise[b]
         quit = d.get("quit")
-        p_quit = qm.p_quit if quit is None else type(qm)(dict(zip(QUIT_TERMS, quit[b]))).p_quit
+        p_quit = qm.p_quit if quit is None else type(qm)(dict(zip(terms, quit[b]))).p_quit
         learning = d.get("learning")
         out.append(world_tables(ids, np.where(index >= 0, fitted, new), ability_mean=0.0,
                                 ability_sd=float(np.asarray(d["ability_sd"])[b]),

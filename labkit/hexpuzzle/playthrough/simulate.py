@@ -378,3 +378,25 @@ class Funnel:
         from labkit.hexpuzzle.playthrough.draw import plot_funnel
 
         return plot_funnel(self, ax=ax, baseline=baseline)
+
+    def draw(self, artists: Any, *, baseline: Funnel | None = None) -> Any:
+        """Move ``artists`` to this funnel in place, for fast redraws; ``artists`` is what the
+        previous call returned, or three axes for the first call. Returns the artists.
+
+        Examples
+        --------
+        >>> import matplotlib
+        >>> matplotlib.use("Agg")
+        >>> import matplotlib.pyplot as plt
+        >>> _, axes = plt.subplots(1, 3)
+        >>> f = FunnelWorld([0.0, 1.0], quit={"baseline": -1.0}).funnel(300, draws=3, rng=0)
+        >>> art = f.draw(axes)
+        >>> art is f.draw(art), len(art["stop"].patches)
+        (True, 2)
+        """
+        from labkit.hexpuzzle.playthrough.draw import draw_funnel, update_funnel
+
+        if not isinstance(artists, dict):
+            artists = draw_funnel(artists, len(self.level_ids))
+        update_funnel(artists, self, baseline)
+        return artists
