@@ -40,6 +40,7 @@ from __future__ import annotations
 
 import json
 import os
+import warnings
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -281,8 +282,14 @@ def tune_many(
     search, fresh_seeds = all_seeds[:games], all_seeds[games : games + fresh]
     optuna.logging.set_verbosity(optuna.logging.WARNING)
     seed = int(lrng.stream(rng, "tune_many").integers(2**31))
-    smp = (optuna.samplers.TPESampler(seed=seed, constant_liar=True, n_startup_trials=10)
-           if sampler == "tpe" else optuna.samplers.NSGAIISampler(seed=seed))  # fmt: skip
+    # multivariate TPE sees how knobs act together (life against damage); a wider random start
+    # keeps it from settling in the first basin that meets two targets of three
+    start = max(10, 5 * len(ks))
+    with warnings.catch_warnings():  # multivariate TPE is marked experimental
+        warnings.simplefilter("ignore", optuna.exceptions.ExperimentalWarning)
+        smp = (optuna.samplers.TPESampler(seed=seed, constant_liar=True, multivariate=True,
+                                          n_startup_trials=start)
+               if sampler == "tpe" else optuna.samplers.NSGAIISampler(seed=seed))  # fmt: skip
     directions: list[Any] = ["minimize"] * (1 if sampler == "tpe" else len(ts))
     manifest = json.loads(json.dumps({
         "knobs": {k.name: [k.low, k.high] for k in ks}, "targets": [t.to_text() for t in ts],
