@@ -63,13 +63,14 @@ class KnobExplorer(CodeMixin):
         tune_games: int = 400,
         fresh: int = 2000,
         response: Any = None,
+        executor: Any = None,
     ) -> None:
         import ipywidgets as W
 
         self.knobs = {k: tuple(v) for k, v in knobs.items()}
         self.targets = [parse_target(t) for t in targets]
         self.base = base or SimulationSettings()
-        self.response = response
+        self.response, self.executor = response, executor  # where games run: not in to_code
         self.n, self.trajectories, self.budget = n, trajectories, budget
         self.tune_games, self.fresh = tune_games, fresh
         self.importance: Any = None
@@ -102,7 +103,7 @@ class KnobExplorer(CodeMixin):
         self.importance = importance(
             self.base, self.knobs, method=self.method.value, outcome=self.outcome.value,
             games=self.games.value, n=self.n, trajectories=self.trajectories,
-            response=self.response, progress=False,
+            response=self.response, executor=self.executor, progress=False,
         )  # fmt: skip
         self.ax_importance.clear()
         self.importance.plot(ax=self.ax_importance)
@@ -113,7 +114,7 @@ class KnobExplorer(CodeMixin):
         """Run :func:`~labkit.encounter.tune_many` on the targets and redraw the Pareto view."""
         self.tuned = tune_many(
             self.base, self.knobs, self.targets, budget=self.budget, games=self.tune_games,
-            fresh=self.fresh, response=self.response, progress=False,
+            fresh=self.fresh, response=self.response, executor=self.executor, progress=False,
         )  # fmt: skip
         self.ax_pareto.clear()
         self.tuned.plot(ax=self.ax_pareto)

@@ -364,8 +364,12 @@ def _trial_table(study: Any, ks: list[Knob], ts: list[Target], optuna: Any) -> A
 def _recheck(trials, ks, ts, player, fresh_seeds, recheck, pd) -> tuple:
     """Re-play the candidates on fresh seeds; the best one that still holds, else the closest."""
     pool = trials[trials["feasible"]] if trials["feasible"].any() else trials[trials["front"]]
-    # the same knob values found twice are one candidate
+    # the same knob values found twice are one candidate, and so are trials whose search games
+    # all came out alike (a knob that barely acts, such as a step limit no game reaches): the
+    # re-check spends its games on candidates that differ
+    est_cols = [f"est:{t.name}" for t in ts]
     pool = pool.sort_values(["score", "trial"]).drop_duplicates([k.name for k in ks])
+    pool = pool.loc[pool[est_cols].round(6).drop_duplicates().index]
     pool = pool.head(recheck)
     points = [{k.name: (int(r[k.name]) if k.integer else float(r[k.name])) for k in ks}
               for _, r in pool.iterrows()]  # fmt: skip
