@@ -68,11 +68,11 @@ def bench_importance():
 def bench_tune_many():
     with local_executor(2) as pool:
         start = time.perf_counter()
-        t = tune_many(SimulationSettings(), TUNE_KNOBS, THREE_TARGETS, budget=300, games=400,
-                      fresh=2000, enough=10, executor=pool, progress=False)  # fmt: skip
+        t = tune_many(SimulationSettings(), TUNE_KNOBS, THREE_TARGETS, budget=300, games=600,
+                      fresh=2000, enough=20, recheck=8, executor=pool, progress=False)  # fmt: skip
         wall = time.perf_counter() - start
     return Row(
-        "encounter tune_many 3 targets x 4 knobs (TPE, 400 paired games/trial)",
+        "encounter tune_many 3 targets x 4 knobs (TPE, 600 paired games/trial)",
         wall,
         None,
         "no reference (goal: met and confirmed on fresh seeds within 300 trials)",

@@ -21,6 +21,7 @@ _APPS = {
     "LevelWorkshop": "labkit.widgets.workshop",
     "PathfindingPlayground": "labkit.widgets.playground",
     "TraceViewer": "labkit.widgets.trace_viewer",
+    "KnobExplorer": "labkit.widgets.knob_explorer",
 }
 
 __all__ = sorted(_APPS)

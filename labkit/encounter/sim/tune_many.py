@@ -40,6 +40,7 @@ from __future__ import annotations
 
 import json
 import os
+import warnings
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -281,8 +282,14 @@ def tune_many(
     search, fresh_seeds = all_seeds[:games], all_seeds[games : games + fresh]
     optuna.logging.set_verbosity(optuna.logging.WARNING)
     seed = int(lrng.stream(rng, "tune_many").integers(2**31))
-    smp = (optuna.samplers.TPESampler(seed=seed, constant_liar=True, n_startup_trials=10)
-           if sampler == "tpe" else optuna.samplers.NSGAIISampler(seed=seed))  # fmt: skip
+    # multivariate TPE sees how knobs act together (life against damage); a wider random start
+    # keeps it from settling in the first basin that meets two targets of three
+    start = max(10, 5 * len(ks))
+    with warnings.catch_warnings():  # multivariate TPE is marked experimental
+        warnings.simplefilter("ignore", optuna.exceptions.ExperimentalWarning)
+        smp = (optuna.samplers.TPESampler(seed=seed, constant_liar=True, multivariate=True,
+                                          n_startup_trials=start)
+               if sampler == "tpe" else optuna.samplers.NSGAIISampler(seed=seed))  # fmt: skip
     directions: list[Any] = ["minimize"] * (1 if sampler == "tpe" else len(ts))
     manifest = json.loads(json.dumps({
         "knobs": {k.name: [k.low, k.high] for k in ks}, "targets": [t.to_text() for t in ts],
@@ -357,8 +364,12 @@ def _trial_table(study: Any, ks: list[Knob], ts: list[Target], optuna: Any) -> A
 def _recheck(trials, ks, ts, player, fresh_seeds, recheck, pd) -> tuple:
     """Re-play the candidates on fresh seeds; the best one that still holds, else the closest."""
     pool = trials[trials["feasible"]] if trials["feasible"].any() else trials[trials["front"]]
-    # the same knob values found twice are one candidate
+    # the same knob values found twice are one candidate, and so are trials whose search games
+    # all came out alike (a knob that barely acts, such as a step limit no game reaches): the
+    # re-check spends its games on candidates that differ
+    est_cols = [f"est:{t.name}" for t in ts]
     pool = pool.sort_values(["score", "trial"]).drop_duplicates([k.name for k in ks])
+    pool = pool.loc[pool[est_cols].round(6).drop_duplicates().index]
     pool = pool.head(recheck)
     points = [{k.name: (int(r[k.name]) if k.integer else float(r[k.name])) for k in ks}
               for _, r in pool.iterrows()]  # fmt: skip

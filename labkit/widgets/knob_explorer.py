@@ -1,0 +1,204 @@
+"""KnobExplorer: which knob matters, and knob values meeting several targets, without code.
+
+Two views over the same knobs (settings fields or balance pointers with ranges):
+
+* **importance** — :func:`~labkit.encounter.importance` (Morris screening or Sobol indices):
+  one bar per knob, by its words and unit, with its 95 % interval; the seed block's bar is the
+  noise; the sentence above names the knobs that matter;
+* **Pareto** — :func:`~labkit.encounter.tune_many`: every trial by its misses on two targets,
+  the Pareto front, the candidates re-played on fresh seeds (green: still met); the targets are
+  listed as sentences and the re-check as a table of estimates with intervals.
+
+Logic in plain methods (:meth:`run_importance`, :meth:`run_tune`, :meth:`importance_rows`,
+:meth:`tune_rows`) that tests call without a browser; ``to_code()`` rebuilds the app and runs
+again what was run (both are deterministic on their seeds).
+"""
+
+from __future__ import annotations
+
+import html
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from labkit.encounter import (
+    SimulationSettings,
+    importance,
+    parse_target,
+    tune_many,
+)
+from labkit.widgets._code import CodeError, CodeMixin, literal, source
+from labkit.widgets._figure import FigurePane, new_figure
+
+__all__ = ["KnobExplorer"]
+
+
+class KnobExplorer(CodeMixin):
+    """Importance and several-target tuning of ``knobs``; ``.ui`` is the widget.
+
+    Examples
+    --------
+    >>> def response(point, seeds):
+    ...     return {"steps": 5.0 * point["b"] + 0 * seeds, "npc_win": point["a"] / 10 + 0 * seeds}
+    >>> app = KnobExplorer({"a": (0.0, 10.0), "b": (0, 30)}, ["npc_win=0.5±0.05", "steps=40:60"],
+    ...                    response=response, games=1, trajectories=6, budget=30,
+    ...                    tune_games=10, fresh=10)
+    >>> app.run_importance().ranking()   # for the NPC win rate: a moves it, b does not
+    ['a', 'b']
+    >>> app.run_tune().met, app.tune_rows()[0]["the NPC side wins 45–55 % of games"][-3:]
+    (True, 'met')
+    """
+
+    def __init__(
+        self,
+        knobs: Mapping[str, Any],
+        targets: Sequence[Any] = (),
+        *,
+        base: SimulationSettings | None = None,
+        outcome: str = "npc_win",
+        method: str = "morris",
+        games: int = 20,
+        n: int = 256,
+        trajectories: int = 20,
+        budget: int = 100,
+        tune_games: int = 400,
+        fresh: int = 2000,
+        response: Any = None,
+        executor: Any = None,
+    ) -> None:
+        import ipywidgets as W
+
+        self.knobs = {k: tuple(v) for k, v in knobs.items()}
+        self.targets = [parse_target(t) for t in targets]
+        self.base = base or SimulationSettings()
+        self.response, self.executor = response, executor  # where games run: not in to_code
+        self.n, self.trajectories, self.budget = n, trajectories, budget
+        self.tune_games, self.fresh = tune_games, fresh
+        self.importance: Any = None
+        self.tuned: Any = None
+        self.method = W.ToggleButtons(options=["morris", "sobol"], value=method,
+                                      description="method")  # fmt: skip
+        self.outcome = W.Dropdown(options=["npc_win", "monster_win", "step_limit",
+                                           "mutual_death", "steps", "turns", "encounters"],
+                                  value=outcome, description="outcome")  # fmt: skip
+        self.games = W.IntSlider(value=games, min=1, max=200, description="games / evaluation")
+        self.importance_button = W.Button(description="which knob matters")
+        self.tune_button = W.Button(description="tune to the targets",
+                                    disabled=not self.targets)  # fmt: skip
+        self.importance_button.on_click(lambda _: self.run_importance())
+        self.tune_button.on_click(lambda _: self.run_tune())
+        self.text = W.HTML(value=self._targets_html())
+        self.fig, (self.ax_importance, self.ax_pareto) = new_figure(
+            1, 2, figsize=(10, 3.6), layout="constrained"
+        )
+        self.pane = FigurePane(self.fig)
+        controls = W.HBox([W.VBox([self.method, self.outcome, self.games]),
+                           W.VBox([self.importance_button, self.tune_button])])  # fmt: skip
+        self.ui = W.VBox([controls, self.text, self.pane.widget])
+        self._add_code_button()
+
+    # -- logic (no browser needed) ---------------------------------------------------------------
+
+    def run_importance(self) -> Any:
+        """Run :func:`~labkit.encounter.importance` with the controls' values and redraw."""
+        self.importance = importance(
+            self.base, self.knobs, method=self.method.value, outcome=self.outcome.value,
+            games=self.games.value, n=self.n, trajectories=self.trajectories,
+            response=self.response, executor=self.executor, progress=False,
+        )  # fmt: skip
+        self.ax_importance.clear()
+        self.importance.plot(ax=self.ax_importance)
+        self._refresh()
+        return self.importance
+
+    def run_tune(self) -> Any:
+        """Run :func:`~labkit.encounter.tune_many` on the targets and redraw the Pareto view."""
+        self.tuned = tune_many(
+            self.base, self.knobs, self.targets, budget=self.budget, games=self.tune_games,
+            fresh=self.fresh, response=self.response, executor=self.executor, progress=False,
+        )  # fmt: skip
+        self.ax_pareto.clear()
+        self.tuned.plot(ax=self.ax_pareto)
+        self._refresh()
+        return self.tuned
+
+    def importance_rows(self) -> list[dict[str, Any]]:
+        """One row per knob (largest first, the seed block last): words, value, interval."""
+        if self.importance is None:
+            return []
+        imp = self.importance
+        t = imp.table[imp.table["index"] == imp.main].sort_values("rank", na_position="last")
+        return [{"knob": r.label, imp.main: round(r.value, 3),
+                 "95 % interval": f"{r.lo:.3f} to {r.hi:.3f}", "matters": bool(r.matters)}
+                for r in t.itertuples()]  # fmt: skip
+
+    def tune_rows(self) -> list[dict[str, Any]]:
+        """One row per re-played candidate: knob values, then per target sentence the fresh
+        estimate, its interval and whether it still holds."""
+        if self.tuned is None:
+            return []
+        rows = []
+        for r in self.tuned.checked.to_dict("records"):
+            row = {k.label: k.text(r[k.name]) for k in self.tuned.knobs}
+            for t in self.tuned.targets:
+                rate = t.outcome in ("npc_win", "monster_win", "step_limit", "mutual_death")
+                f = (lambda v: f"{100 * v:.1f} %") if rate else (lambda v: f"{v:.1f}")
+                verdict = "met" if r[f"met:{t.name}"] else "NOT met"
+                row[t.sentence()] = (f"{f(r['est:' + t.name])} ({f(r['lo:' + t.name])} to "
+                                     f"{f(r['hi:' + t.name])}) {verdict}")  # fmt: skip
+            rows.append(row)
+        return rows
+
+    # -- display ---------------------------------------------------------------------------------
+
+    def _targets_html(self) -> str:
+        if not self.targets:
+            return "<i>no targets: give targets=[...] to tune</i>"
+        items = "".join(f"<li>{html.escape(t.sentence())}</li>" for t in self.targets)
+        return f"<b>Targets</b><ul>{items}</ul>"
+
+    @staticmethod
+    def _table(rows: list[dict[str, Any]]) -> str:
+        if not rows:
+            return ""
+        head = "".join(f"<th>{html.escape(str(k))}</th>" for k in rows[0])
+        body = "".join("<tr>" + "".join(f"<td>{html.escape(str(v))}</td>" for v in r.values())
+                       + "</tr>" for r in rows)  # fmt: skip
+        return f"<table><tr>{head}</tr>{body}</table>"
+
+    def _refresh(self) -> None:
+        parts = []
+        if self.importance is not None:
+            parts.append(f"<p>{html.escape(self.importance.summary())}</p>")
+            parts.append(self._table(self.importance_rows()))
+        parts.append(self._targets_html())
+        if self.tuned is not None:
+            parts.append(f"<p>{html.escape(self.tuned.summary())}</p>")
+            parts.append(self._table(self.tune_rows()))
+        self.text.value = "".join(parts)
+        self.pane.refresh()
+
+    def to_code(self) -> str:
+        """Python source that rebuilds this app and re-runs what it ran (same seeds, same
+        answers). An app built with ``response=`` raises ``CodeError``: a function is not data.
+        """
+        if self.response is not None:
+            raise CodeError("to_code cannot write a response function; build the app without "
+                            "response= (it then plays real games)")  # fmt: skip
+        lines = [
+            "from labkit.encounter import SimulationSettings",
+            "from labkit.widgets import KnobExplorer",
+            "",
+            f"knobs = {literal(self.knobs)}",
+            f"targets = {literal([t.to_text() for t in self.targets])}",
+            f"settings = {literal(self.base.to_dict())}",
+            "app = KnobExplorer(knobs, targets, base=SimulationSettings.from_dict(settings),",
+            f"                   outcome={self.outcome.value!r}, method={self.method.value!r}, "
+            f"games={self.games.value!r}, n={self.n!r},",
+            f"                   trajectories={self.trajectories!r}, budget={self.budget!r}, "
+            f"tune_games={self.tune_games!r}, fresh={self.fresh!r})",
+        ]  # fmt: skip
+        if self.importance is not None:
+            lines.append("app.run_importance()")
+        if self.tuned is not None:
+            lines.append("app.run_tune()")
+        return source(lines, "app")
