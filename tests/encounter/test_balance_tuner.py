@@ -22,7 +22,10 @@ def falling(v, seeds):  # P(NPC win) = 0.5 at 4.3
 
 def test_the_dropdown_lists_numeric_leaves_and_settings_fields():
     app = BalanceTuner(response=falling)
-    opts = app.parameter.options
+    # the dropdown shows the designer's words; the values stay the pointers and field names
+    labels = dict(app.parameter.options)
+    opts = list(labels.values())
+    assert labels["monster life (wounds it takes)"] == "/characters/monster/life"
     assert "/characters/monster/life" in opts and "/weapons/revolver/magazine" in opts
     assert "/priority/base" in opts and "npcs" in opts and "/version" not in opts
     assert not any(o.endswith("/natural") or o == "/edition" for o in opts)
