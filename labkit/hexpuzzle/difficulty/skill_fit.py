@@ -1,5 +1,9 @@
 """The numerics behind :func:`~labkit.hexpuzzle.difficulty.skill.fit_skill_model` (private).
 
+Stage 1 of the fit is now :mod:`.skill_joint` (responses, retries and quitting, kernelised);
+:func:`marginal_fit` below is the first-attempts-only Rasch fit it replaced, kept as the plain
+reference the tests compare gradients against. Stage 2, :func:`lltm`, is still used.
+
 Stage 1, :func:`marginal_fit`: marginal maximum likelihood of the Rasch model
 P(y = 1) = σ(θ − β_l) with θ ~ N(0, σ²) integrated out by Gauss–Hermite quadrature; the level
 difficulties β and log σ are found by L-BFGS with the analytic gradient (Fisher's identity: the
