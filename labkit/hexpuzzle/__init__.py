@@ -54,6 +54,7 @@ from labkit.hexpuzzle.difficulty.telemetry import (
     save_telemetry,
 )
 from labkit.hexpuzzle.difficulty.telemetry_file import Telemetry
+from labkit.hexpuzzle.evaluation.evaluate import GeneratorReport, evaluate_generator
 from labkit.hexpuzzle.game import PuzzleError, PuzzleState, Snapshot
 from labkit.hexpuzzle.geometry import TilePath, tile_path
 from labkit.hexpuzzle.level import STRAIGHT, Board, Level, LevelError, Tile, all_matchings
@@ -89,6 +90,7 @@ __all__ = [
     "Difficulty",
     "DifficultyStatus",
     "GeneratorError",
+    "GeneratorReport",
     "GeneratorOptionError",
     "GameStatus",
     "Level",
@@ -119,6 +121,7 @@ __all__ = [
     "calibrate",
     "campaign",
     "campaign_from_curve",
+    "evaluate_generator",
     "first_contact",
     "first_contacts",
     "fit_skill_model",
