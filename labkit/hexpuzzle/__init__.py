@@ -54,6 +54,7 @@ from labkit.hexpuzzle.difficulty.telemetry import (
     save_telemetry,
 )
 from labkit.hexpuzzle.difficulty.telemetry_file import Telemetry
+from labkit.hexpuzzle.evaluation.draw_evaluation import draw_control_map, draw_expressive_range
 from labkit.hexpuzzle.evaluation.evaluate import GeneratorReport, evaluate_generator
 from labkit.hexpuzzle.game import PuzzleError, PuzzleState, Snapshot
 from labkit.hexpuzzle.geometry import TilePath, tile_path
@@ -121,6 +122,8 @@ __all__ = [
     "calibrate",
     "campaign",
     "campaign_from_curve",
+    "draw_control_map",
+    "draw_expressive_range",
     "evaluate_generator",
     "first_contact",
     "first_contacts",

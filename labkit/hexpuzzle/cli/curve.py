@@ -15,6 +15,9 @@ What the curve's values mean
   ``--model`` it uses the shipped model (:func:`~labkit.hexpuzzle.shipped_skill_model`, fitted
   to simulated players), and says so. ``--model`` or ``--ability`` with a score curve is an
   error, as is a mixed curve (some values in 0–1, some above).
+* ``--rotations``, ``--tiles`` and ``--radius`` (``N`` or ``LO-HI``) constrain every level; a
+  combination no level can meet, or a target it makes impossible, is refused before any search,
+  naming the option and the reachable range.
 """
 
 from __future__ import annotations
