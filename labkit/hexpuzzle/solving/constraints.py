@@ -64,7 +64,9 @@ class Constraints:
 
     def tile_span(self, radius: int) -> tuple[int, int] | None:
         """Tile counts the search may build on ``radius`` (``None``: none fit)."""
-        lo, hi = TILE_SPAN[radius] if self.tiles is None else self.tiles
+        if self.tiles is None:
+            return TILE_SPAN[radius]  # the search's own span (the generator copes with few tiles)
+        lo, hi = self.tiles
         lo = max(lo, self.rotations[0] + 1)
         hi = min(hi, len(coords.hexagon_cells(radius)))
         return (lo, hi) if lo <= hi else None
@@ -161,7 +163,9 @@ def score_bounds(c: Constraints) -> tuple[int, int]:
     """Lowest and highest structural total (H9) any level meeting ``c`` can have."""
     lows, highs = [], []
     for radius in c.radii:
-        span = c.tile_span(radius)
+        # free tiles: the search's edits may add or remove tiles, so any count that fits counts
+        free = (c.rotations[0] + 1, len(coords.hexagon_cells(radius)))
+        span = free if c.tiles is None else c.tile_span(radius)
         if span is None:
             continue
         for n in range(span[0], span[1] + 1):
