@@ -57,6 +57,13 @@ def draw_expressive_range(
     Returns ``{"mesh": QuadMesh, "counts": (ny, nx) int array, "colorbar": Colorbar}``;
     ``style`` keys: ``cmap``, ``bins`` (at most this many bins per axis; whole-number measures
     get one bin per value when they fit).
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> t = pd.DataFrame({"score": [30, 31, 50, 50], "tiles": [5, 5, 9, 9]})
+    >>> draw_expressive_range(t, x="score", y="tiles")["counts"].sum().item()
+    4
     """
     st = styled(EXPRESSIVE_STYLE, style)
     t = _table(report)
@@ -91,6 +98,15 @@ def draw_control_map(
     Cells never asked for stay blank. Returns ``{"image": AxesImage, "values": (controls,
     scores) array, "scores": [...], "controls": [...]}``; ``style`` keys: ``cmap``,
     ``fontsize`` (of the numbers written in the cells).
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> t = pd.DataFrame({"score_target": [30, 30, 50], "tiles_target": [6, 6, 9],
+    ...                   "within": [True, True, False]})
+    >>> art = draw_control_map(t, control="tiles")
+    >>> art["values"].tolist(), art["scores"], art["controls"]
+    ([[1.0, nan], [nan, 0.0]], [30, 50], [6, 9])
     """
     st = styled(CONTROL_MAP_STYLE, style)
     t = _table(report)
