@@ -10,9 +10,11 @@ Two measures, each turned into a *diversity share* of a set of levels the way pc
   turned as a whole spells the same string (as pcg_benchmark's Sokoban strings are read after
   flipping the first move to a fixed side), followed by its way off the board, one letter per
   cell crossed (straight on, or which way it turns): a tap moves a tile along a whole route, as
-  a Sokoban move is one step. Taps of one removal layer may be made in any order, so their words
-  are sorted. Runs of a repeated letter are collapsed to one. Two levels are
-  ``1 − difflib.SequenceMatcher(a, b).ratio()`` apart; at 0.5 or more they count as distinct.
+  a Sokoban move is one step. Each move is one word of the string (one *letter* of the
+  comparison). Taps of one removal layer may be made in any order, so their words are sorted.
+  Runs of a repeated move are collapsed to one. Two levels are
+  ``1 − difflib.SequenceMatcher(a, b).ratio()`` apart over their moves; at 0.5 or more they
+  count as distinct.
 * **Layouts** (:func:`layout_distance`). The share of cells whose content (track, and the tile
   with its heading, if any) differs, at the best of the 36 ways of lining the two levels up: the
   board turned beneath the tiles (a game orientation, :meth:`Level.rotated`) and the whole
