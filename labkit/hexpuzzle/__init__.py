@@ -58,6 +58,8 @@ from labkit.hexpuzzle.difficulty.telemetry import (
     save_telemetry,
 )
 from labkit.hexpuzzle.difficulty.telemetry_file import Telemetry
+from labkit.hexpuzzle.evaluation.draw_evaluation import draw_control_map, draw_expressive_range
+from labkit.hexpuzzle.evaluation.evaluate import GeneratorReport, evaluate_generator
 from labkit.hexpuzzle.game import PuzzleError, PuzzleState, Snapshot
 from labkit.hexpuzzle.geometry import TilePath, tile_path
 from labkit.hexpuzzle.level import STRAIGHT, Board, Level, LevelError, Tile, all_matchings
@@ -103,6 +105,7 @@ __all__ = [
     "FunnelGoal",
     "FunnelWorld",
     "GeneratorError",
+    "GeneratorReport",
     "GeneratorOptionError",
     "GameStatus",
     "HoldoutCheck",
@@ -137,6 +140,9 @@ __all__ = [
     "compare_funnels",
     "campaign",
     "campaign_from_curve",
+    "draw_control_map",
+    "draw_expressive_range",
+    "evaluate_generator",
     "first_contact",
     "first_contacts",
     "funnel",

@@ -145,18 +145,27 @@ def test_constraints_on_rotations_and_radius_are_kept():
 
 
 def test_unreachable_targets_name_the_range_found():
+    # score 12 is possible by the formula (so not refused up front) but out of the search's reach
     with pytest.raises(GeneratorOptionError) as err:
-        generate_to_target(1, score=4)
+        generate_to_target(1, score=12, budget=150)
     message = str(err.value)
-    assert "score 4 ± 2 was not reached" in message and "the search reached score" in message
+    assert "score 12 ± 2 was not reached" in message and "the search reached score" in message
     low, high = (float(x) for x in message.split("reached score ")[1].split(" ")[0].split("-"))
     assert 6 < low < high <= 100
     assert isinstance(err.value, ValueError)
 
 
+def test_impossible_scores_are_refused_before_searching():
+    # free tiles (2-37 on radius 3), 1-3 rotations: the H9 formula's own bounds are 10-95
+    with pytest.raises(ArgumentError, match="reachable scores are 10-95"):
+        generate_to_target(1, score=4)
+    with pytest.raises(ArgumentError, match="reachable scores are 10-95"):
+        generate_to_target(1, score=99)
+
+
 def test_time_limit_stops_the_search():
     with pytest.raises(GeneratorOptionError, match="time limit of 0.2 s ran out"):
-        generate_to_target(1, score=99, time_limit=0.2)
+        generate_to_target(1, score=92, time_limit=0.2)
 
 
 @pytest.mark.parametrize(

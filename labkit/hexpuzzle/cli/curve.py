@@ -15,6 +15,9 @@ What the curve's values mean
   ``--model`` it uses the shipped model (:func:`~labkit.hexpuzzle.shipped_skill_model`, fitted
   to simulated players), and says so. ``--model`` or ``--ability`` with a score curve is an
   error, as is a mixed curve (some values in 0–1, some above).
+* ``--rotations``, ``--tiles`` and ``--radius`` (``N`` or ``LO-HI``) constrain every level; a
+  combination no level can meet, or a target it makes impossible, is refused before any search,
+  naming the option and the reachable range.
 """
 
 from __future__ import annotations
@@ -31,6 +34,7 @@ def curve_campaign(
     time_limit: float,
     model_path: str | None = None,
     ability: float | None = None,
+    wanted: dict | None = None,
 ) -> int:
     """Generate, write and report a campaign to ``curve``; returns the exit status."""
     from labkit.hexpuzzle.solving.curve import campaign_from_curve, parse_curve
@@ -57,8 +61,19 @@ def curve_campaign(
     model, which = _model(model_path) if success else (None, "")
     if success:
         print(f"success-rate curve for ability {ability or 0.0:g}, judged by {which}")
-    levels = campaign_from_curve(targets, seed, model=model, ability=ability or 0.0,
-                                 time_limit=time_limit)  # fmt: skip
+    try:
+        levels = campaign_from_curve(targets, seed, model=model, ability=ability or 0.0,
+                                     time_limit=time_limit, **(wanted or {}))  # fmt: skip
+    except ArgumentError as exc:
+        if exc.argument not in ("rotations", "tiles", "radius") and not (
+            exc.argument.startswith("targets[")
+        ):
+            raise
+        # the designer typed --curve and --tiles, not targets[3] or tiles
+        flag = "--curve" if exc.argument.startswith("targets[") else f"--{exc.argument}"
+        why = exc.message.split(": ", 1)[-1]
+        raise ArgumentError(f"{exc.argument}: {why}" if flag == "--curve" else why,
+                            argument=flag, value=exc.value) from None  # fmt: skip
     levels.save(out)
     rows = levels.rows()
     kind = "success" if success else "score"

@@ -72,7 +72,35 @@ def register_solver_commands(sub: Any) -> None:
     )
     camp.add_argument("--time-limit", type=A.float_range(0.1, 3600.0), default=10.0,
                       metavar="SECONDS")  # fmt: skip
+    for flag, lo, hi, what in (("--rotations", 1, 3, "rotations every level needs"),
+                               ("--tiles", 1, 61, "tiles every level has"),
+                               ("--radius", 2, 3, "board radius of every level")):  # fmt: skip
+        camp.add_argument(flag, type=span(lo, hi), metavar="N|LO-HI",
+                          help=f"with --curve: {what}, exact or a range")  # fmt: skip
     camp.set_defaults(func=_campaign)
+
+    from labkit.hexpuzzle.cli.evaluate import register_evaluate
+
+    register_evaluate(sub)
+
+
+def span(lo: int, hi: int):
+    """argparse type: ``N`` or ``LO-HI``, integers within ``[lo, hi]``, as an int or a pair."""
+    one = A.int_range(lo, hi)
+
+    def parse(text: str) -> int | tuple[int, int]:
+        parts = text.split("-")
+        if len(parts) == 1:
+            return one(parts[0])
+        if len(parts) != 2:
+            raise argparse.ArgumentTypeError(f"expected N or LO-HI, got {text[:40]!r}")
+        a, b = one(parts[0]), one(parts[1])
+        if a > b:
+            raise argparse.ArgumentTypeError(f"LO must not exceed HI (got {text})")
+        return a, b
+
+    parse.__name__ = "span"
+    return parse
 
 
 def level_entries(path: str) -> list[tuple[str, Any]]:
@@ -198,8 +226,12 @@ def _campaign(args: argparse.Namespace) -> int:
     if args.curve is not None:
         from labkit.hexpuzzle.cli.curve import curve_campaign
 
-        return curve_campaign(args.curve, args.out, seed, args.time_limit, args.model, args.ability)
-    for flag, value in (("--model", args.model), ("--ability", args.ability)):
+        wanted = {"rotations": args.rotations, "tiles": args.tiles, "radius": args.radius}
+        return curve_campaign(args.curve, args.out, seed, args.time_limit, args.model,
+                              args.ability, wanted)  # fmt: skip
+    for flag, value in (("--model", args.model), ("--ability", args.ability),
+                        ("--rotations", args.rotations), ("--tiles", args.tiles),
+                        ("--radius", args.radius)):  # fmt: skip
         if value is not None:
             raise ArgumentError("only goes with --curve", argument=flag, value=value)
     doc = build(seed)

@@ -44,8 +44,9 @@ from labkit.hexpuzzle.campaign_file import Campaign
 from labkit.hexpuzzle.coords import rotate_cell
 from labkit.hexpuzzle.difficulty.scoring import score
 from labkit.hexpuzzle.level import Level
+from labkit.hexpuzzle.solving.constraints import check_reachable, constraints
 from labkit.hexpuzzle.solving.generator import GeneratorError, GeneratorOptionError
-from labkit.hexpuzzle.solving.targets import generate_to_target
+from labkit.hexpuzzle.solving.targets import DEFAULT_TOLERANCE, generate_to_target
 from labkit.rng import RngLike, entropy, stream
 
 __all__ = ["Campaign", "campaign_from_curve", "parse_curve", "puzzle_key"]
@@ -148,6 +149,9 @@ def campaign_from_curve(
     progress: bool = True,
     time_limit: float = 10.0,
     prefix: str = "curve",
+    rotations: int | Sequence[int] | None = None,
+    tiles: int | Sequence[int] | None = None,
+    radius: int | Sequence[int] | None = None,
 ) -> Campaign:
     """One level per target of a difficulty curve.
 
@@ -165,6 +169,10 @@ def campaign_from_curve(
         Seconds per slot (see :func:`generate_to_target`).
     prefix : str
         Level ids are ``{prefix}-01`` ….
+    rotations, tiles, radius : int or (lo, hi), optional
+        Constraints every level must meet (see :func:`generate_to_target`); the rising-curve
+        rule on rotations works inside ``rotations``. A target no level meeting them can reach
+        is refused before any search, naming the reachable range.
 
     Returns
     -------
@@ -175,6 +183,8 @@ def campaign_from_curve(
     ------
     GeneratorOptionError
         A slot's target could not be met; the message names the slot.
+    labkit.ArgumentError
+        Bad targets or constraints, or a target the constraints make impossible.
 
     Examples
     --------
@@ -206,6 +216,14 @@ def campaign_from_curve(
         if not isinstance(v, (int, float, np.number)) or not 0 <= float(v) <= hi:
             raise ArgumentError(f"{kind} targets must be numbers in [0, {hi:g}]",
                                 argument=f"targets[{k}]", value=v)  # fmt: skip
+    wanted = constraints(rotations, tiles, radius)
+    for k, v in enumerate(values):
+        try:
+            check_reachable(kind, float(v), DEFAULT_TOLERANCE[kind], wanted)
+        except ArgumentError as exc:
+            why = exc.message.split(": ", 1)[-1]  # the message without its argument name
+            raise ArgumentError(why, argument=f"targets[{k}]", value=v) from None
+    rot_lo, rot_hi = wanted.rotations
     out = Campaign()
     seen: set[tuple] = set()
     previous: tuple[float, int] | None = None
@@ -214,22 +232,26 @@ def campaign_from_curve(
         rises = previous is not None and (
             target > previous[0] if kind == "score" else target < previous[0]
         )
-        low = previous[1] if rises and previous is not None else 1
-        options = {kind: target, "model": model, "ability": ability,
-                   "time_limit": time_limit, "id": f"{prefix}-{k + 1:02d}"}  # fmt: skip
-        cap = max(low, _rotation_cap(values, k, kind))
+        low = previous[1] if rises and previous is not None else rot_lo
+        low = min(max(low, rot_lo), rot_hi)
+        options = {kind: target, "model": model, "ability": ability, "tiles": tiles,
+                   "radius": radius, "time_limit": time_limit,
+                   "id": f"{prefix}-{k + 1:02d}"}  # fmt: skip
+        cap = min(max(low, _rotation_cap(values, k, kind)), rot_hi)
         level = None
         for retry in range(RETRIES):
             name = f"curve/{k}" if retry == 0 else f"curve/{k}/{retry}"
             try:
                 candidate = generate_to_target(stream(rng, name), rotations=(low, cap), **options)
             except GeneratorOptionError as exc:
-                if cap == 3:
+                if cap == rot_hi:
                     raise GeneratorOptionError(
                         f"slot {k + 1} of {len(values)}: {exc.message}", pointer=exc.pointer,
                         value=exc.value,
                     ) from None  # fmt: skip
-                candidate = generate_to_target(stream(rng, name), rotations=(low, 3), **options)
+                candidate = generate_to_target(
+                    stream(rng, name), rotations=(low, rot_hi), **options
+                )
             if puzzle_key(candidate) not in seen:
                 made = {**candidate.metadata["generated"], "seed": entropy(rng), "stream": name}
                 level = candidate.replace(metadata={**candidate.metadata, "generated": made})

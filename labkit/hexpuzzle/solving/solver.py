@@ -50,10 +50,30 @@ from labkit.hexpuzzle.level import Level
 from labkit.hexpuzzle.solving.contacts import ContactTable, contact_table
 from labkit.hexpuzzle.status import SolutionStatus
 
-__all__ = ["Action", "Solution", "STATUSES", "solve", "search", "replay", "MAX_STATES"]
+__all__ = ["Action", "Solution", "STATUSES", "solve", "search", "replay", "solver_calls",
+           "MAX_STATES"]  # fmt: skip
 
 STATUSES = tuple(SolutionStatus)
 MAX_STATES = 20_000
+#: Searches run in this process (read through :func:`solver_calls`).
+_CALLS = [0]
+
+
+def solver_calls() -> int:
+    """How many solver searches this process has run: the cost meter of every generator.
+
+    Generators are compared at an equal number of solver calls (the expensive step), counted
+    here whoever makes them (the scorer, the generator's own checks, a baseline).
+
+    Examples
+    --------
+    >>> from labkit.hexpuzzle import Level
+    >>> before = solver_calls()
+    >>> _ = solve(Level.hexagon(2, tiles=[("a", 0, 0, 0)]))
+    >>> solver_calls() - before
+    1
+    """
+    return _CALLS[0]
 
 
 class Action(NamedTuple):
@@ -163,6 +183,7 @@ def search(
     """
     if isinstance(max_states, bool) or not isinstance(max_states, int) or max_states < 1:
         raise ArgumentError("must be a positive integer", argument="max_states", value=max_states)
+    _CALLS[0] += 1
     o0 = orientation % 6
     left, layers = table.layers(o0, remaining)
     start = (o0, left)

@@ -59,20 +59,26 @@ import numpy as np
 
 import labkit
 from labkit import ArgumentError
+from labkit._args import check_int
 from labkit.hexpuzzle.difficulty.scoring import score as score_level
 from labkit.hexpuzzle.difficulty.skill import SkillModel
 from labkit.hexpuzzle.level import Level, Tile, all_matchings
+from labkit.hexpuzzle.solving.constraints import (
+    TILE_SPAN,
+    Constraints,
+    check_reachable,
+    constraints,
+)
 from labkit.hexpuzzle.solving.generator import GeneratorError, GeneratorOptionError, generate
+from labkit.hexpuzzle.solving.solver import solver_calls
 from labkit.rng import RngLike, entropy, make_rng, seed_sequence
 
-__all__ = ["DEFAULT_TOLERANCE", "generate_to_target"]
+__all__ = ["DEFAULT_TOLERANCE", "TILE_SPAN", "generate_to_target"]
 
 #: Default tolerance of each kind of target.
 DEFAULT_TOLERANCE = {"score": 2.0, "success": 0.05}
 #: Recipes tried per cross-entropy round, local edits between rounds, rounds without progress.
 BATCH, EDITS, PATIENCE = 4, 24, 4
-#: Tile counts spanned by the recipe square, per board radius (more is slow to build).
-TILE_SPAN = {2: (3, 11), 3: (8, 19)}
 _MATCHINGS = all_matchings()
 
 
@@ -87,9 +93,9 @@ class _Candidate:
 class _Objective:
     """What a candidate is worth: the value it reaches and how far that is from the target."""
 
-    def __init__(self, kind, target, tolerance, model, ability, rotations):
+    def __init__(self, kind, target, tolerance, model, ability, wanted: Constraints):
         self.kind, self.target, self.tolerance = kind, target, tolerance
-        self.model, self.ability, self.rotations = model, ability, rotations
+        self.model, self.ability, self.wanted = model, ability, wanted
         self.scored = 0
         self.low, self.high = math.inf, -math.inf
 
@@ -97,9 +103,12 @@ class _Objective:
         """Score ``level`` (solver and scorer); ``None`` unless it is a fitting, winnable level."""
         d = score_level(level)
         self.scored += 1
-        lo, hi = self.rotations
+        lo, hi = self.wanted.rotations
         if d.status != "ok" or d.R is None or d.total is None or not lo <= d.R <= hi:
             return None
+        tiles = self.wanted.tiles
+        if tiles is not None and not tiles[0] <= d.N <= tiles[1]:
+            return None  # an edit added or removed a tile the designer fixed
         if self.kind == "score":
             value = float(d.total)
         else:
@@ -114,7 +123,7 @@ class _Objective:
         return _Candidate(level, value, abs(value - self.target), recipe)
 
 
-def _check(score, success, model, ability, tolerance, rotations, radius, time_limit):
+def _check(score, success, model, ability, tolerance, rotations, tiles, radius, time_limit, budget):
     if (score is None) == (success is None):
         raise ArgumentError("give exactly one of score= and success=", argument="score/success",
                             value={"score": score, "success": success})  # fmt: skip
@@ -135,23 +144,14 @@ def _check(score, success, model, ability, tolerance, rotations, radius, time_li
     tol = DEFAULT_TOLERANCE[kind] if tolerance is None else tolerance
     if not isinstance(tol, (int, float, np.number)) or not 0 < float(tol) <= hi:
         raise ArgumentError(f"must be a number in (0, {hi:g}]", argument="tolerance", value=tol)
-    rot = (1, 3) if rotations is None else rotations
-    if isinstance(rot, (int, np.integer)):
-        rot = (int(rot), int(rot))
-    if (
-        not isinstance(rot, Sequence)
-        or len(rot) != 2
-        or not all(isinstance(v, (int, np.integer)) for v in rot)
-        or not 1 <= rot[0] <= rot[1] <= 3
-    ):
-        raise ArgumentError("must be 1-3 or a (lo, hi) pair within 1-3", argument="rotations",
-                            value=rotations)  # fmt: skip
-    if radius not in (None, 2, 3):
-        raise ArgumentError("must be 2, 3 or None (either)", argument="radius", value=radius)
     if not isinstance(time_limit, (int, float)) or not time_limit > 0:
         raise ArgumentError("must be a positive number of seconds", argument="time_limit",
                             value=time_limit)  # fmt: skip
-    return kind, float(target), float(tol), (int(rot[0]), int(rot[1]))
+    if budget is not None:
+        check_int(budget, "budget", 1, 10**9)
+    wanted = constraints(rotations, tiles, radius)
+    check_reachable(kind, float(target), float(tol), wanted)
+    return kind, float(target), float(tol), wanted
 
 
 def _first_guess(kind: str, target: float) -> float:
@@ -160,14 +160,14 @@ def _first_guess(kind: str, target: float) -> float:
     return float(np.clip(x, 0.05, 0.95))
 
 
-def _recipe(z: np.ndarray, radius: int | None, rotations: tuple[int, int]) -> dict[str, Any]:
+def _recipe(z: np.ndarray, wanted: Constraints) -> dict[str, Any]:
     """Decode a point of the recipe square (every coordinate: larger is harder)."""
-    r = radius if radius is not None else (3 if z[0] >= 0.5 else 2)
-    lo, hi = TILE_SPAN[r]
+    radii = [r for r in wanted.radii if wanted.tile_span(r) is not None]
+    r = radii[min(int(z[0] * len(radii)), len(radii) - 1)]
+    lo, hi = wanted.tile_span(r) or (0, 0)
     tiles = int(round(lo + z[1] * (hi - lo)))
-    k = rotations[0] + min(
-        int(z[2] * (rotations[1] - rotations[0] + 1)), rotations[1] - rotations[0]
-    )
+    rot_lo, rot_hi = wanted.rotations
+    k = rot_lo + min(int(z[2] * (rot_hi - rot_lo + 1)), rot_hi - rot_lo)
     straight = round(0.8 * (1.0 - float(z[3])), 2)
     return {"radius": r, "tiles": tiles, "rotations": k, "straight": straight}
 
@@ -262,8 +262,10 @@ def generate_to_target(
     ability: float = 0.0,
     tolerance: float | None = None,
     rotations: int | Sequence[int] | None = None,
-    radius: int | None = None,
+    tiles: int | Sequence[int] | None = None,
+    radius: int | Sequence[int] | None = None,
     time_limit: float = 10.0,
+    budget: int | None = None,
     id: str = "generated",
     name: str = "",
     progress: Callable[[dict[str, Any]], None] | None = None,
@@ -286,11 +288,16 @@ def generate_to_target(
         Accepted distance from the target (default ±2 points, ±0.05 success).
     rotations : int or (lo, hi), optional
         Minimum rotations the level may need (1–3; default any of 1–3).
-    radius : {2, 3}, optional
+    tiles : int or (lo, hi), optional
+        Tile count the level must have (default: whatever the search sees fit).
+    radius : {2, 3} or (2, 3), optional
         Board radius (default: either, as the search sees fit).
     time_limit : float
         Seconds after which the search stops (it never steers the search). The clock is read
         between candidates, so a search may overrun by the construction of one board.
+    budget : int, optional
+        Solver calls (:func:`~.solver.solver_calls`) after which the search stops, like
+        ``time_limit`` but the same on every machine; a board under construction is finished.
     id, name : str
         Level metadata.
     progress : callable, optional
@@ -306,7 +313,8 @@ def generate_to_target(
     GeneratorOptionError
         The target was not reached; the message names the range the search did reach.
     labkit.ArgumentError
-        Bad arguments (both or neither target, out of range, no model for a success target).
+        Bad arguments (both or neither target, out of range, no model for a success target),
+        or constraints no level can meet (the message names the reachable range).
 
     Examples
     --------
@@ -317,6 +325,17 @@ def generate_to_target(
     >>> d = score(level)
     >>> level.id, abs(d.total - 40) <= 2, d.R, solve(level).status
     ('forty', True, 1, 'solved')
+
+    Constraints on rotations and tiles together with the score, and a refused combination:
+
+    >>> level = generate_to_target(4, score=55, rotations=2, tiles=9)
+    >>> d = score(level)
+    >>> abs(d.total - 55) <= 2, d.R, d.N
+    (True, 2, 9)
+    >>> generate_to_target(4, score=90, rotations=1, tiles=4)
+    Traceback (most recent call last):
+    ...
+    labkit.ArgumentError: score: cannot be reached with 1 rotation and 4 tiles: reachable scores ...
 
     A success target under any model with ``success(level, ability)`` (here a toy one):
 
@@ -331,16 +350,17 @@ def generate_to_target(
     ...
     labkit.ArgumentError: model: ...
     """
-    kind, target, tol, rot = _check(
-        score, success, model, ability, tolerance, rotations, radius, time_limit
+    kind, target, tol, wanted = _check(
+        score, success, model, ability, tolerance, rotations, tiles, radius, time_limit, budget
     )
-    started = time.perf_counter()
+    started, calls = time.perf_counter(), solver_calls()
+    spent = (lambda: False) if budget is None else (lambda: solver_calls() - calls >= budget)
     if isinstance(rng, np.random.Generator):
         gen, seed = rng, None  # its state, not a seed, decides: nothing to record
     else:
         sequence = seed_sequence(rng)  # once, so that rng=None records the entropy it used
         gen, seed = make_rng(sequence), entropy(sequence)
-    objective = _Objective(kind, target, tol, model, float(ability), rot)
+    objective = _Objective(kind, target, tol, model, float(ability), wanted)
     mean = np.full(4, _first_guess(kind, target))
     spread = np.full(4, 0.2)
     elite: list[tuple[float, np.ndarray]] = []
@@ -351,7 +371,7 @@ def generate_to_target(
         batch = []
         for _ in range(BATCH):
             z = np.clip(mean + spread * gen.standard_normal(4), 0.0, 1.0)
-            recipe = _recipe(z, radius, rot)
+            recipe = _recipe(z, wanted)
             tries += 1
             try:
                 built = generate(gen, slack=0, attempts=8, **recipe)
@@ -366,9 +386,9 @@ def generate_to_target(
                 if best is None or found.error < best.error:
                     best = found
             if best is not None and best.error <= tol:
-                return _finish(best, objective, seed, tries, started, id, name)
+                return _finish(best, objective, seed, tries, started, id, name, calls)
             # The clock may only stop the search, never change what it does next.
-            if time.perf_counter() - started >= time_limit:
+            if time.perf_counter() - started >= time_limit or spent():
                 out_of_time = True
                 break
         if out_of_time:
@@ -377,7 +397,7 @@ def generate_to_target(
             close = best.error <= 2.5 * tol  # near misses are cheaper to edit than to rebuild
             best = _polish(objective, gen, best, 2 * EDITS if close else EDITS)
             if best.error <= tol:
-                return _finish(best, objective, seed, tries, started, id, name)
+                return _finish(best, objective, seed, tries, started, id, name, calls)
         elite = sorted(elite + batch, key=lambda e: e[0])[: BATCH // 2]
         if elite:
             zs = np.array([z for _, z in elite])
@@ -388,9 +408,11 @@ def generate_to_target(
                       "error": None if best is None else best.error,
                       "seconds": time.perf_counter() - started})  # fmt: skip
         stale = 0 if best is not None and best.error < before else stale + 1
-        out_of_time = time.perf_counter() - started >= time_limit
+        out_of_time = time.perf_counter() - started >= time_limit or spent()
     seconds = time.perf_counter() - started
     why = f"the time limit of {time_limit:g} s ran out" if out_of_time else "it stopped improving"
+    if spent():
+        why = f"the budget of {budget} solver calls ran out"
     found_range = (
         "no valid level at all"
         if best is None
@@ -408,7 +430,7 @@ def _fmt(x: float) -> str:
     return f"{x:.3g}" if abs(x) < 1 else f"{x:.4g}"
 
 
-def _finish(best: _Candidate, objective, seed, tries, started, id, name) -> Level:
+def _finish(best: _Candidate, objective, seed, tries, started, id, name, calls) -> Level:
     """Renumber the tiles, record how the level was made, and check it once more."""
     lvl = best.level
     tiles = tuple(Tile(f"t{i}", t.q, t.r, t.dir, t.color) for i, t in enumerate(lvl.tiles))
@@ -424,6 +446,8 @@ def _finish(best: _Candidate, objective, seed, tries, started, id, name) -> Leve
         "scored": objective.scored,
         "recipe": best.recipe,
     }
+    if objective.wanted != Constraints():
+        generated["constraints"] = objective.wanted.as_dict()
     level = lvl.replace(id=id, name=name or id, tiles=tiles)
     d = score_level(level)
     achieved: dict[str, Any] = {"score": d.total}
@@ -431,4 +455,5 @@ def _finish(best: _Candidate, objective, seed, tries, started, id, name) -> Leve
         achieved["success"] = round(float(objective.model.success(level, objective.ability)), 6)
     generated["achieved"] = achieved
     seconds = round(time.perf_counter() - started, 3)
-    return level.replace(metadata={"generated": generated, "runtime": {"seconds": seconds}})
+    runtime = {"seconds": seconds, "solver_calls": solver_calls() - calls}
+    return level.replace(metadata={"generated": generated, "runtime": runtime})
