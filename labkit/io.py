@@ -401,19 +401,38 @@ def parse_json(
             text, parse_constant=_reject_constant, parse_float=_finite, object_pairs_hook=_pairs
         )
     except json.JSONDecodeError as exc:
+        # line and column say where; a pointer "/" would only blame the whole document
         raise error(
-            f"not valid JSON: {exc.msg} at line {exc.lineno} column {exc.colno}",
-            file=file,
-            pointer="",
+            f"not valid JSON: {exc.msg} at line {exc.lineno} column {exc.colno}", file=file
         ) from None
     except (ValueError, RecursionError) as exc:
-        raise error(f"not valid JSON: {exc}", file=file, pointer="") from None
+        where = _locate_token(text)
+        raise error(
+            f"not valid JSON: {exc}{where}", file=file, pointer=None if where else ""
+        ) from None
     # decoded bytes hold no surrogates, but text from a caller may hold a raw one
     suspect = bool(_SURROGATE.search(text)) or (given_text and not _encodable(text))
     found = _walk_checks(doc, check_strings=suspect)
     if found is not None:
         raise error(found[1], file=file, pointer=found[0])
     return doc
+
+
+# A JSON string, or a number / constant token outside strings (for locating a refused token).
+_TOKEN = re.compile(r'"(?:[^"\\]|\\.)*"|(-?(?:\d+)(?:\.\d+)?(?:[eE][-+]?\d+)?|NaN|-?Infinity)')
+
+
+def _locate_token(text: str) -> str:
+    """`` at line L column C`` of the first number that overflows or constant JSON refuses."""
+    for m in _TOKEN.finditer(text):
+        token = m.group(1)
+        if token is None:
+            continue
+        if token in ("NaN", "Infinity", "-Infinity") or not math.isfinite(float(token)):
+            line = text.count("\n", 0, m.start(1)) + 1
+            column = m.start(1) - (text.rfind("\n", 0, m.start(1)) + 1) + 1
+            return f" at line {line} column {column}"
+    return ""
 
 
 def _finite(text: str) -> float:
