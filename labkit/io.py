@@ -326,6 +326,10 @@ def nesting_depth(text: str | bytes) -> int:
     return deepest
 
 
+_NESTED = {dict, list, _DuplicateKeys}
+_STRING_TYPES = {dict, list, _DuplicateKeys, str}
+
+
 def _walk_checks(doc: Any, check_strings: bool) -> tuple[str, str] | None:
     """(pointer, problem) of the first duplicate key or unencodable string, else None."""
     stack: list[tuple[Any, tuple]] = [(doc, ())]
@@ -339,6 +343,10 @@ def _walk_checks(doc: Any, check_strings: bool) -> tuple[str, str] | None:
                     return pointer(*parts), f"key {shorten(key)} is not encodable text"
                 stack.append((value, (*parts, key)))
         elif isinstance(node, list):
+            # a list of numbers (a map row) holds nothing to check: one C-speed pass over its
+            # types instead of one stack entry per cell (a 3000 x 3000 floor: 9 s -> 0.3 s)
+            if set(map(type, node)).isdisjoint(_STRING_TYPES if check_strings else _NESTED):
+                continue
             stack.extend((value, (*parts, i)) for i, value in enumerate(node))
         elif check_strings and isinstance(node, str) and not _encodable(node):
             return pointer(*parts), "string is not encodable text (a lone surrogate escape)"

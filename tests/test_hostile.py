@@ -824,3 +824,26 @@ def test_parse_errors_name_line_and_column_not_the_root_pointer(text, where):
         lio.parse_json(text, file="f.json")
     assert where in str(info.value) and ": /:" not in str(info.value), str(info.value)
     assert info.value.pointer is None
+
+
+def test_a_huge_floor_is_refused_by_its_stated_limit(tmp_path):
+    """3000 x 3000 cells: refused naming the limit, without a stack entry per cell."""
+    from labkit.mapturn import TowerError, load_tower
+    from labkit.mapturn.defs import MAX_SIDE
+    from tests.hostile_cases import tower_doc
+
+    doc = tower_doc()
+    floor = next(iter(doc["floors"]))
+    doc["floors"][floor]["map"] = [[0] * 3000 for _ in range(3000)]
+    path = tmp_path / "huge.json"
+    path.write_text(json.dumps(doc, separators=(",", ":")))
+    with pytest.raises(TowerError, match=f"a floor is at most {MAX_SIDE}x{MAX_SIDE} cells"):
+        load_tower(path)
+
+
+def test_rows_of_numbers_are_skipped_but_keys_inside_lists_are_still_checked():
+    with pytest.raises(LabkitError) as info:
+        lio.parse_json('{"m": [[0, 1], [2, {"a": 1, "a": 2}]], "n": [[3, "x"]]}')
+    assert info.value.pointer == "/m/1/1/a" and "duplicate key 'a'" in str(info.value)
+    with pytest.raises(LabkitError, match="not encodable"):
+        lio.parse_json('{"n": [[3, "\ud800"]]}')
