@@ -847,3 +847,41 @@ def test_rows_of_numbers_are_skipped_but_keys_inside_lists_are_still_checked():
     assert info.value.pointer == "/m/1/1/a" and "duplicate key 'a'" in str(info.value)
     with pytest.raises(LabkitError, match="not encodable"):
         lio.parse_json('{"n": [[3, "\ud800"]]}')
+
+
+# campaigns: unique level ids, kept slots, a stated size limit
+
+
+def _campaign_doc():
+    return json.loads((DATA / "levels" / "campaign.json").read_text())
+
+
+def test_a_campaign_refuses_a_repeated_level_id(tmp_path):
+    from labkit.hexpuzzle.campaign_file import Campaign
+
+    doc = _campaign_doc()
+    doc["levels"][3]["level"]["id"] = doc["levels"][1]["level"]["id"]
+    with pytest.raises(LabkitError, match=r"/levels/3/level/id: level id also used at /levels/1"):
+        Campaign.from_dict(doc)
+    levels = list(Campaign.from_dict(_campaign_doc()))
+    with pytest.raises(ArgumentError, match=r"levels\[2\]: a level id appears twice"):
+        Campaign([levels[0], levels[1], levels[0]])
+
+
+def test_a_campaign_keeps_its_slots_on_save(tmp_path):
+    from labkit.hexpuzzle.campaign_file import Campaign
+
+    doc = _campaign_doc()
+    slots = [e.get("slot", i) for i, e in enumerate(doc["levels"])]
+    path = tmp_path / "c.json"
+    Campaign.from_dict(doc).save(path)
+    assert [e["slot"] for e in json.loads(path.read_text())["levels"]] == slots
+
+
+def test_a_campaign_over_its_level_limit_is_refused_before_parsing_levels():
+    from labkit.hexpuzzle.campaign_file import MAX_LEVELS, Campaign
+
+    doc = _campaign_doc()
+    doc["levels"] = [{"level": "never parsed"}] * (MAX_LEVELS + 1)
+    with time_limit(5), pytest.raises(LabkitError, match=f"at most {MAX_LEVELS} levels"):
+        Campaign.from_dict(doc)
