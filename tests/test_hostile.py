@@ -885,3 +885,19 @@ def test_a_campaign_over_its_level_limit_is_refused_before_parsing_levels():
     doc["levels"] = [{"level": "never parsed"}] * (MAX_LEVELS + 1)
     with time_limit(5), pytest.raises(LabkitError, match=f"at most {MAX_LEVELS} levels"):
         Campaign.from_dict(doc)
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "message"),
+    [({"time_limit": True}, "time_limit: must be a number of seconds"),
+     ({"time_limit": 10**9}, "time_limit: must be a number of seconds"),
+     ({"tolerance": True}, "tolerance: must be a number"),
+     ({"id": "x" * 10_000}, "id: must be text of 1 to 200 characters"),
+     ({"id": ""}, "id: must be text of 1 to 200 characters")],
+    ids=["time_limit True", "time_limit 1e9", "tolerance True", "10000-character id", "empty id"],
+)  # fmt: skip
+def test_generate_to_target_checks_its_arguments_before_searching(kwargs, message):
+    from labkit.hexpuzzle import generate_to_target
+
+    with time_limit(10), pytest.raises(ArgumentError, match=message):
+        generate_to_target(1, score=40, **kwargs)

@@ -68,6 +68,8 @@ from labkit.rng import RngLike, entropy, make_rng, seed_sequence
 __all__ = ["DEFAULT_TOLERANCE", "generate_to_target"]
 
 #: Default tolerance of each kind of target.
+#: Longest search generate_to_target runs, in seconds (about 11 days: "no limit" in practice).
+MAX_TIME_LIMIT = 1e6
 DEFAULT_TOLERANCE = {"score": 2.0, "success": 0.05}
 #: Recipes tried per cross-entropy round, local edits between rounds, rounds without progress.
 BATCH, EDITS, PATIENCE = 4, 24, 4
@@ -133,7 +135,8 @@ def _check(score, success, model, ability, tolerance, rotations, radius, time_li
     if not isinstance(ability, (int, float, np.number)) or not math.isfinite(ability):
         raise ArgumentError("must be a finite number", argument="ability", value=ability)
     tol = DEFAULT_TOLERANCE[kind] if tolerance is None else tolerance
-    if not isinstance(tol, (int, float, np.number)) or not 0 < float(tol) <= hi:
+    if (isinstance(tol, (bool, np.bool_)) or not isinstance(tol, (int, float, np.number))
+            or not 0 < float(tol) <= hi):  # fmt: skip
         raise ArgumentError(f"must be a number in (0, {hi:g}]", argument="tolerance", value=tol)
     rot = (1, 3) if rotations is None else rotations
     if isinstance(rot, (int, np.integer)):
@@ -148,9 +151,13 @@ def _check(score, success, model, ability, tolerance, rotations, radius, time_li
                             value=rotations)  # fmt: skip
     if radius not in (None, 2, 3):
         raise ArgumentError("must be 2, 3 or None (either)", argument="radius", value=radius)
-    if not isinstance(time_limit, (int, float)) or not time_limit > 0:
-        raise ArgumentError("must be a positive number of seconds", argument="time_limit",
-                            value=time_limit)  # fmt: skip
+    if (
+        isinstance(time_limit, bool)
+        or not isinstance(time_limit, (int, float))
+        or not 0 < time_limit <= MAX_TIME_LIMIT
+    ):  # fmt: skip (True is not 1 second)
+        raise ArgumentError(f"must be a number of seconds in (0, {MAX_TIME_LIMIT}]",
+                            argument="time_limit", value=time_limit)  # fmt: skip
     return kind, float(target), float(tol), (int(rot[0]), int(rot[1]))
 
 
@@ -334,6 +341,11 @@ def generate_to_target(
     kind, target, tol, rot = _check(
         score, success, model, ability, tolerance, rotations, radius, time_limit
     )
+    from labkit.hexpuzzle._levelfile import MAX_ID
+
+    if not isinstance(id, str) or not 0 < len(id) <= MAX_ID:  # what Level.load would refuse
+        raise ArgumentError(f"must be text of 1 to {MAX_ID} characters", argument="id",
+                            value=id)  # fmt: skip
     started = time.perf_counter()
     if isinstance(rng, np.random.Generator):
         gen, seed = rng, None  # its state, not a seed, decides: nothing to record
