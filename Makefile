@@ -12,7 +12,7 @@ export NUMBA_CACHE_DIR ?= $(CURDIR)/build/numba-cache
 export HYPOTHESIS_PROFILE ?= ci
 export MPLBACKEND ?= Agg
 
-.PHONY: lab test lint bench report docs clean install browser mutate
+.PHONY: lab test lint bench report docs clean install browser ffmpeg mutate
 
 install: $(STAMP)
 
@@ -39,18 +39,28 @@ lint: $(STAMP)
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy
 
-# The browser suite drives Debian's Chromium (no browser download): install it when missing.
-browser:
-	@command -v chromium >/dev/null 2>&1 || { \
+# Tools the suite needs from the system, installed from Debian when missing (as root with
+# apt-get; otherwise the error says how): Chromium drives the browser suite (no browser
+# download), ffmpeg writes the MP4 exports their test checks.
+# $(call debian_tool,COMMAND,WHO NEEDS IT): the command and its Debian package share the name.
+define debian_tool
+	@command -v $(1) >/dev/null 2>&1 || { \
 	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
-	    echo "installing Debian's chromium for the browser tests"; \
-	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; \
+	    echo "installing Debian's $(1) for $(2)"; \
+	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $(1) >/dev/null; \
 	  else \
-	    echo "error: the browser tests need Chromium: run 'sudo apt-get install chromium'" >&2; exit 1; \
+	    echo "error: $(2) need $(1): run 'sudo apt-get install $(1)'" >&2; exit 1; \
 	  fi; }
-	@command -v chromium >/dev/null 2>&1 || { echo "error: chromium still missing" >&2; exit 1; }
+	@command -v $(1) >/dev/null 2>&1 || { echo "error: $(1) still missing" >&2; exit 1; }
+endef
 
-test: $(STAMP) lint browser
+browser:
+	$(call debian_tool,chromium,the browser tests)
+
+ffmpeg:
+	$(call debian_tool,ffmpeg,the MP4 export tests)
+
+test: $(STAMP) lint browser ffmpeg
 	$(BIN)/python -m pytest
 
 bench: $(STAMP)

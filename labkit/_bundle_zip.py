@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import re
 import zipfile
+import zlib
 from pathlib import PurePosixPath
 from typing import Any
 
@@ -127,8 +128,15 @@ class BundleZip:
                         raise BundleError(f"entry {name!r} holds more than its declared "
                                           f"{info.file_size} bytes", file=self.file)  # fmt: skip
                     chunks.append(chunk)
-        except (zipfile.BadZipFile, OSError, EOFError, RuntimeError, NotImplementedError,
-                ValueError) as exc:  # fmt: skip
+        except (
+            zipfile.BadZipFile,
+            OSError,
+            EOFError,
+            RuntimeError,
+            NotImplementedError,
+            ValueError,
+            zlib.error,
+        ) as exc:  # fmt: skip (zlib: damaged deflate data)
             raise BundleError(f"entry {name!r} cannot be read: {exc}", file=self.file) from None
         return b"".join(chunks)
 

@@ -16,6 +16,7 @@ bad command line (``bad_argument_sets``) through ``labkit``. Verdicts:
 Usage::
 
     PYTHONPATH=. python scripts/hostile_audit.py [--quick] [--verbose]
+    PYTHONPATH=. python scripts/hostile_audit.py --surfaces   # issue 33's class table
 
 Exit status 0 when every case is clean.
 """
@@ -58,7 +59,12 @@ def main() -> int:
     parser.add_argument("--no-cli", action="store_true", help="Python loaders only")
     parser.add_argument("--only-args", action="store_true", help="bad command lines only")
     parser.add_argument("--kinds", help="comma-separated formats to audit (default: all)")
+    parser.add_argument("--surfaces", action="store_true",
+                        help="only the issue-33 surfaces (bundles, sweep folders, escaping, "
+                        "numbers): the class x cases x clean table")  # fmt: skip
     args = parser.parse_args()
+    if args.surfaces:
+        return surfaces_table()
     os.environ.setdefault("MPLBACKEND", "Agg")
     py = collections.Counter()
     cli = collections.Counter()
@@ -116,6 +122,58 @@ def main() -> int:
 
 
 _counter = 0
+
+
+#: Issue 33's classes: the corpus tests of tests/test_hostile.py that pin each one (a case is
+#: one test or one parameter set; clean = it fails clean with its pinned one-line error).
+SURFACES = {
+    "bundles: malformed zip/manifest/notebook": "test_a_malformed_bundle",
+    "bundles: options before work": "test_bundle_options_are_refused",
+    "bundles: external paths never opened": "test_verify_never_opens",
+    "bundles: API timeout": "test_verify_refuses_a_negative_timeout",
+    "bundles: SIGTERM during bundle": "test_sigterm_during_bundle",
+    "sweep folders": "test_sweep_parts_without|test_a_part_from_another|test_an_edited_part|"
+                     "test_a_part_without_identity|test_a_second_process|test_the_sweep_lock",
+    "escaping: HTML and terminal": "test_score_shows_control|test_apps_and_reprs_escape|"
+                                   "test_gauge_tuner_escapes|test_the_snapshot_sanitises",
+    "numbers: sweep sizes": "test_sweep_sizes_are_refused",
+    "numbers: tune (API and CLI)": "test_tune_arguments_are_checked|test_sim_tune_options|"
+                                   "test_sim_sweep_grid_range",
+    "numbers: generate_to_target": "test_generate_to_target_checks",
+    "campaigns": "test_a_campaign_",
+    "issue 32: parse positions, floor limit": "test_parse_errors_name_line|"
+                                              "test_a_huge_floor|test_rows_of_numbers",
+}  # fmt: skip
+
+
+def surfaces_table() -> int:
+    """Run issue 33's pinned cases and print the class x cases x clean table."""
+    import re
+
+    import pytest
+
+    class Collect:
+        def __init__(self) -> None:
+            self.outcomes: dict[str, str] = {}
+
+        def pytest_runtest_logreport(self, report):  # noqa: ANN001 - pytest's hook
+            if report.when == "call" or report.outcome != "passed":
+                self.outcomes[report.nodeid] = report.outcome
+
+    pattern = " or ".join(p for v in SURFACES.values() for p in v.split("|"))
+    collect = Collect()
+    pytest.main([str(ROOT / "tests" / "test_hostile.py"), "-q", "-p", "no:cacheprovider",
+                 "-k", pattern, "--no-header"], plugins=[collect])  # fmt: skip
+    width = max(map(len, SURFACES))
+    print(f"\n{'class':<{width}}  cases  clean")
+    total = ok = 0
+    for cls, names in SURFACES.items():
+        hit = {n: o for n, o in collect.outcomes.items() if re.search(names, n)}
+        clean = sum(o == "passed" for o in hit.values())
+        total, ok = total + len(hit), ok + clean
+        print(f"{cls:<{width}}  {len(hit):>5}  {clean:>5}")
+    print(f"{'all':<{width}}  {total:>5}  {ok:>5}")
+    return 0 if total == ok else 1
 
 
 def _cli(argv: list[str]) -> list:

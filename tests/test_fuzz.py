@@ -134,3 +134,33 @@ def test_mutated_telemetry_fails_clean_or_loads_what_it_says(tmp_path, column, t
     cell = next(csv.reader([",".join(row)]))[column]  # the text as CSV reads it (unquoted)
     if isinstance(value, int) and not isinstance(value, bool):
         assert re.fullmatch(r"\s*[+-]?[0-9]+\s*", cell) and int(cell) == value
+
+
+# --- issue 33 (i33): bundles with damaged bytes --------------------------------------------
+
+
+@settings(max_examples=FUZZ_EXAMPLES, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])  # fmt: skip
+@given(edits=st.lists(st.tuples(st.integers(0, 10**6), st.integers(0, 255)), min_size=1,
+                      max_size=4), cut=st.one_of(st.none(), st.integers(0, 10**6)))  # fmt: skip
+def test_a_damaged_bundle_is_refused_in_one_line_or_verified(tmp_path, monkeypatch, edits, cut):
+    """Flipped bytes or a cut anywhere: a one-line BundleError naming the file, or (a byte
+    no check reads) a verdict; never another exception, and never a kernel for a refusal."""
+    from labkit import _verify
+    from labkit._bundle import BundleError
+    from tests.hostile_cases_ii import make_bundle
+
+    data = bytearray(make_bundle())
+    for at, byte in edits:
+        data[at % len(data)] = byte
+    if cut is not None:
+        data = data[: cut % len(data)]
+    path = tmp_path / "b.zip"
+    path.write_bytes(bytes(data))
+    monkeypatch.setattr(_verify, "execute", lambda nb, *a, **k: nb)  # no kernel
+    try:
+        verdict = _verify.verify(path)
+    except BundleError as exc:
+        assert str(path) in str(exc) and "\n" not in str(exc)
+        return
+    assert isinstance(verdict.ok, bool)

@@ -720,3 +720,184 @@ def test_the_snapshot_sanitises_html_it_did_not_generate():
     assert not _active_markup(markup), markup
     assert "<b>kept</b>" in markup and "&lt;img src=x onerror=alert(1)&gt;" in markup
     assert '<img src="data:image/png;base64,AAAA">' in markup  # labkit's own figures stay
+
+
+# every number bounded and typed, API and command line alike, errors naming the argument
+
+
+@pytest.mark.parametrize(
+    ("call", "message"),
+    [
+        (
+            lambda s, e: s(
+                e(), {"npcs": range(2, 1000), "/combat/max_rounds": range(1, 1000)}, range(2)
+            ),
+            r"grid\['/combat/max_rounds'\]: the grid has more than",
+        ),
+        (
+            lambda s, e: s(e(), {"/combat/max_rounds": range(1, 10**7)}, range(2)),
+            r"grid\['/combat/max_rounds'\]: the grid has more than",
+        ),
+        (
+            lambda s, e: s(e(), [{"npcs": 2}] * 200_000, range(2)),
+            "grid: more than 100000 design points",
+        ),
+        (lambda s, e: s(e(), {"npcs": [2]}, range(10**9)), "seeds: more than 1000000 seeds"),
+        (
+            lambda s, e: s(e(), {"/characters/monster/life": list(range(1, 29))}, range(500_000)),
+            "seeds: 28 points x 500000 seeds is more than",
+        ),
+    ],
+    ids=["grid 1e6 points", "grid 1e7 values", "design 2e5 points", "seeds 1e9", "games 1.4e7"],
+)
+def test_sweep_sizes_are_refused_before_any_game(call, message):
+    from labkit.encounter import SimulationSettings, sweep
+
+    with time_limit(20), pytest.raises(ArgumentError, match=message):
+        call(sweep, SimulationSettings)
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        ({"start": 0}, "start: must be between 10"),
+        ({"budget": -1}, "budget: must be between 1"),
+        ({"tol": -1}, "tol: must be a finite number > 0"),
+        ({"tol": float("nan")}, "tol: must be a finite number > 0"),
+        ({"tol": True}, "tol: must be a finite number > 0"),
+        ({"bootstrap": -1}, "bootstrap: must be between 1"),
+        ({"bounds": (0, float("inf"))}, "bounds: needs finite low < high"),
+        ({"seeds": range(10**9)}, "seeds: more than 1000000 seeds"),
+    ],
+    ids=lambda v: str(v)[:30],
+)
+def test_tune_arguments_are_checked_before_any_game(change, message):
+    from labkit.encounter import tune
+
+    def response(value, seeds):  # never reached
+        raise AssertionError("played")
+
+    kwargs = {"bounds": (0.0, 10.0), "seeds": range(100), "response": response,
+              "progress": False, **change}  # fmt: skip
+    with time_limit(20), pytest.raises(ArgumentError, match=message):
+        tune(None, "x", 0.3, **kwargs)
+
+
+@pytest.mark.parametrize(
+    "extra",
+    [["--start", "0"], ["--budget", "-1"], ["--start", "5"]],
+    ids=lambda v: " ".join(v),
+)
+def test_sim_tune_options_fail_in_one_line(extra):
+    argv = ["sim", "tune", "--param", "/characters/monster/life", "--target", "0.5",
+            "--bounds", "1,12", "--seeds", "0:80", "--quiet", *extra]  # fmt: skip
+    verdict, rc, out, err = run_cli(argv, seconds=60)
+    assert (verdict, rc) == ("clean", 2), (verdict, rc, err)
+    assert len(err.strip().splitlines()) == 1 and extra[0] in err, err
+
+
+def test_sim_sweep_grid_range_is_limited_and_named():
+    argv = ["sim", "sweep", "--grid", "/characters/monster/life=1:1000000", "--seeds", "0:2",
+            "--quiet"]  # fmt: skip
+    verdict, rc, out, err = run_cli(argv, seconds=30)
+    assert (verdict, rc) == ("clean", 2), (verdict, rc, err)
+    assert "--grid" in err and "999999 values, more than a grid's 100000 points" in err, err
+    argv[3] = "/characters/monster/life=0:3000000000"
+    verdict, rc, out, err = run_cli(argv, seconds=30)
+    assert (verdict, rc) == ("clean", 2) and "--grid" in err and "out of memory" not in err, err
+
+
+# issue 32 leftovers: parse errors at their line and column
+
+
+@pytest.mark.parametrize(
+    ("text", "where"),
+    [
+        ('{"a": 1,\n "b": [2, 1e999]}', "line 2 column 11"),
+        ('{"s": "1e999", "x": NaN}', "line 1 column 21"),
+        ("[1, 2,,]", "line 1 column 7"),
+    ],
+    ids=["overflow", "constant after a string that looks like a number", "syntax"],
+)
+def test_parse_errors_name_line_and_column_not_the_root_pointer(text, where):
+    with pytest.raises(LabkitError) as info:
+        lio.parse_json(text, file="f.json")
+    assert where in str(info.value) and ": /:" not in str(info.value), str(info.value)
+    assert info.value.pointer is None
+
+
+def test_a_huge_floor_is_refused_by_its_stated_limit(tmp_path):
+    """3000 x 3000 cells: refused naming the limit, without a stack entry per cell."""
+    from labkit.mapturn import TowerError, load_tower
+    from labkit.mapturn.defs import MAX_SIDE
+    from tests.hostile_cases import tower_doc
+
+    doc = tower_doc()
+    floor = next(iter(doc["floors"]))
+    doc["floors"][floor]["map"] = [[0] * 3000 for _ in range(3000)]
+    path = tmp_path / "huge.json"
+    path.write_text(json.dumps(doc, separators=(",", ":")))
+    with pytest.raises(TowerError, match=f"a floor is at most {MAX_SIDE}x{MAX_SIDE} cells"):
+        load_tower(path)
+
+
+def test_rows_of_numbers_are_skipped_but_keys_inside_lists_are_still_checked():
+    with pytest.raises(LabkitError) as info:
+        lio.parse_json('{"m": [[0, 1], [2, {"a": 1, "a": 2}]], "n": [[3, "x"]]}')
+    assert info.value.pointer == "/m/1/1/a" and "duplicate key 'a'" in str(info.value)
+    with pytest.raises(LabkitError, match="not encodable"):
+        lio.parse_json('{"n": [[3, "\ud800"]]}')
+
+
+# campaigns: unique level ids, kept slots, a stated size limit
+
+
+def _campaign_doc():
+    return json.loads((DATA / "levels" / "campaign.json").read_text())
+
+
+def test_a_campaign_refuses_a_repeated_level_id(tmp_path):
+    from labkit.hexpuzzle.campaign_file import Campaign
+
+    doc = _campaign_doc()
+    doc["levels"][3]["level"]["id"] = doc["levels"][1]["level"]["id"]
+    with pytest.raises(LabkitError, match=r"/levels/3/level/id: level id also used at /levels/1"):
+        Campaign.from_dict(doc)
+    levels = list(Campaign.from_dict(_campaign_doc()))
+    with pytest.raises(ArgumentError, match=r"levels\[2\]: a level id appears twice"):
+        Campaign([levels[0], levels[1], levels[0]])
+
+
+def test_a_campaign_keeps_its_slots_on_save(tmp_path):
+    from labkit.hexpuzzle.campaign_file import Campaign
+
+    doc = _campaign_doc()
+    slots = [e.get("slot", i) for i, e in enumerate(doc["levels"])]
+    path = tmp_path / "c.json"
+    Campaign.from_dict(doc).save(path)
+    assert [e["slot"] for e in json.loads(path.read_text())["levels"]] == slots
+
+
+def test_a_campaign_over_its_level_limit_is_refused_before_parsing_levels():
+    from labkit.hexpuzzle.campaign_file import MAX_LEVELS, Campaign
+
+    doc = _campaign_doc()
+    doc["levels"] = [{"level": "never parsed"}] * (MAX_LEVELS + 1)
+    with time_limit(5), pytest.raises(LabkitError, match=f"at most {MAX_LEVELS} levels"):
+        Campaign.from_dict(doc)
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "message"),
+    [({"time_limit": True}, "time_limit: must be a number of seconds"),
+     ({"time_limit": 10**9}, "time_limit: must be a number of seconds"),
+     ({"tolerance": True}, "tolerance: must be a number"),
+     ({"id": "x" * 10_000}, "id: must be text of 1 to 200 characters"),
+     ({"id": ""}, "id: must be text of 1 to 200 characters")],
+    ids=["time_limit True", "time_limit 1e9", "tolerance True", "10000-character id", "empty id"],
+)  # fmt: skip
+def test_generate_to_target_checks_its_arguments_before_searching(kwargs, message):
+    from labkit.hexpuzzle import generate_to_target
+
+    with time_limit(10), pytest.raises(ArgumentError, match=message):
+        generate_to_target(1, score=40, **kwargs)

@@ -22,6 +22,7 @@ import json
 from typing import Any
 
 from labkit import ArgumentError
+from labkit._args import int_range
 from labkit.encounter.cli_options import (
     cluster_options,
     dask_client,
@@ -29,6 +30,8 @@ from labkit.encounter.cli_options import (
     parse_seeds,
     settings_from_args,
 )
+
+MAX_POINTS = 100_000  # as labkit.encounter.sim.sweep.MAX_POINTS (not imported for --help)
 
 
 def register(sub: argparse._SubParsersAction, game_options: Any) -> None:
@@ -61,10 +64,11 @@ def register(sub: argparse._SubParsersAction, game_options: Any) -> None:
     tu.add_argument("--seeds", default="0:4000", help="seed list (each point plays a prefix)")
     tu.add_argument(
         "--budget",
-        type=int,
+        type=int_range(1, 100_000_000),
         help="most games to play (default 20000); with --knob: trials (default 300)",
     )
-    tu.add_argument("--start", type=int, default=200, help="seeds per point at first")
+    tu.add_argument("--start", type=int_range(10, 1_000_000), default=200,
+                    help="seeds per point at first (at least 10)")  # fmt: skip
     tu.add_argument("--patch-out", help="write {pointer: value} as JSON (atomic)")
     _engine_options(tu)
     from labkit.encounter import cli_search
@@ -110,7 +114,11 @@ def parse_grid(items: list[str]) -> dict[str, list]:
             except ValueError:
                 raise ArgumentError("a range is A:B or A:B:STEP of integers (STEP not 0)",
                                     argument="--grid", value=item) from None  # fmt: skip
-            grid[name] = list(range(*parts))
+            span = range(*parts)
+            if len(span) > MAX_POINTS:
+                raise ArgumentError(f"{len(span)} values, more than a grid's {MAX_POINTS} points",
+                                    argument="--grid", value=item)  # fmt: skip
+            grid[name] = list(span)
         else:
             grid[name] = [_value(v.strip()) for v in values.split(",") if v.strip()]
         if not grid[name]:

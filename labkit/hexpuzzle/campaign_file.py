@@ -36,6 +36,9 @@ FORMAT = "labkit.hexpuzzle.campaign"
 VERSION = 1
 #: Largest slot number a campaign file may hold (a campaign has a few dozen levels).
 MAX_SLOT = 100_000
+#: Most levels a campaign may hold, checked before any level is parsed (validation time and
+#: memory grow linearly with it).
+MAX_LEVELS = 1_000
 
 
 class Campaign(list):
@@ -80,6 +83,14 @@ class Campaign(list):
         slots: Mapping[str, int] | None = None,
     ) -> None:
         super().__init__(levels)
+        seen: set[str] = set()
+        for k, level in enumerate(self):  # slots are keyed by id: a repeat would lose one
+            if level.id in seen:
+                from labkit import ArgumentError
+
+                raise ArgumentError("a level id appears twice in the campaign",
+                                    argument=f"levels[{k}]", value=level.id)  # fmt: skip
+            seen.add(level.id)
         self.seed = seed
         self.generator: dict[str, Any] = dict(generator or {})
         self.slots: dict[str, int] = dict(slots or {})
@@ -115,7 +126,10 @@ class Campaign(list):
                       LevelError)  # fmt: skip
             entries = lio.field(doc, "levels", list, "", LevelError)
             generator = lio.field(doc, "generator", dict, "", LevelError, default={})
+            lio.check(len(entries) <= MAX_LEVELS, f"a campaign holds at most {MAX_LEVELS} levels",
+                      "/levels", len(entries), LevelError)  # fmt: skip
             levels, slots = [], {}
+            first: dict[str, int] = {}
             for i, entry in enumerate(entries):
                 at = lio.pointer("levels", i)
                 lio.check(isinstance(entry, dict), "must be an object", at, entry, LevelError)
@@ -126,6 +140,10 @@ class Campaign(list):
                     kw = {"value": exc.value} if exc.has_value else {}
                     raise LevelError(exc.message, pointer=f"{at}/level{exc.pointer or ''}",
                                      **kw) from None  # fmt: skip
+                lio.check(level.id not in first, f"level id also used at /levels/"
+                          f"{first.get(level.id)}", f"{at}/level/id", level.id,
+                          LevelError)  # fmt: skip
+                first[level.id] = i
                 slot = lio.field(entry, "slot", int, at, LevelError, default=i)
                 slots[level.id] = lio.as_int(slot, f"{at}/slot", 0, MAX_SLOT, LevelError)
                 levels.append(level)

@@ -68,6 +68,10 @@ __all__ = ["sweep", "summary", "SweepError", "METRICS", "design", "point_setting
 
 FORMAT = "labkit.sweep"
 VERSION = 1
+#: Most points a grid may have, seeds a sweep may play, and games in all (checked before work).
+MAX_POINTS = 100_000
+MAX_SEEDS = 1_000_000
+MAX_GAMES = 10_000_000
 
 # Per-game indicators a rate is taken of (summary, tune).
 METRICS: dict[str, Callable[[Any], Any]] = {
@@ -133,10 +137,15 @@ def design(
     if isinstance(grid, Mapping):
         params = list(grid)
         values = []
+        count = 1
         for name in params:
             vals = grid[name]
             scalar = isinstance(vals, (str, bytes)) or not isinstance(vals, Iterable)
-            vals = [vals] if scalar else list(vals)
+            vals = [vals] if scalar else list(itertools.islice(vals, MAX_POINTS + 1))
+            count *= max(len(vals), 1)
+            if count > MAX_POINTS:  # counted before crossing: a 10**7-point grid is never built
+                raise ArgumentError(f"the grid has more than {MAX_POINTS} points",
+                                    argument=f"grid[{name!r}]")  # fmt: skip
             if not vals:
                 raise ArgumentError("needs at least one value", argument=f"grid[{name!r}]",
                                     value=vals)  # fmt: skip
@@ -144,6 +153,9 @@ def design(
         points = [dict(zip(params, combo)) for combo in itertools.product(*values)]
     elif isinstance(grid, Sequence) and not isinstance(grid, (str, bytes)) and grid:
         points = []
+        if len(grid) > MAX_POINTS:
+            raise ArgumentError(f"more than {MAX_POINTS} design points", argument="grid",
+                                value=len(grid))  # fmt: skip
         for i, p in enumerate(grid):
             if not isinstance(p, Mapping):
                 raise ArgumentError("a design point must be a mapping", argument=f"grid[{i}]",
@@ -172,11 +184,14 @@ def design(
 
 def _seed_list(seeds: Iterable[int]) -> list[int]:
     try:
-        out = [int(s) for s in seeds]
+        # at most one past the limit is ever listed: range(10**9) is refused, not built
+        out = [int(s) for s in itertools.islice(seeds, MAX_SEEDS + 1)]
     except (TypeError, ValueError):
         raise ArgumentError("must be integers", argument="seeds", value=seeds) from None
     if not out:
         raise ArgumentError("selects no game", argument="seeds", value=out)
+    if len(out) > MAX_SEEDS:
+        raise ArgumentError(f"more than {MAX_SEEDS} seeds", argument="seeds")
     if min(out) < 0:
         raise ArgumentError("must be >= 0", argument="seeds", value=min(out))
     if len(set(out)) != len(out):
@@ -315,6 +330,9 @@ def sweep(
                             value=type(base).__name__)  # fmt: skip
     params, points = design(base, grid)
     seed_list = _seed_list(seeds)
+    if len(points) * len(seed_list) > MAX_GAMES:
+        raise ArgumentError(f"{len(points)} points x {len(seed_list)} seeds is more than "
+                            f"{MAX_GAMES} games", argument="seeds")  # fmt: skip
     settings = [point_settings(base, p) for p in points]
     builder = _Table(params, points, settings)
     jobs = [(k * len(seed_list) + i, k, s, s) for k in range(len(points))

@@ -46,6 +46,7 @@ Examples
 
 from __future__ import annotations
 
+import itertools
 import math
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
@@ -310,9 +311,20 @@ def tune(
         lo_b, hi_b = (float(b) for b in bounds)
     except (TypeError, ValueError):
         raise ArgumentError("must be (low, high)", argument="bounds", value=bounds) from None
-    if not lo_b < hi_b:
-        raise ArgumentError("needs low < high", argument="bounds", value=bounds)
-    seed_arr = np.array(list(seeds), dtype=np.int64)
+    if not (math.isfinite(lo_b) and math.isfinite(hi_b) and lo_b < hi_b):
+        raise ArgumentError("needs finite low < high", argument="bounds", value=bounds)
+    from labkit._args import check_int
+    from labkit.encounter.sim.sweep import MAX_SEEDS
+
+    start = check_int(start, "start", 10, MAX_SEEDS)
+    budget = check_int(budget, "budget", 1, 100_000_000)
+    bootstrap = check_int(bootstrap, "bootstrap", 1, 100_000)
+    if tol is not None and (isinstance(tol, bool) or not isinstance(tol, (int, float))
+                            or not math.isfinite(tol) or tol <= 0):  # fmt: skip
+        raise ArgumentError("must be a finite number > 0 (or None)", argument="tol", value=tol)
+    seed_arr = np.array(list(itertools.islice(seeds, MAX_SEEDS + 1)), dtype=np.int64)
+    if seed_arr.size > MAX_SEEDS:
+        raise ArgumentError(f"more than {MAX_SEEDS} seeds", argument="seeds")
     if seed_arr.size < 10 or np.unique(seed_arr).size != seed_arr.size:
         raise ArgumentError("needs at least 10 distinct seeds", argument="seeds",
                             value=seed_arr.size)  # fmt: skip

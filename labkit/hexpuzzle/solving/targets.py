@@ -75,6 +75,8 @@ from labkit.rng import RngLike, entropy, make_rng, seed_sequence
 
 __all__ = ["DEFAULT_TOLERANCE", "TILE_SPAN", "generate_to_target"]
 
+#: Longest search generate_to_target runs, in seconds (about 11 days: "no limit" in practice).
+MAX_TIME_LIMIT = 1e6
 #: Default tolerance of each kind of target.
 DEFAULT_TOLERANCE = {"score": 2.0, "success": 0.05}
 #: Recipes tried per cross-entropy round, local edits between rounds, rounds without progress.
@@ -142,11 +144,16 @@ def _check(score, success, model, ability, tolerance, rotations, tiles, radius, 
     if not isinstance(ability, (int, float, np.number)) or not math.isfinite(ability):
         raise ArgumentError("must be a finite number", argument="ability", value=ability)
     tol = DEFAULT_TOLERANCE[kind] if tolerance is None else tolerance
-    if not isinstance(tol, (int, float, np.number)) or not 0 < float(tol) <= hi:
+    if (isinstance(tol, (bool, np.bool_)) or not isinstance(tol, (int, float, np.number))
+            or not 0 < float(tol) <= hi):  # fmt: skip
         raise ArgumentError(f"must be a number in (0, {hi:g}]", argument="tolerance", value=tol)
-    if not isinstance(time_limit, (int, float)) or not time_limit > 0:
-        raise ArgumentError("must be a positive number of seconds", argument="time_limit",
-                            value=time_limit)  # fmt: skip
+    if (
+        isinstance(time_limit, bool)
+        or not isinstance(time_limit, (int, float))
+        or not 0 < time_limit <= MAX_TIME_LIMIT
+    ):  # fmt: skip (True is not 1 second)
+        raise ArgumentError(f"must be a number of seconds in (0, {MAX_TIME_LIMIT}]",
+                            argument="time_limit", value=time_limit)  # fmt: skip
     if budget is not None:
         check_int(budget, "budget", 1, 10**9)
     wanted = constraints(rotations, tiles, radius)
@@ -353,6 +360,11 @@ def generate_to_target(
     kind, target, tol, wanted = _check(
         score, success, model, ability, tolerance, rotations, tiles, radius, time_limit, budget
     )
+    from labkit.hexpuzzle._levelfile import MAX_ID
+
+    if not isinstance(id, str) or not 0 < len(id) <= MAX_ID:  # what Level.load would refuse
+        raise ArgumentError(f"must be text of 1 to {MAX_ID} characters", argument="id",
+                            value=id)  # fmt: skip
     started, calls = time.perf_counter(), solver_calls()
     spent = (lambda: False) if budget is None else (lambda: solver_calls() - calls >= budget)
     if isinstance(rng, np.random.Generator):
