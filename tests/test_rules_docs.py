@@ -1,4 +1,4 @@
-"""The rules live in the repository: every rule code cited in ``labkit/`` resolves in ``docs/rules/``.
+"""The rules live in the repository: every rule code cited in ``labkit/`` resolves in docs/rules/.
 
 A docstring or comment cites a rule by its code (``H7``, ``rule P6``, ``M5``); each code must be the
 anchor of a heading in one of the pages under ``docs/rules/`` (``<a id="h7"></a>``). Nothing in the
@@ -30,7 +30,7 @@ def anchors() -> dict[str, str]:
     for page in sorted(RULES.glob("*.md")):
         for anchor, heading in ANCHOR.findall(page.read_text(encoding="utf-8")):
             assert anchor == heading.lower(), f"{page.name}: anchor {anchor} on heading {heading}"
-            assert anchor not in found, f"rule {heading} defined twice ({found.get(anchor)}, {page.name})"
+            assert anchor not in found, f"rule {heading} twice ({found.get(anchor)}, {page.name})"
             found[anchor] = page.name
     return found
 

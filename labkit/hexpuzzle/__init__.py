@@ -56,7 +56,15 @@ from labkit.hexpuzzle.difficulty.telemetry import (
 from labkit.hexpuzzle.difficulty.telemetry_file import Telemetry
 from labkit.hexpuzzle.game import PuzzleError, PuzzleState, Snapshot
 from labkit.hexpuzzle.geometry import TilePath, tile_path
-from labkit.hexpuzzle.level import STRAIGHT, Board, Level, LevelError, Tile, all_matchings
+from labkit.hexpuzzle.level import (
+    STRAIGHT,
+    Board,
+    Level,
+    LevelError,
+    Tile,
+    TileError,
+    all_matchings,
+)
 from labkit.hexpuzzle.mainline import campaign
 from labkit.hexpuzzle.solving.curve import campaign_from_curve, parse_curve
 from labkit.hexpuzzle.solving.generator import (
@@ -93,6 +101,7 @@ __all__ = [
     "GameStatus",
     "Level",
     "LevelError",
+    "TileError",
     "LevelRatings",
     "MINKOWSKI_RADIUS",
     "ObservedIndex",

@@ -66,8 +66,8 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from labkit import LabkitError
 from labkit import io as lio
+from labkit.io import FormatError
 
 __all__ = [
     "COLUMNS",
@@ -108,7 +108,7 @@ _INTEGER = re.compile(r"[+-]?[0-9]+")
 _DECIMAL = re.compile(r"[+-]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][+-]?[0-9]+)?")
 
 
-class TelemetryError(LabkitError):
+class TelemetryError(FormatError):
     """A telemetry file or table that breaks the format; names line, column and value."""
 
 
