@@ -79,6 +79,7 @@ class GeneratorOptionError(GeneratorError, ArgumentError):
         value: Any = LabkitError._NOTHING,
     ) -> None:
         ArgumentError.__init__(self, message, argument=argument or pointer, value=value)
+        self.message = message  # without the option's name, as before, so callers can prefix it
 
 
 def _span(value: int | Sequence[int], name: str, lo: int, hi: int) -> tuple[int, int]:
