@@ -1,6 +1,7 @@
 """``make docs``: the documentation site, from the executed notebooks and the docstrings.
 
-Steps: stage ``docs/conf.py`` and ``docs/index.md`` into ``SRC`` (default ``build/docs-src``);
+Steps: stage ``docs/conf.py``, ``docs/index.md`` and the rules (``docs/rules/``) into ``SRC``
+(default ``build/docs-src``);
 execute every notebook with static figures (:func:`labkit._report.execute_notebook`) and turn
 widget apps into static snapshots (:func:`labkit._snapshot.staticize`); write one API page per
 domain listing every name in that package's ``__all__`` (classes, functions, exceptions,
@@ -162,6 +163,7 @@ def build(
     src.mkdir(parents=True)
     for name in ("conf.py", "index.md"):
         shutil.copy2(ROOT / "docs" / name, src / name)
+    shutil.copytree(ROOT / "docs" / "rules", src / "rules")  # the rules each system follows
     stage_notebooks(src, notebooks, progress, executed)
     if api:
         write_api(src)

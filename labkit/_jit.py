@@ -11,8 +11,8 @@ Every kernel in ``labkit/*/_kernels.py`` is decorated with :func:`kernel`, which
   code with :func:`plain_python` (used by benchmarks to time kernels against their own
   ``.py_func``).
 
-Public code calls a kernel through its module (``_kernels.first_contact(...)``), never through a
-name imported with ``from ... import``, so that :func:`plain_python` can swap it.
+Public code calls a kernel through its module (``_kernels.first_contact(...)``); kernels call other
+kernels by name, and :func:`plain_python` swaps those names too.
 
 Cache location, in order of preference: ``NUMBA_CACHE_DIR`` if set and writable; numba's default
 (``__pycache__`` beside the source) if the package directory is writable; ``labkit/numba`` under the
@@ -151,8 +151,9 @@ def plain_python(*modules: str) -> Iterator[None]:
     """Run registered kernels as their plain-Python ``py_func`` inside the block.
 
     With no arguments every registered kernel is swapped; otherwise only kernels living in the
-    named modules. Kernels calling kernels pick up the swap too (globals are looked up at call
-    time in plain Python).
+    named modules. A kernel is swapped wherever a labkit module holds it, also under a name
+    imported with ``from ... import``, so kernels calling kernels pick up the swap too (globals
+    are looked up at call time in plain Python).
 
     Examples
     --------
@@ -163,21 +164,21 @@ def plain_python(*modules: str) -> Iterator[None]:
     >>> _demo.chebyshev_rings.__module__
     'labkit._demo'
     """
+    chosen = {id(k.dispatcher): k for k in REGISTRY.values() if not modules or k.module in modules}
     swapped: list[tuple[Any, str, Any]] = []
     try:
-        for k in REGISTRY.values():
-            if modules and k.module not in modules:
-                continue
-            mod = sys.modules.get(k.module)
-            short = k.name[len(k.module) + 1 :]
-            if mod is None or getattr(mod, short, None) is not k.dispatcher:
-                continue
-            py = getattr(k.dispatcher, "py_func", k.dispatcher)
-            swapped.append((mod, short, k.dispatcher))
-            setattr(mod, short, py)
+        # Every labkit module holding a chosen kernel under any name: its home module, and any
+        # module that imported it by name (``from ._kernels import exchange``).
+        for mod in [m for n, m in list(sys.modules.items()) if n.startswith("labkit") and m]:
+            for short, value in list(vars(mod).items()):
+                k = chosen.get(id(value))
+                if k is None or value is not k.dispatcher:
+                    continue
+                swapped.append((mod, short, value))
+                setattr(mod, short, getattr(value, "py_func", value))
         yield
     finally:
-        for mod, short, disp in swapped:
+        for mod, short, disp in reversed(swapped):
             setattr(mod, short, disp)
 
 

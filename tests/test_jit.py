@@ -94,3 +94,18 @@ def test_info_and_warmup_from_read_only_install(tmp_path, installed_wheel, user_
         assert bool(cached) == user_cache_writable
     finally:
         subprocess.run(["chmod", "-R", "u+w", str(tmp_path)], check=True)
+
+
+def test_plain_python_also_swaps_kernels_imported_by_name():
+    # _game_kernels calls exchange, compass and _decide through names imported from other kernel
+    # modules; a plain-Python run of the game must run those as plain Python too.
+    from labkit.encounter import _game_kernels as gk
+    from labkit.encounter import _kernels as ek
+
+    before, compass = gk.exchange, gk.compass
+    assert before is ek.exchange and compass is ek.compass
+    with _jit.plain_python("labkit.encounter._kernels"):
+        assert gk.exchange is before.py_func and ek.exchange is before.py_func
+        assert gk.compass is compass.py_func is ek.compass
+        assert gk.play_game is _jit.REGISTRY[f"{gk.__name__}.play_game"].dispatcher  # not chosen
+    assert gk.exchange is before and ek.exchange is before

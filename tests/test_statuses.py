@@ -93,3 +93,52 @@ def test_traces_with_the_old_uppercase_end_reasons_still_load_and_replay(tmp_pat
     back = encounter.SimulationTrace.load(path)
     assert back.end_reason is encounter.EndReason(old.lower())
     assert encounter.replay(back) is None
+
+
+# Enumerations that are not statuses, and why: each is a number the rules compute with.
+NOT_STATUSES = {
+    "labkit.pathfinding.tiles.PassBit": "bit flags combined with | and tested with & (rule P2)",
+    "labkit.pathfinding.tiles.Direction": "a move with its (dx, dy) offset and pass mask (rule P3)",
+    "labkit.encounter.rules.sound.Direction": "compass index the sound kernel computes (rule E3)",
+}
+
+
+def _enums_in_package() -> dict[str, type]:
+    import inspect
+    import pkgutil
+
+    import labkit
+
+    found: dict[str, type] = {}
+    names = ["labkit"] + [i.name for i in pkgutil.walk_packages(labkit.__path__, "labkit.")]
+    for name in names:
+        if name.endswith("__main__"):
+            continue
+        module = importlib.import_module(name)
+        for obj in vars(module).values():
+            if inspect.isclass(obj) and issubclass(obj, enum.Enum) and obj.__module__ == name:
+                found[f"{name}.{obj.__qualname__}"] = obj
+    return found
+
+
+def test_every_enum_in_the_package_is_a_status_or_says_why_not() -> None:
+    enums = _enums_in_package()
+    loose = sorted(
+        n for n, e in enums.items() if not issubclass(e, Status) and n not in NOT_STATUSES
+    )
+    assert loose == [], "plain enums: make them a labkit._status.Status or list them with a reason"
+    assert set(NOT_STATUSES) <= set(enums), "NOT_STATUSES names an enum that does not exist"
+    for name, cls in enums.items():
+        if issubclass(cls, Status):
+            for member in cls:
+                assert re.fullmatch(r"[a-z]+(_[a-z]+)*", member.value), (name, member.value)
+
+
+def test_action_results_are_statuses_in_words_for_people() -> None:
+    from labkit.mapturn import ActionKind, Actions, MapTurn, World, example_tower_path, load_tower
+
+    act = Actions(MapTurn(World(load_tower(example_tower_path()))))
+    assert act.move("R").kind is ActionKind.MOVED
+    assert act.ui("manual").kind is ActionKind.UI
+    assert ActionKind.BATTLE_SKILL_OFF.words == "battle skill off"
+    assert {k.value for k in ActionKind} >= {"moved", "blocked", "battle", "not_owned", "ui"}

@@ -62,7 +62,15 @@ from labkit.hexpuzzle.evaluation.draw_evaluation import draw_control_map, draw_e
 from labkit.hexpuzzle.evaluation.evaluate import GeneratorReport, evaluate_generator
 from labkit.hexpuzzle.game import PuzzleError, PuzzleState, Snapshot
 from labkit.hexpuzzle.geometry import TilePath, tile_path
-from labkit.hexpuzzle.level import STRAIGHT, Board, Level, LevelError, Tile, all_matchings
+from labkit.hexpuzzle.level import (
+    STRAIGHT,
+    Board,
+    Level,
+    LevelError,
+    Tile,
+    TileError,
+    all_matchings,
+)
 from labkit.hexpuzzle.mainline import campaign
 from labkit.hexpuzzle.playthrough.compare import FunnelComparison, compare_funnels
 from labkit.hexpuzzle.playthrough.holdout import HoldoutCheck, holdout_check, observed_funnel
@@ -112,6 +120,7 @@ __all__ = [
     "Improvement",
     "Level",
     "LevelError",
+    "TileError",
     "LevelRatings",
     "MINKOWSKI_RADIUS",
     "ObservedIndex",

@@ -11,9 +11,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from labkit import LabkitError
 from labkit import io as lio
 from labkit.hexpuzzle import coords
+from labkit.io import FormatError
 
 MAX_CELLS = 61
 MAX_RADIUS = 4
@@ -24,7 +24,7 @@ MAX_BYTES = 16 * 1024 * 1024
 MAX_ID = 200
 
 
-class LevelError(LabkitError):
+class LevelError(FormatError):
     """A level file or level object that breaks the format or its import limits (SPEC H2)."""
 
 

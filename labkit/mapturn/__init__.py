@@ -34,10 +34,12 @@ from .defs import (
 from .scheduler import MapTurn, MapTurnError
 from .skills import BattleOutcome, classic_battle
 from .state import MapTurnState, SaveError, SkillState
+from .status import ActionKind
 from .timeline import GaugeTimeline, gauge_timeline
 from .world import Hero, World, WorldEvent
 
 __all__ = [
+    "ActionKind",
     "ActionResult",
     "Actions",
     "ActiveCache",

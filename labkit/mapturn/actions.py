@@ -37,6 +37,7 @@ import numpy as np
 from labkit import ArgumentError
 
 from .scheduler import MapTurn, MapTurnError
+from .status import ActionKind
 from .world import DIRECTIONS
 
 __all__ = ["Actions", "ActionResult"]
@@ -48,11 +49,11 @@ class ActionResult:
 
     Examples
     --------
-    >>> ActionResult("move", 1).kind, ActionResult("move", 1, battles=2).battles
-    ('move', 2)
+    >>> ActionResult(ActionKind.MOVED, 1).kind, ActionResult(ActionKind.BATTLE, 1, 2).battles
+    ('moved', 2)
     """
 
-    kind: str
+    kind: ActionKind
     time: int
     battles: int = 0
 
@@ -83,7 +84,7 @@ class Actions:
         return self.engine.world
 
     def _result(self, kind: str, clock0: int, battles: int = 0) -> ActionResult:
-        return ActionResult(kind, self.engine.state.clock - clock0, battles)
+        return ActionResult(ActionKind(kind), self.engine.state.clock - clock0, battles)
 
     # -- movement ---------------------------------------------------------------------------------
     def move(self, direction: str, *, forced: bool = False) -> ActionResult:
@@ -173,13 +174,13 @@ class Actions:
         if hero.dead:
             return self._result("dead", clock0)
         if hero.items.get(item_id, 0) <= 0:
-            return self._result("not owned", clock0)
+            return self._result("not_owned", clock0)
         if item.cls == "skillupdate":
             engine.activate_status_skill(item_id)
-            return self._result("status on", clock0)
+            return self._result("status_on", clock0)
         if item.cls == "skillbattle":
             on = engine.toggle_battle_skill(item_id)
-            return self._result("battle skill on" if on else "battle skill off", clock0)
+            return self._result("battle_skill_on" if on else "battle_skill_off", clock0)
         if item.cls == "tools":
             hero.items[item_id] -= 1
             if item.effect.get("bomb"):
@@ -198,7 +199,7 @@ class Actions:
                 world.remove_block(world.floor, *target)
                 engine.log.append((engine.state.map_turn, "hero", item_id, *target))
         else:
-            return self._result("not usable", clock0)
+            return self._result("not_usable", clock0)
         engine.consume_time(int(item.time_cost), item.cls)
         return self._result(item.cls, clock0)
 
@@ -219,7 +220,7 @@ class Actions:
         clock0 = self.engine.state.clock
         if item_id in self.engine.skills.active_status_skills:
             ok = self.engine.cancel_status_skill(item_id)
-            return self._result("status off" if ok else "cannot cancel", clock0)
+            return self._result("status_off" if ok else "cannot_cancel", clock0)
         return self.use_item(item_id)
 
     def activate_battle_skill(self, item_id: str) -> ActionResult:

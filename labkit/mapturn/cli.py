@@ -65,7 +65,7 @@ def _cmd_play(args: argparse.Namespace) -> int:
     for token in _tokens(args.actions):
         mark = len(engine.log)
         result = act.run(token)[0]
-        print(f"{token:<8} -> {result.kind} (+{result.time})"
+        print(f"{token:<8} -> {result.kind.words} (+{result.time})"
               f"{f', {result.battles} battle(s)' if result.battles else ''}")  # fmt: skip
         for event in engine.log[mark:]:
             print("    " + format_event(event))

@@ -29,8 +29,7 @@ from typing import Any
 
 import numpy as np
 
-from labkit import LabkitError
-from labkit.io import check, load_json, pointer
+from labkit.io import FormatError, check, load_json, pointer
 from labkit.io import field as get
 
 __all__ = [
@@ -64,7 +63,7 @@ MAX_WAYPOINTS = 1_000
 MAX_BYTES = 64 * 1024 * 1024
 
 
-class TowerError(LabkitError):
+class TowerError(FormatError):
     """A tower, enemy, item or skill definition that is malformed."""
 
 

@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from labkit import LabkitError
-from labkit.io import check, pointer
+from labkit.io import FormatError, check, pointer
 from labkit.io import field as get
 
 from .defs import MAX_STAT
@@ -42,7 +42,7 @@ class MapTurnError(LabkitError):
     """
 
 
-class SaveError(LabkitError):
+class SaveError(FormatError):
     """A save file or save document that is corrupt, of another format, version or tower."""
 
 

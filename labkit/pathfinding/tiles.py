@@ -24,7 +24,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from labkit import LabkitError
+from labkit.io import FormatError
 
 __all__ = [
     "MapError",
@@ -39,7 +39,7 @@ __all__ = [
 ]
 
 
-class MapError(LabkitError):
+class MapError(FormatError):
     """A map, layer or tile definition that is not valid."""
 
 

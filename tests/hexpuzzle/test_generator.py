@@ -121,7 +121,7 @@ def test_cli_names_a_bad_generator_option_in_one_line(tmp_path, capsys):
 
     out = tmp_path / "levels"
     argv = ["puzzle", "generate", "--seed", "1", "--slack", "995", "999", "--tiles", "5", "6"]
-    assert main([*argv, "--out", str(out)]) == 1
+    assert main([*argv, "--out", str(out)]) == 2  # a bad argument, like every other (exit 2)
     err = capsys.readouterr().err
     assert err.startswith("labkit: error: slack: must satisfy") and "(995, 999)" in err
     assert not out.exists() or not any(out.iterdir())  # nothing half-written

@@ -56,7 +56,7 @@ def test_ranged_skill_defeats_the_nearest_enemy_and_bomb_is_one_batch():
     result = act2.use_item("bomb")
     assert result.time == 1 and engine2.cache.entries("F1") == []
     assert engine2.world.scans == scans + 1 and engine2.world.hero.items["bomb"] == 0
-    assert act2.use_item("bomb").kind == "not owned"
+    assert act2.use_item("bomb").kind == "not_owned"
 
 
 def test_stack_policies():
@@ -77,9 +77,9 @@ def test_stack_policies():
 def test_cancel_rules_and_toggle_costs_no_time():
     engine, act = game(ROOM)
     act.toggle_status_skill("focus")
-    assert act.toggle_status_skill("focus").kind == "status off"
+    assert act.toggle_status_skill("focus").kind == "status_off"
     act.toggle_status_skill("oath")
-    assert act.toggle_status_skill("oath").kind == "cannot cancel"
+    assert act.toggle_status_skill("oath").kind == "cannot_cancel"
     assert "oath" in engine.skills.active_status_skills and engine.state.clock == 0
 
 
@@ -90,7 +90,7 @@ def test_battle_skills_are_exclusive_per_group():
     assert engine.skills.active_battle_skills == {"battleSkill": "double"}
     assert engine.skills.active_battle_skill_id == "double"
     assert engine.settle_battle_time_cost() == 4
-    assert act.activate_battle_skill("double").kind == "battle skill off"
+    assert act.activate_battle_skill("double").kind == "battle_skill_off"
     assert engine.settle_battle_time_cost() == 1
 
 

@@ -42,13 +42,12 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import labkit
-from labkit import LabkitError
 from labkit.encounter.records.journal import CATEGORIES, events_html
 from labkit.encounter.rules.balance import MAX_STOCK
 from labkit.encounter.sim.settings import SimulationSettings
 from labkit.encounter.sim.world import ROOM_KINDS
 from labkit.encounter.status import END_REASONS, EndReason
-from labkit.io import as_int, check, check_header, dumps, load_json, pointer, save_json
+from labkit.io import FormatError, as_int, check, check_header, dumps, load_json, pointer, save_json
 from labkit.io import field as get
 from labkit.rng import entropy
 
@@ -60,7 +59,7 @@ VERSIONS = (2, 3)
 MAX_BYTES = 256 * 1024 * 1024
 
 
-class TraceError(LabkitError):
+class TraceError(FormatError):
     """A trace file that cannot be read, names the JSON pointer and the bad value."""
 
 

@@ -42,9 +42,8 @@ from typing import Any
 
 import numpy as np
 
-from labkit import LabkitError
 from labkit._data import data_path
-from labkit.io import as_int, check, check_header, load_json, pointer
+from labkit.io import FormatError, as_int, check, check_header, load_json, pointer
 from labkit.io import field as get
 
 __all__ = [
@@ -80,7 +79,7 @@ MAX_WEIGHT = 1000
 MAX_BYTES = 4 * 1024 * 1024
 
 
-class BalanceError(LabkitError):
+class BalanceError(FormatError):
     """A balance file (or balance dict) that breaks a rule; names the field and the value."""
 
 

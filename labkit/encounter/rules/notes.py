@@ -34,8 +34,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field, replace
-from enum import Enum
 
+from labkit._status import Status
 from labkit.encounter.rules.sound import Direction
 
 __all__ = ["NoteKind", "Note", "NoteBook", "Observation", "VISIBLE_TURNS", "CAPACITY"]
@@ -46,7 +46,7 @@ CAPACITY = 150
 Position = tuple[int, int]
 
 
-class NoteKind(Enum):
+class NoteKind(Status):
     """What a note records (seed: NoteKind).
 
     Examples

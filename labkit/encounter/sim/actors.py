@@ -18,8 +18,8 @@ Decisions the SPEC leaves open, recorded here:
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from enum import Enum
 
+from labkit._status import Status
 from labkit.encounter.rules.cards import Bag
 from labkit.encounter.rules.notes import NoteBook, Observation
 from labkit.encounter.rules.sound import Direction
@@ -30,7 +30,7 @@ FIGHT_ACTIONS = ("attack", "retreat")
 Position = tuple[int, int]
 
 
-class Phase(Enum):
+class Phase(Status):
     """Per-actor state of the game machine (seed: TurnPhase).
 
     Examples

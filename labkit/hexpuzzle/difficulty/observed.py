@@ -48,8 +48,9 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from labkit import ArgumentError, LabkitError
+from labkit import ArgumentError
 from labkit.hexpuzzle.difficulty.telemetry import as_table
+from labkit.io import FormatError
 
 __all__ = [
     "COMPONENTS",
@@ -66,7 +67,7 @@ COMPONENTS = tuple(INDEX_WEIGHTS)
 TIME_REF = 240.0
 
 
-class CalibrationError(LabkitError):
+class CalibrationError(FormatError):
     """Telemetry, levels or settings that cannot be calibrated."""
 
 

@@ -10,14 +10,14 @@ from typing import Any
 
 import numpy as np
 
-from labkit import LabkitError
 from labkit import io as lio
 from labkit.hexpuzzle.difficulty.scoring import PARTS
+from labkit.io import FormatError
 
 FORMAT, VERSION = "labkit.hexpuzzle.skill-model", 1
 
 
-class SkillModelError(LabkitError):
+class SkillModelError(FormatError):
     """A skill model that cannot be fitted, or a bad model file."""
 
 

@@ -11,7 +11,7 @@ Examples
 
 from __future__ import annotations
 
-from labkit import LabkitError
+from labkit.io import FormatError
 
 __all__ = ["COLUMNS", "MAX_BYTES", "MAX_COUNT", "MAX_ROWS", "MAX_SECONDS", "MAX_TEXT",
            "TelemetryError"]  # fmt: skip
@@ -43,7 +43,7 @@ MAX_COUNT = 1_000_000_000
 MAX_SECONDS = 365 * 24 * 3600.0
 
 
-class TelemetryError(LabkitError):
+class TelemetryError(FormatError):
     """A telemetry file or table that breaks the format; names line, column and value."""
 
 

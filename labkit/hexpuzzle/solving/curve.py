@@ -246,7 +246,7 @@ def campaign_from_curve(
             except GeneratorOptionError as exc:
                 if cap == rot_hi:
                     raise GeneratorOptionError(
-                        f"slot {k + 1} of {len(values)}: {exc.message}", pointer=exc.pointer,
+                        f"slot {k + 1} of {len(values)}: {exc.message}", argument=exc.argument,
                         value=exc.value,
                     ) from None  # fmt: skip
                 candidate = generate_to_target(

@@ -37,10 +37,11 @@ True
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
+from typing import Any
 
 import numpy as np
 
-from labkit import LabkitError
+from labkit import ArgumentError, LabkitError
 from labkit.hexpuzzle import coords
 from labkit.hexpuzzle.level import STRAIGHT, Board, Level, Tile, all_matchings
 from labkit.hexpuzzle.solving.contacts import contact_table
@@ -62,8 +63,23 @@ class GeneratorError(LabkitError):
     """The generator could not build a level with the requested properties."""
 
 
-class GeneratorOptionError(GeneratorError, ValueError):
-    """A generator option out of range (also a ``ValueError``); names the option and value."""
+class GeneratorOptionError(GeneratorError, ArgumentError):
+    """A generator option out of range: an :class:`~labkit.ArgumentError` naming option and value.
+
+    Raised as ``GeneratorOptionError(message, argument=name, value=v)``; ``pointer=`` is accepted as
+    the older spelling of ``argument=``.
+    """
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        argument: str = "",
+        pointer: str = "",
+        value: Any = LabkitError._NOTHING,
+    ) -> None:
+        ArgumentError.__init__(self, message, argument=argument or pointer, value=value)
+        self.message = message  # without the option's name, as before, so callers can prefix it
 
 
 def _span(value: int | Sequence[int], name: str, lo: int, hi: int) -> tuple[int, int]:
