@@ -1,4 +1,4 @@
-"""Regenerate ``data/levels/campaign.json``, the 24-level main line (SPEC H8).
+"""Regenerate ``data/levels/campaign.json``, the 24-level main line (rule H8).
 
 Usage: ``python scripts/make_campaign.py [--seed S] [--out FILE]``. The output depends only on the
 seed and ``labkit.hexpuzzle.mainline``: running it again reproduces the file byte for byte.

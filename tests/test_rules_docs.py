@@ -21,7 +21,7 @@ RULES = ROOT / "docs" / "rules"
 CODE = re.compile(r"(?<![A-Za-z0-9_#/.-])([HPMEJW])(\d{1,2})(?![\w,.]\d|[A-Za-z0-9_])")
 ANCHOR = re.compile(r'<a id="([a-z]\d{1,2})"></a>\s*\n## ([A-Z]\d{1,2}) · ')
 # Citations of documents outside the repository.
-OUTSIDE = re.compile(r"\bSPEC\b|\bseed 00\d\b|\bseeds/|shared folder|\.\./shared|DESIGN\.md")
+OUTSIDE = re.compile(r"\bSPEC\b|\bseed 00\d\b|\bseeds/|in the shared folder|\.\./shared|DESIGN\.md")
 
 
 def anchors() -> dict[str, str]:

@@ -1,6 +1,6 @@
-"""Encounter simulation (seed 001): combat curves, sound, knowledge and items.
+"""Encounter simulation (rules E1–E7): combat curves, sound, knowledge and items.
 
-The rule layer (SPEC E2–E5) holds no session state, so the game session and notebooks call the
+The rule layer (rules E2–E5) holds no session state, so the game session and notebooks call the
 same functions:
 
 * :mod:`~labkit.encounter.rules.tables` — ``HIT``, ``PURSUIT``, ``hit_chance``, ``pursuit_chance``,
@@ -11,7 +11,7 @@ same functions:
 * :mod:`~labkit.encounter.rules.notes` — ``NoteBook``, ``NoteKind``, ``Observation``;
 * :mod:`~labkit.encounter.rules.cards` — ``CardPool``, ``Room``, ``Bag``, ``census``.
 
-The simulation (SPEC E1, E4, E6, E7) plays whole games on those rules:
+The simulation (rules E1, E4, E6, E7) plays whole games on those rules:
 
 * :mod:`~labkit.encounter.sim.settings` / :mod:`~labkit.encounter.sim.world` /
   :mod:`~labkit.encounter.sim.session` — ``SimulationSettings``, the seeded room map,

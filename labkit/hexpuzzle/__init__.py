@@ -1,4 +1,4 @@
-"""Hex track puzzle (SPEC H): levels, rotation, swept-hexagon collision and game rules.
+"""Hex track puzzle rules H1–H9: levels, rotation, swept-hexagon collision and game rules.
 
 Tiles sit on a hexagonal board of track cells. Tapping a tile sends it along the tracks; it
 leaves the board unless its swept hexagon touches another tile first. Rotating the board turns

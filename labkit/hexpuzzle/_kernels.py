@@ -1,4 +1,4 @@
-"""Numba kernels of the hex track puzzle: swept hexagon collision (SPEC H5, J1).
+"""Numba kernels of the hex track puzzle: swept hexagon collision (rules H5, J1).
 
 The moving tile's centre follows a polyline; every other tile is a flat-top hexagon of
 circumradius ``radius`` (the Minkowski sum of two 0.88R tile tops, 1.76R by default) around its

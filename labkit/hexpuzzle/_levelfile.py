@@ -1,4 +1,4 @@
-"""The level file format (SPEC H2): its limits, its error, and validation of a document.
+"""The level file format (rule H2): its limits, its error, and validation of a document.
 
 Checks run on the raw document before any object is built, in document order, so the first
 problem found is the one reported and nothing is half-loaded. The reader returns plain validated
@@ -25,7 +25,7 @@ MAX_ID = 200
 
 
 class LevelError(FormatError):
-    """A level file or level object that breaks the format or its import limits (SPEC H2)."""
+    """A level file or level object that breaks the format or its import limits (rule H2)."""
 
 
 def is_matching(tracks: Sequence[int]) -> bool:

@@ -1,4 +1,4 @@
-"""Hex coordinates of the track puzzle (SPEC H1).
+"""Hex coordinates of the track puzzle (rule H1).
 
 Flat-top hexagons in axial ``(q, r)`` coordinates with the logical y axis pointing down. A cell of
 circumradius ``R`` has its centre at ``x = 1.5·q·R``, ``y = √3·(r + q/2)·R``. Directions (ports)
@@ -55,7 +55,7 @@ __all__ = [
 
 SQRT3 = math.sqrt(3.0)
 
-#: Neighbour offset ``(dq, dr)`` of each direction 0..5 (SPEC H1 table).
+#: Neighbour offset ``(dq, dr)`` of each direction 0..5 (rule H1 table).
 DIRECTIONS: tuple[tuple[int, int], ...] = ((0, -1), (1, -1), (1, 0), (0, 1), (-1, 1), (-1, 0))
 DIRECTION_NAMES = ("up", "up-right", "down-right", "down", "down-left", "up-left")
 
@@ -137,7 +137,7 @@ def hexagon_cells(radius: int) -> list[Cell]:
 
 
 def rotate_cell(q: int, r: int, k: int = 1) -> Cell:
-    """Rotate a cell ``k`` clockwise steps about the origin: ``(q, r) → (−r, q + r)`` (SPEC H3).
+    """Rotate a cell ``k`` clockwise steps about the origin: ``(q, r) → (−r, q + r)`` (rule H3).
 
     Negative ``k`` rotates counter-clockwise; six steps are the identity.
     """

@@ -1,6 +1,6 @@
-"""Playing a level: taps, queued taps, rotation, undo and restart (SPEC H6).
+"""Playing a level: taps, queued taps, rotation, undo and restart (rule H6).
 
-Decisions the SPEC leaves open
+Decisions the rules leave open
 ------------------------------
 * An *action* is one :meth:`~PuzzleState.tap`, one :meth:`~PuzzleState.tap_queue` (the whole
   queue) or one :meth:`~PuzzleState.rotate`; :meth:`~PuzzleState.undo` reverts the last action

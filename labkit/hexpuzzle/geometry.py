@@ -1,4 +1,4 @@
-"""A tapped tile's path: the one polyline that drawing, collision and the solver share (SPEC H4).
+"""A tapped tile's path: the one polyline that drawing, collision and the solver share (rule H4).
 
 All geometry is in units of the cell circumradius R (R = 1). A tile leaves its centre in a
 straight line to the midpoint of port ``dir``, enters the neighbour through the opposite port and

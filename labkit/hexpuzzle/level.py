@@ -1,10 +1,10 @@
-"""Puzzle levels: the JSON format, its import limits, board shapes and rotation (SPEC H2, H3).
+"""Puzzle levels: the JSON format, its import limits, board shapes and rotation (rules H2, H3).
 
 A :class:`Level` is immutable: a :class:`Board` (cells and their tracks), the tiles standing on
 it, and the level's metadata. Rotating returns a new level whose board is turned beneath the
 tiles; tiles keep their ``(q, r, dir)``.
 
-Decisions the SPEC leaves open
+Decisions the rules leave open
 ------------------------------
 * ``id`` is a required non-empty string; ``name`` is optional and defaults to ``id``.
 * Limits: at most :data:`MAX_CELLS` cells within hex radius :data:`MAX_RADIUS` (so at most
@@ -67,7 +67,7 @@ __all__ = [
     "all_matchings",
 ]
 
-#: The matching in which every port leads straight across (SPEC H5 example).
+#: The matching in which every port leads straight across (rule H5 example).
 STRAIGHT: tuple[int, ...] = (3, 4, 5, 0, 1, 2)
 
 
@@ -210,7 +210,7 @@ class Board:
 
 @dataclass(frozen=True, eq=False)
 class Level:
-    """A puzzle level (SPEC H2): board, tiles, move limit and rotation switch.
+    """A puzzle level (rule H2): board, tiles, move limit and rotation switch.
 
     Build one with :meth:`from_json` / :meth:`load`, or :meth:`hexagon` for the common
     radius-2 and radius-3 boards. Equality compares content (board, tiles, metadata).

@@ -1,4 +1,4 @@
-"""The 24-level main line (SPEC H8): recipes, building, and the shipped ``campaign.json``.
+"""The 24-level main line (rule H8): recipes, building, and the shipped ``campaign.json``.
 
 Each of the 24 *slots* is a generator recipe (board radius, tile count, rotations to build in,
 spare steps, share of straight track), rising from small straight-tracked radius-2 boards with

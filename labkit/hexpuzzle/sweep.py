@@ -1,11 +1,11 @@
-"""Swept hexagon collision, the public face of the kernels (SPEC H5).
+"""Swept hexagon collision, the public face of the kernels (rule H5).
 
 :func:`first_contact` sweeps one polyline, :func:`first_contacts` many at once. Both validate
 their arguments and call :mod:`labkit.hexpuzzle._kernels`.
 
 Examples
 --------
-The SPEC's grazing example: a tile moving straight up past a tile one column to the left.
+Rule H5's grazing example: a tile moving straight up past a tile one column to the left.
 
 >>> import numpy as np
 >>> path = np.array([[1.5, 2.598], [1.5, -2.598]])

@@ -1,4 +1,4 @@
-"""Judging a tap before anything moves (SPEC H5, H6): ``trace(level_or_state, tile_id)``.
+"""Judging a tap before anything moves (rules H5, H6): ``trace(level_or_state, tile_id)``.
 
 The tile's planned path (cached per board orientation, see :mod:`~labkit.hexpuzzle.geometry`)
 is swept against the collision hexagons of every *other* tile still on the board. The first
@@ -10,7 +10,7 @@ contact along the path decides:
 
 Neighbouring tiles do not touch at rest (centres √3 R apart, collision apothem 1.524 R), but
 a tile heading toward any neighbour, or sliding past a neighbour's side, touches it within a
-fraction of a cell: the SPEC's grazing rule.
+fraction of a cell: rule H5's grazing rule.
 
 ``trace`` is the solver's inner loop: it does one dict lookup for the cached path and one kernel
 call over the tiles' centre array, with a mask for tiles already gone.

@@ -1,4 +1,4 @@
-"""Map-turn clock, enemy action gauges and skill states (SPEC M1–M9, seed 000).
+"""Map-turn clock, enemy action gauges and skill states (rules M1–M9, rules M1–M9).
 
 A tower (:func:`load_tower`) gives a :class:`World`; a :class:`MapTurn` engine schedules the
 world's enemies on a discrete map-turn clock; :class:`Actions` is the player's layer that spends

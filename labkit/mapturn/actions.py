@@ -1,4 +1,4 @@
-"""Player actions and the time each one costs (the action matrix, seed §4, SPEC M4).
+"""Player actions and the time each one costs (the action matrix, seed §4, rule M4).
 
 =========================================  ==========================================
 action                                     time
@@ -13,7 +13,7 @@ one battle                                  the settled battle time (max rule)
 UI, manual, preview                         0
 =========================================  ==========================================
 
-Decisions the SPEC leaves open:
+Decisions the rules leave open:
 
 * Moving into an enemy is a battle; the hero stays in place and the enemy is removed on a win.
 * *Capture*: after the hero arrives on a cell, every adjacent enemy whose definition has

@@ -1,4 +1,4 @@
-"""What a scheduled enemy does when its gauge fills (``performEnemyAction``, SPEC M5).
+"""What a scheduled enemy does when its gauge fills (``performEnemyAction``, rule M5).
 
 * ``idle`` — nothing.
 * ``chase`` — one step along a shortest path to the hero (``labkit.pathfinding.grid_path`` on the

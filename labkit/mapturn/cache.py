@@ -1,4 +1,4 @@
-"""The active-enemy cache (``activeEnemiesByFloor``, seed §6.3, SPEC M6).
+"""The active-enemy cache (``activeEnemiesByFloor``, seed §6.3, rule M6).
 
 Per floor, only enemies whose definition has ``timeCost > 0``. Built by one full-floor scan when
 a floor is entered (:meth:`ActiveCache.rebuild`); afterwards *patched* as blocks change, never
@@ -13,7 +13,7 @@ While a block move or jump is in flight (depth counter > 0) the remove/set patch
 suppressed; the move ends with one ``migrate_point`` (``keep=True``) or one ``remove_cell`` at the
 origin (``keep=False``). A batch removal rebuilds once. ``version`` rises on every rebuild/patch.
 
-Tick order (a decision the seed leaves open): enemies act in row-major ``(y, x)`` order of their
+Tick order (a decision the rules leave open): enemies act in row-major ``(y, x)`` order of their
 positions at the start of the tick. The order depends only on the map, so a game loaded from a save
 (whose cache is rebuilt) acts exactly like the game that kept running.
 """

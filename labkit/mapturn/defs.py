@@ -6,7 +6,7 @@ the numbers on each floor grid to an enemy, item or terrain id, the floors in or
 start. Everything is validated before any object is built; errors name the file, the JSON pointer
 and the bad value.
 
-Decisions the SPEC leaves open:
+Decisions the rules leave open:
 
 * Skills are items (M3): one :class:`ItemDef` class covers ``tools``, ``items`` (used up on pick-up)
   and the four skill classes; ``SkillDef`` is the same class under the seed's name.

@@ -1,10 +1,10 @@
-"""The map-turn engine: clock, ticks, gauges, battles, persistence (SPEC M2, M5–M8).
+"""The map-turn engine: clock, ticks, gauges, battles, persistence (rules M2, M5–M8).
 
 ``consume_time(n)`` adds ``n`` to the clock and then calls ``advance_one`` exactly ``n`` times;
 each call is one tick: ``map_turn += 1`` and every scheduled enemy of the current floor fills its
 gauge by one and acts once per ``timeCost`` it holds. Three ticks are three separate settlements.
 
-Decisions the SPEC leaves open:
+Decisions the rules leave open:
 
 * A battle an *enemy* starts during a tick (a chaser or patroller stepping onto the hero) settles
   at once — layers drop, a failure means death — but adds no time: the tick is already being

@@ -1,9 +1,9 @@
-"""Skill states and battles (seed §6.4–§6.6, §7; SPEC M1, M3, M7).
+"""Skill states and battles (seed §6.4–§6.6, §7; rules M1, M3, M7).
 
 Functions here act on a :class:`~labkit.mapturn.state.SkillState` and never touch the clock;
 :class:`~labkit.mapturn.scheduler.MapTurn` wraps them and decides when time passes.
 
-Decisions the SPEC leaves open:
+Decisions the rules leave open:
 
 * Stack policies when a status skill that is already active is used again: ``refresh`` resets
   ``remainBattles`` to ``durationBattles``; ``stack`` adds ``durationBattles`` and keeps the larger

@@ -1,10 +1,10 @@
-"""Runtime state that is saved: ``mapTurnState`` and ``skillState`` (seed §3.3, SPEC M8).
+"""Runtime state that is saved: ``mapTurnState`` and ``skillState`` (seed §3.3, rule M8).
 
 Everything here is plain JSON. The active-enemy cache is *not* state: it is derived from the map
 and rebuilt after a load. Parsing validates every field before anything is built, so a corrupt
 save raises :class:`SaveError` and leaves the running game untouched.
 
-Decisions the SPEC leaves open:
+Decisions the rules leave open:
 
 * ``clock`` grows by ``n`` at once in ``consume_time`` (seed §2.1, first variant); ``mapTurn``
   grows by one per tick.

@@ -1,4 +1,4 @@
-"""Gauge scheduling for many enemies at once: :func:`gauge_timeline` (SPEC M5, J1).
+"""Gauge scheduling for many enemies at once: :func:`gauge_timeline` (rules M5, J1).
 
 The engine settles gauges one tick at a time in Python, interleaved with enemy actions. When the
 actions do not change the schedule (tuning time costs, idle enemies), the gauge rule alone says who

@@ -5,9 +5,9 @@ its enemy cache in step. Here the :class:`World` owns the blocks and tells every
 listener what changed, as a :class:`WorldEvent`; :class:`~labkit.mapturn.scheduler.MapTurn`
 subscribes and patches its active-enemy cache.
 
-Coordinates follow SPEC P0: points are ``(x, y)``, grids are indexed ``[y, x]``.
+Coordinates follow rule P0: points are ``(x, y)``, grids are indexed ``[y, x]``.
 
-Decisions the SPEC leaves open:
+Decisions the rules leave open:
 
 * A hidden block keeps its number but counts as empty until shown; ``set_block`` shows the cell.
 * ``move_block``/``jump_block`` emit ``move_begin``, then (suppressed) ``remove`` at the origin and
@@ -33,7 +33,7 @@ from .defs import MAX_STAT, EnemyDef, Tower, TowerError
 
 __all__ = ["Hero", "WorldEvent", "World", "DIRECTIONS"]
 
-# Screen directions (y grows downward, SPEC P0).
+# Screen directions (y grows downward, rule P0).
 DIRECTIONS = {"U": (0, -1), "D": (0, 1), "L": (-1, 0), "R": (1, 0)}
 
 

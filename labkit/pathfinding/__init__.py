@@ -1,4 +1,4 @@
-"""Passability and pathfinding (SPEC P0–P7, seed 003).
+"""Passability and pathfinding (rules P0–P7, rules P0–P7).
 
 Three levels of one API, as in python-tcod: the fast grid kernels (:func:`grid_path`,
 :func:`grid_costs`) for analysts' cost fields; the graph builder and finder

@@ -5,7 +5,7 @@ Two families:
 * ``grid_search`` / ``trace_cells``: Dijkstra on a dense cost grid (cost <= 0, NaN or inf =
   blocked), with an *indexed* binary heap (decrease-key, so the heap never holds more than one
   entry per cell and its memory is bounded by the grid size).
-* ``bfs_graph`` / ``graph_search``: the object-level graph of SPEC P5/P6 built from a pass table
+* ``bfs_graph`` / ``graph_search``: the object-level graph of rule P5/P6 built from a pass table
   (``can[y, x, d]``, ``hit[y, x]``) and searched with a lazy binary heap that skips stale
   entries, as P6 describes.
 

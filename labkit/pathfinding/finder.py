@@ -1,6 +1,6 @@
-"""Least-cost search on a built graph and its result (SPEC P6).
+"""Least-cost search on a built graph and its result (rule P6).
 
-Decisions the SPEC leaves open, recorded here:
+Decisions the rules leave open, recorded here:
 
 * ``PathResult.path`` is an ``(n, 2)`` array of ``(x, y)`` cells from the start to the target,
   both included (so SUCCESS means ``n >= 2``); ``steps`` gives the ``n - 1`` move directions.

@@ -1,6 +1,6 @@
-"""Graph building (SPEC P5): the nodes reachable from a start, their edges, costs and terminals.
+"""Graph building (rule P5): the nodes reachable from a start, their edges, costs and terminals.
 
-Decisions the SPEC leaves open, recorded here:
+Decisions the rules leave open, recorded here:
 
 * The start is terminal (never expanded) when the predicate says entering it would hit:
   ``should_hit(PassCheck(start, start, UNKNOWN, ...))``.

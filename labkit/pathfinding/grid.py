@@ -1,6 +1,6 @@
-"""Fast grid least-cost search for analysts' cost fields and the map-turn chase (SPEC J1, P0).
+"""Fast grid least-cost search for analysts' cost fields and the map-turn chase (rules J1, P0).
 
-Decisions the SPEC leaves open, recorded here:
+Decisions the rules leave open, recorded here:
 
 * ``cost`` is indexed ``[y, x]``; a cell is *blocked* when its cost is <= 0, NaN or +inf; any
   other cost is the price of entering it (P0: a path's cost is the sum of the costs of the cells it
@@ -10,7 +10,7 @@ Decisions the SPEC leaves open, recorded here:
 * ``diagonal=True`` adds the four diagonal moves, each costing the entered cell's cost like any
   other move, and forbids corner cutting: a diagonal step needs both orthogonal cells beside it
   open. The object-level search applies the same rule with the ``NoCornerCutting`` predicate;
-  its default (the seed's P3 rules) judges a diagonal on its two end cells only and may cut.
+  its default (rule P3) judges a diagonal on its two end cells only and may cut.
 * A start outside the grid is a ``ValueError``; a target outside the grid is simply unreachable
   (empty path, ``inf``), as ``PathfindingSystem.find`` treats it as NO_PATH (P6).
 * Ties between equal-cost paths are broken by queue order: deterministic for a given input.

@@ -1,8 +1,8 @@
-"""The hero mover (SPEC P4): one step, its three results, trigger dispatch, recording, replay.
+"""The hero mover (rule P4): one step, its three results, trigger dispatch, recording, replay.
 
 The mover never judges passability itself: it asks its predicate and translates the answer.
 
-Decisions the SPEC leaves open, recorded here:
+Decisions the rules leave open, recorded here:
 
 * Triggers are dispatched as ``(kind, cell)`` with ``kind`` in ``"touch" | "leave" | "enter"``
   to every callable in ``listeners`` and appended to ``events``; a game maps them to the tile's

@@ -1,10 +1,10 @@
-"""The passability contract (SPEC P1–P3): ``PassCheck``, ``PassPredicate``, the default rules.
+"""The passability contract (rules P1–P3): ``PassCheck``, ``PassPredicate``, the default rules.
 
 ``can_pass`` answers "can one get there at all" (false: the hero stops, the graph has no edge);
 ``should_hit`` answers "does one bump into it instead of entering" (true: the hero stops and
 touches it, the graph keeps the edge and marks the cell terminal).
 
-Decisions the SPEC leaves open, recorded here:
+Decisions the rules leave open, recorded here:
 
 * ``DefaultPassPredicate.face`` is the 4-way handler it reduces directions with (P3 step 1);
   ``face=None`` stands for "no handler available" and makes ``can_pass`` false.

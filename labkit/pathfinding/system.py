@@ -1,6 +1,6 @@
-"""The pathfinding system (SPEC P7): binds mover, layer, predicate, direction handler and costs.
+"""The pathfinding system (rule P7): binds mover, layer, predicate, direction handler and costs.
 
-Decisions the SPEC leaves open, recorded here:
+Decisions the rules leave open, recorded here:
 
 * Moves are driven synchronously: ``move_to(target)`` returns a :class:`Walk` that has already
   run (``run=False`` returns it unstarted; call ``advance()`` per animation tick). While a walk

@@ -1,6 +1,6 @@
-"""Map model: pass bits, directions, direction handlers, tiles, layers and maps (SPEC P0, P2).
+"""Map model: pass bits, directions, direction handlers, tiles, layers and maps (rules P0, P2).
 
-Decisions the SPEC leaves open, recorded here:
+Decisions the rules leave open, recorded here:
 
 * Tile number 0 means "no static tile" (the cell imposes nothing, P3). Every other number used by
   a layer must be in the map's tile table; a layer naming an unknown number is an error.

@@ -1,4 +1,4 @@
-"""CollisionSweepViewer: pick a level, turn the board, choose a tile, scrub its sweep (SPEC J2).
+"""CollisionSweepViewer: pick a level, turn the board, choose a tile, scrub its sweep (rule J2).
 
 The viewer shows the board at the chosen orientation, the chosen tile's planned path, how far
 it gets, the Minkowski hexagon of the tile it touches first and the contact point. A slider
@@ -36,7 +36,7 @@ LEVEL_DIR = data_path("levels", must_exist=False)
 
 
 def shipped_levels() -> list[Level]:
-    """The example levels in ``data/levels`` (or the seed's grazing example if absent)."""
+    """The example levels in ``data/levels`` (or rule H5's grazing example if absent)."""
     files = sorted(LEVEL_DIR.glob("*.json")) if LEVEL_DIR.is_dir() else []
     levels = []
     for f in files:

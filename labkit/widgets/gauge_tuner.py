@@ -1,4 +1,4 @@
-"""GaugeTuner: tune enemy timeCosts against the player's action mix (SPEC J2, M5).
+"""GaugeTuner: tune enemy timeCosts against the player's action mix (rules J2, M5).
 
 Sliders set each scheduled enemy type's ``timeCost``, the player's repeating action mix (moves,
 battles with a status battle time, ranged skills with their timeCost) and the number of ticks.

@@ -1,12 +1,12 @@
 """``PathfindingPlayground``: paint walls, one-way and hit tiles, pick start and target, switch
-4/8-way and cost fields, and see status, path, cost and the nodes the search reached (SPEC J2).
+4/8-way and cost fields, and see status, path, cost and the nodes the search reached (rule J2).
 
 All logic lives in plain methods (``click``, ``paint``, ``press``/``drag``/``release``,
 ``set_start``, ``set_target``, ``update``, ``reason``) that tests drive without a browser; the
 matplotlib artists are updated in place. With the ipympl backend (``%matplotlib widget``)
 clicking the map paints one cell and dragging paints every cell the pointer crosses.
 
-8-way corner rule: by default the search uses the seed's rules (P3), which judge a diagonal step
+8-way corner rule: by default the search uses rule P3, which judge a diagonal step
 on its two end cells, so a path may squeeze past a wall's corner; the "corners" toggle switches to
 :class:`~labkit.pathfinding.NoCornerCutting`, the rule :func:`~labkit.pathfinding.grid_path`
 uses. The status line names the rule in force.
@@ -39,7 +39,7 @@ TOOLS = {"wall": WALL.number, "one-way →": ONE_WAY.number, "hit tile": HIT.num
 COLOURS = {0: (1.0, 1.0, 1.0), 1: (0.23, 0.23, 0.23), 2: (0.94, 0.63, 0.25), 3: (0.61, 0.78, 0.94)}
 COST_FIELDS = ("uniform", "swamp in the middle", "random 1-5")
 COST_TOP = 5.0  # the dearest cell of the shipped fields; the colour bar spans 1 to this
-CORNERS = {"may cut corners (seed P3)": False, "no corner cutting (as the fast path finder)": True}
+CORNERS = {"may cut corners (rule P3)": False, "no corner cutting (as the fast path finder)": True}
 _SHADE = np.array([0.0, 0.45, 0.1])  # the green a cell tends to as its cost rises
 BRUSHES = ("wall", "one-way →", "hit tile", "erase")  # tools a drag paints with
 
@@ -312,7 +312,7 @@ class PathfindingPlayground(CodeMixin):
         if self.neighbourhood.value == "8-way":
             rule = (" · 8-way, no corner cutting (the fast path finder's rule)"
                     if CORNERS[self.corners.value]
-                    else " · 8-way, may cut past wall corners (seed rule P3)")  # fmt: skip
+                    else " · 8-way, may cut past wall corners (rule P3)")  # fmt: skip
         self.status.value = (
             f"<b>{r.status.name}</b>{': ' + why if why else ''} · cost {cost_text} · "
             f"steps {max(len(r.path) - 1, 0)} · expanded {r.expanded} · graph nodes "

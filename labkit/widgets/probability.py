@@ -1,4 +1,4 @@
-"""ProbabilityExplorer: edit the combat curves live and watch two loadouts fight (SPEC J2, E2).
+"""ProbabilityExplorer: edit the combat curves live and watch two loadouts fight (rules J2, E2).
 
 Sliders edit the 9 hit and 9 pursuit percentages, the priority slope (points per agility level)
 and its clamp. Two loadout panels pick character, weapon, armour, stealth and retreat threshold.

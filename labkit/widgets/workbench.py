@@ -1,4 +1,4 @@
-"""DifficultyWorkbench: tune the score's part weights and band edges against telemetry (SPEC J2).
+"""DifficultyWorkbench: tune the score's part weights and band edges against telemetry (rule J2).
 
 Sliders set the six part weights (points at full strength), the baseline and the three band
 edges; the levels are re-scored and re-ranked live, and a scatter shows each level's score

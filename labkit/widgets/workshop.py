@@ -15,7 +15,7 @@ because a tile was added or removed. **undo** / **redo** step through every edit
 included). When a level cannot be solved the status says why: which tiles can never leave (they
 stay after every turn and every tap that works), or that the move limit is below the operations
 the solution needs. After every edit the level is rebuilt through
-:meth:`Level.from_json` (the import limits of SPEC H2), solved (H7) and scored (H9); the status
+:meth:`Level.from_json` (the import limits of rule H2), solved (H7) and scored (H9); the status
 line shows what is wrong, or the solve status, minimum rotations, score, band and parts. Save
 writes version-2 JSON atomically; load reads it back.
 

@@ -1,4 +1,4 @@
-"""Playback of format-3 simulation traces (SPEC E6): the board after every step, no rule run.
+"""Playback of format-3 simulation traces (rule E6): the board after every step, no rule run.
 
 :func:`playback` starts from the stored initial map and applies the events of each step to a
 board of actors, loot, corpses and the sounds of that step, yielding one :class:`Frame` per step

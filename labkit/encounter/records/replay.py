@@ -1,4 +1,4 @@
-"""Re-running simulation traces (SPEC E6).
+"""Re-running simulation traces (rule E6).
 
 * :func:`replay` re-runs a format-2 or format-3 trace from its settings and seeds and compares
   the new event stream with the stored one (seed: ``AssertSameEvents``). It returns the first

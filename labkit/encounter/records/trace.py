@@ -1,4 +1,4 @@
-"""Simulation traces (SPEC E6): one game as a JSON file, formats 2 and 3.
+"""Simulation traces (rule E6): one game as a JSON file, formats 2 and 3.
 
 A trace stores the settings (so :func:`~labkit.encounter.replay` can re-run the game),
 the event list, total steps and turns, the winner and the end reason (``victory``,

@@ -1,4 +1,4 @@
-"""The rules of an encounter (SPEC E2–E5): pure functions and small objects, no session state.
+"""The rules of an encounter (rules E2–E5): pure functions and small objects, no session state.
 
 :mod:`.balance` loads the balance data (tables, weapons, items), :mod:`.tables` reads the hit,
 pursuit and priority tables, :mod:`.combat` fights exchanges, :mod:`.sound` propagates noise,

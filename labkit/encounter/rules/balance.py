@@ -1,11 +1,11 @@
 """Balance data for the encounter rules: tables, priority rule, weapons, armour, characters, pool.
 
-Every number the combat and item rules use comes from a balance file (SPEC E2: "tables and item
+Every number the combat and item rules use comes from a balance file (rule E2: "tables and item
 stats are data, not code"); the shipped one is ``data/balance/a_edition.json``. The loader checks
 everything before building anything and raises :class:`BalanceError` naming the JSON pointer and
 the bad value.
 
-Decisions the SPEC leaves open, recorded here:
+Decisions the rules leave open, recorded here:
 
 * A table is 9 probabilities for the clamped index −4…4, each in [0, 1] and strictly increasing
   (a flat or falling curve is almost certainly a typo in a hand-edited file).

@@ -1,4 +1,4 @@
-"""Items (SPEC E5): the global card pool, room loot, bags, equipment and magazines.
+"""Items (rule E5): the global card pool, room loot, bags, equipment and magazines.
 
 The :class:`CardPool` holds the global remaining stock (A edition: 2 long knives, 3 revolvers,
 20 bullet cards, 1 silencer — from the balance file). Once a card is taken it no longer counts
@@ -6,7 +6,7 @@ in the pool: it sits in a room's ``loot``, in a :class:`Bag`, in a gun's magazin
 ``dropped_loot`` (dropped or left by the dead), so the total of every item is conserved
 (:func:`census` adds it all up).
 
-Decisions the SPEC leaves open, recorded here:
+Decisions the rules leave open, recorded here:
 
 * **Quotas.** The quota item's whole stock (bullets) is spread evenly over the rooms that may
   yield it, in the order given; the remainder goes one each to the first rooms. A quota is a cap,

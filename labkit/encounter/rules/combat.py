@@ -1,11 +1,11 @@
-"""Combat (SPEC E2): loadouts, one exchange, whole fights, and their Monte-Carlo estimates.
+"""Combat (rule E2): loadouts, one exchange, whole fights, and their Monte-Carlo estimates.
 
 A :class:`Loadout` (character base + weapon + armour + stealth) composes into a
 :class:`Fighter`: hit level = base hit + weapon HitScore (+ stealth bonus in the first round),
 pursuit level = base pursuit + weapon pursuit grade, agility = base + weapon + armour. The curve
 decides whether a blow lands; life and protection decide whether it kills.
 
-Decisions the SPEC leaves open, recorded here (one kernel, ``_kernels.exchange``, implements
+Decisions the rules leave open, recorded here (one kernel, ``_kernels.exchange``, implements
 them for both the session and the Monte Carlo):
 
 * **One exchange.** Each side submits ``"attack"`` or ``"retreat"``.

@@ -1,10 +1,10 @@
-"""Knowledge (SPEC E4): each actor's ``NoteBook`` and the observation a policy may read.
+"""Knowledge (rule E4): each actor's ``NoteBook`` and the observation a policy may read.
 
 A notebook separates what an actor knows from the world's truth: notes can be missing or stale.
 Entries have a kind (event, discovery, signal, visit, threat), the turn they were made, and
 optionally a position, a direction and a signal strength.
 
-Decisions the SPEC leaves open, recorded here:
+Decisions the rules leave open, recorded here:
 
 * **Visible** at turn ``t`` means made during the last 5 turns: ``t − 5 < entry.turn ≤ t``
   (the current turn and the four before). Entries "from the future" are not visible.
@@ -187,7 +187,7 @@ class NoteBook:
 
 @dataclass(frozen=True)
 class Observation:
-    """Everything a policy may read when it decides (SPEC E4), built by :meth:`build`.
+    """Everything a policy may read when it decides (rule E4), built by :meth:`build`.
 
     Fields are plain values: the actor's own position, life, wounds, stealth, equipment and
     ammo, bag counts, visible notes, known rooms, the signals heard this turn and the legal

@@ -1,4 +1,4 @@
-"""Sound (SPEC E3): who hears what, how loud, and from which of 8 directions.
+"""Sound (rule E3): who hears what, how loud, and from which of 8 directions.
 
 A source of exposure level N at (x, y) is heard by every cell within Chebyshev distance N − 1
 (diagonal neighbours are at distance 1), with strength N − distance (so ≥ 1 wherever heard, N

@@ -1,4 +1,4 @@
-"""Combat curves (SPEC E2): the hit and pursuit tables and the priority rule.
+"""Combat curves (rule E2): the hit and pursuit tables and the priority rule.
 
 The tables are data: :data:`HIT` and :data:`PURSUIT` are the shipped A edition's
 (``data/balance/a_edition.json``), read-only float64 arrays of 9 probabilities for the index

@@ -1,4 +1,4 @@
-"""Whole games played on the rules (SPEC E1, E4, E6, E7).
+"""Whole games played on the rules (rules E1, E4, E6, E7).
 
 :mod:`.settings` (``SimulationSettings``), :mod:`.world` (the seeded room map), :mod:`.actors`,
 :mod:`.policy` (AI policies reading only their own observation), :mod:`.session`

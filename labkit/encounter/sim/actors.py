@@ -3,9 +3,9 @@
 An :class:`Actor` holds its true state (room, life, phase, stealth, bag) *and* its own
 knowledge (notebook, known rooms, the signals it heard since it last acted). The observation it
 hands to a policy (:meth:`Actor.observe`) is built from the second part plus the actor's own
-body only — never from the world (SPEC E4).
+body only — never from the world (rule E4).
 
-Decisions the SPEC leaves open, recorded here:
+Decisions the rules leave open, recorded here:
 
 * Two sides: NPCs (``npc-0`` …, character ``npc``) and monsters (``monster-0`` …, character
   ``monster``). Actors of one side never fight each other.

@@ -1,4 +1,4 @@
-"""Batch sweeps (SPEC E7): many games over seeds and settings, on processes or a Dask cluster.
+"""Batch sweeps (rule E7): many games over seeds and settings, on processes or a Dask cluster.
 
 :func:`run_batch` plays one game per (settings, seed) pair and returns a :class:`BatchResult`:
 a numpy structured array with one row per game (settings index, both seeds, winner, end

@@ -1,4 +1,4 @@
-"""Outcome-only games (SPEC W3): the numbers a batch row needs, five times faster and more.
+"""Outcome-only games (rule W3): the numbers a batch row needs, five times faster and more.
 
 :func:`outcome_row_fast` plays one game in the numba kernel
 (:func:`labkit.encounter._game_kernels.play_game`) and returns exactly what

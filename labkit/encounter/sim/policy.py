@@ -1,4 +1,4 @@
-"""AI policies (SPEC E4): each decides from its own :class:`~labkit.encounter.Observation`.
+"""AI policies (rule E4): each decides from its own :class:`~labkit.encounter.Observation`.
 
 A policy is any object with ``decide(observation) -> str`` returning one of the observation's
 ``legal_actions``; in an encounter those are ``attack`` and ``retreat``. A policy gets its own

@@ -1,4 +1,4 @@
-"""The headless runner (SPEC E7, seed: ``SimulationRunner``): play games without any UI.
+"""The headless runner (rule E7, seed: ``SimulationRunner``): play games without any UI.
 
 * :func:`simulate` plays one game and returns its trace (the one-call helper);
 * :func:`outcome` plays one game and returns only the plain numbers a batch row needs (no

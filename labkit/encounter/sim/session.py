@@ -1,4 +1,4 @@
-"""The game session (SPEC E1): polling, actions, encounters, fights, deaths, sound, the end.
+"""The game session (rule E1): polling, actions, encounters, fights, deaths, sound, the end.
 
 :class:`GameSession` advances one *step* at a time: either the polled actor performs one action
 (state ``ACTION``), or — while an encounter is open, the only interrupting state — both sides
@@ -13,7 +13,7 @@ Random streams (DESIGN §3): the map comes from ``stream(map_seed, "map")``, fig
 from ``stream(seed, "process")``, each actor's policy from ``stream(seed, f"policy/{id}")``, so
 one more draw in one policy moves neither the map nor any other actor's choices.
 
-Decisions the SPEC leaves open, recorded here:
+Decisions the rules leave open, recorded here:
 
 * **Meeting.** After an action, if living enemies share the actor's room an encounter starts:
   a mover entering a room where an enemy hides is *ambushed* (the hider is side A with the

@@ -5,7 +5,7 @@ seed (fights, flights) from which each actor's policy stream is also derived, th
 monster counts, the map size, both sides' difficulty, the step limit and whether per-step
 snapshots are kept.
 
-Decisions the SPEC leaves open, recorded here:
+Decisions the rules leave open, recorded here:
 
 * ``difficulty`` is ``(npc level, monster level)``, each 0 (easy) … 3 (expert); the policy
   classes turn a level into their own thresholds (see :mod:`labkit.encounter.sim.policy`).

@@ -1,4 +1,4 @@
-"""Parameter sweeps (SPEC W3): a grid of settings and balance values x seeds -> one tidy table.
+"""Parameter sweeps (rule W3): a grid of settings and balance values x seeds -> one tidy table.
 
 :func:`sweep` plays every parameter *point* of a grid on the same seeds (common random numbers:
 the differences between points are paired, seed by seed) and returns a pandas ``DataFrame``

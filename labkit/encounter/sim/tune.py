@@ -1,4 +1,4 @@
-"""Tuning to a target (SPEC W3): the parameter value whose win rate (or other metric) hits it.
+"""Tuning to a target (rule W3): the parameter value whose win rate (or other metric) hits it.
 
 :func:`tune` runs a stochastic root search on a response that is assumed monotone between the
 bounds (more monster life, fewer NPC wins), spending games where the answer is uncertain:

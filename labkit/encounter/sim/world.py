@@ -4,7 +4,7 @@ The map is a ``width × height`` grid of rooms addressed ``(x, y)`` (y down = so
 convention of :mod:`labkit.encounter.rules.sound`). Everything here is drawn from the *map* stream
 only (``labkit.rng.stream(map_seed, "map")``), so policies and fights never move a room.
 
-Decisions the SPEC leaves open, recorded here:
+Decisions the rules leave open, recorded here:
 
 * Room kinds are ``hall``, ``store``, ``armory``, ``cellar`` and ``ward``; only stores and
   armouries may yield the quota item (bullets). A map without one gets an armoury.

@@ -26,7 +26,7 @@ def register(subparsers: Any) -> None:
     puzzle = subparsers.add_parser("puzzle", help="hex track puzzle: validate, show, trace levels")
     sub = puzzle.add_subparsers(dest="puzzle_command", metavar="ACTION", required=True)
 
-    validate = sub.add_parser("validate", help="check level files against the format (SPEC H2)")
+    validate = sub.add_parser("validate", help="check level files against the format (rule H2)")
     validate.add_argument("files", nargs="+", metavar="FILE")
     validate.set_defaults(func=_validate)
 

@@ -42,7 +42,7 @@ def register_calibration_commands(puzzle_subparsers: Any) -> None:
     tele.set_defaults(func=_telemetry)
 
     cal = puzzle_subparsers.add_parser(
-        "calibrate", help="fit the difficulty weights and bands to telemetry (SPEC H9)"
+        "calibrate", help="fit the difficulty weights and bands to telemetry (rule H9)"
     )
     cal.add_argument("telemetry", metavar="TELEMETRY", help="telemetry CSV")
     cal.add_argument("--levels", nargs="+", metavar="FILE", help="default: the campaign")

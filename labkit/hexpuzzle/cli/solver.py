@@ -21,7 +21,7 @@ from labkit import _args as A
 
 def register_solver_commands(sub: Any) -> None:
     """Add solve, hint, score, generate and campaign to the ``puzzle`` sub-parsers ``sub``."""
-    solve = sub.add_parser("solve", help="fewest rotations to clear a level (SPEC H7)")
+    solve = sub.add_parser("solve", help="fewest rotations to clear a level (rule H7)")
     solve.add_argument("file", metavar="FILE")
     solve.add_argument("--max-states", type=A.int_range(1, 10_000_000), default=20_000,
                        metavar="N")  # fmt: skip
@@ -32,11 +32,11 @@ def register_solver_commands(sub: Any) -> None:
     hint.add_argument("file", metavar="FILE")
     hint.set_defaults(func=_hint)
 
-    score = sub.add_parser("score", help="difficulty 0-100 of levels, as a table (SPEC H9)")
+    score = sub.add_parser("score", help="difficulty 0-100 of levels, as a table (rule H9)")
     score.add_argument("files", nargs="+", metavar="FILE")
     score.set_defaults(func=_score)
 
-    gen = sub.add_parser("generate", help="generate levels backwards from a seed (SPEC H8)")
+    gen = sub.add_parser("generate", help="generate levels backwards from a seed (rule H8)")
     gen.add_argument("--seed", type=A.seed, required=True, metavar="S")
     gen.add_argument("--count", type=A.int_range(1, 10_000), default=1, metavar="N")
     gen.add_argument("--out", type=A.out_dir, required=True, metavar="DIR",

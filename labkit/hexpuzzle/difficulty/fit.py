@@ -1,4 +1,4 @@
-"""Calibrating the difficulty score on player telemetry (SPEC H9, last paragraph).
+"""Calibrating the difficulty score on player telemetry (rule H9, last paragraph).
 
 The structural score (:mod:`.difficulty`) adds six parts with fixed weights (15, 20, 20, 15,
 20, 10 points at full strength). :func:`calibrate` lets the players set them.
@@ -24,7 +24,7 @@ the index and refit; percentile intervals (95 %) are reported for every weight, 
 and the edges. Resampling levels covers the model's misfit, resampling players the noise of the
 index; with 24 levels and seven parameters, expect wide intervals — they are the honest answer.
 
-Decisions the SPEC leaves open
+Decisions the rules leave open
 ------------------------------
 * Levels without a total (unsolvable, undetermined, empty) and levels without telemetry are
   left out of the fit and named in ``skipped``; they still get a calibrated score when they

@@ -1,4 +1,4 @@
-"""The observed difficulty index: what player telemetry says about a level (SPEC H9).
+"""The observed difficulty index: what player telemetry says about a level (rule H9).
 
 The index (0–100) of a level combines five rates computed from its telemetry rows (attempts):
 
@@ -19,7 +19,7 @@ arguments (``index_weights``, ``time_ref``). Because each component is a mean of
 values, the index of telemetry whose per-attempt values have expectation ``p`` is ``100 p``
 (:func:`~labkit.hexpuzzle.difficulty.players.telemetry_from_weights` relies on this).
 
-Decisions the SPEC leaves open
+Decisions the rules leave open
 ------------------------------
 * The ``rotations`` column is not in the index: the rotations players make mostly mirror the
   level's minimum R (a structural quantity), which would make the rotation weight fit itself.

@@ -23,7 +23,7 @@ path (per turn), the move itself, and a lognormal factor; slower for weaker play
 stuck. A player plays up to ``max_attempts`` attempts per level and stops at the first win;
 each new attempt adds ``learning`` to its skill (it remembers the board).
 
-Decisions the SPEC leaves open
+Decisions the rules leave open
 ------------------------------
 * The game is played on the level's :class:`~labkit.hexpuzzle.solving.contacts.ContactTable` (the
   exact, memoised form of ``trace``); the tests replay recorded games through

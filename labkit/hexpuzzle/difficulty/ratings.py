@@ -1,4 +1,4 @@
-"""Online Glicko-2 ratings of levels and players from telemetry (SPEC W1, last sentence).
+"""Online Glicko-2 ratings of levels and players from telemetry (rule W1, last sentence).
 
 Every first attempt is a game between a player and a level: the player scores 1 for a win at
 the first try, the level scores 1 when the player fails. Ratings follow Glickman's Glicko-2

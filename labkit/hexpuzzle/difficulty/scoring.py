@@ -1,4 +1,4 @@
-"""Numeric difficulty of a level, 0–100 (SPEC H9).
+"""Numeric difficulty of a level, 0–100 (rule H9).
 
 With N tiles, T the mean turns per tile path (ignoring occupancy, initial orientation), W the
 removal layers along the solver's own solution, F the tiles that can exit at the start, R the
@@ -15,7 +15,7 @@ minimum rotations, K = N the minimum charged steps and M the move limit::
 Bands: 0–29 easy, 30–49 intermediate, 50–69 hard, 70–100 challenge. The score is a structural
 estimate, not calibrated on players.
 
-Decisions the SPEC leaves open
+Decisions the rules leave open
 ------------------------------
 * T and F are read from :func:`~labkit.hexpuzzle.tap.trace` on the level as loaded (the same
   judge as a tap); W and R from :func:`~labkit.hexpuzzle.solving.solver.solve`.
@@ -116,7 +116,7 @@ class Difficulty:
     parts : dict
         Unrounded parts by name (values ``None`` where unknown; empty for an empty level).
     N, T, W, F, R, K, M
-        The measured quantities of SPEC H9.
+        The measured quantities of rule H9.
     solution : Solution or None
         The solver's result W and R were read from.
 
@@ -203,7 +203,7 @@ class Difficulty:
 
 
 def score(level: Level, max_states: int = MAX_STATES) -> Difficulty:
-    """Score ``level`` 0–100 by SPEC H9.
+    """Score ``level`` 0–100 by rule H9.
 
     Parameters
     ----------

@@ -1,4 +1,4 @@
-"""A player-skill model: who plays, apart from how hard a level is (SPEC W1).
+"""A player-skill model: who plays, apart from how hard a level is (rule W1).
 
 First-attempt success is modelled as P(win at the first try | player p, level l) = σ(θ_p − β_l)
 (the Rasch model of item-response theory): θ_p is the player's ability, β_l the level's

@@ -1,4 +1,4 @@
-"""Player telemetry of the hex track puzzle: one CSV row per attempt at a level (SPEC H9).
+"""Player telemetry of the hex track puzzle: one CSV row per attempt at a level (rule H9).
 
 The format (``data/telemetry/*.csv``) has a header row naming these columns, in any order:
 
@@ -17,7 +17,7 @@ column          type      meaning
 ``won``         0/1       the board was cleared
 ==============  ========  =====================================================================
 
-Decisions the SPEC leaves open
+Decisions the rules leave open
 ------------------------------
 * ``first_try`` is redundant (``attempt == 1 and won``) but analysts filter on it, and telemetry
   from a real game may carry the game's own flag; the loader checks the two agree.

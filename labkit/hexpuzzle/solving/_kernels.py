@@ -1,4 +1,4 @@
-"""Numba kernels of the hex puzzle solver (SPEC H7): who can block whom, and the BFS closure.
+"""Numba kernels of the hex puzzle solver (rule H7): who can block whom, and the BFS closure.
 
 Both kernels are built on :func:`labkit.hexpuzzle._kernels.sweep`, the very sweep that
 :func:`~labkit.hexpuzzle.tap.trace` runs, so the solver cannot disagree with a tap.
@@ -9,7 +9,7 @@ Both kernels are built on :func:`labkit.hexpuzzle._kernels.sweep`, the very swee
   these blockers is still on the board, so the solver's "can this tile exit?" is one AND of
   bitmasks instead of a sweep.
 * :func:`closure_layers` removes, layer by layer, every tile that can exit at one orientation
-  (SPEC H7's closure; H9's removal layers).
+  (rule H7's closure; H9's removal layers).
 
 Remaining-tile sets are ``int64`` bitmasks (bit ``i`` = tile ``i``); a level has at most 61
 tiles (H2), so they fit.

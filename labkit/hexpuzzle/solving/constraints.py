@@ -7,7 +7,7 @@ than the rotations need (one batch of tiles per orientation visited) — and
 :func:`check_reachable` refuses a score no level with those constraints can have, naming the
 range that is reachable.
 
-The reachable score range is the SPEC H9 formula's own bounds, part by part: size and rotation
+The reachable score range is the rule H9 formula's own bounds, part by part: size and rotation
 are fixed by the tile count N and the rotations R; turns may be 0–20 points; layers 0 up to the
 N removal layers; at least one tile must wait for a rotation (blocking at least 15/N) and at most
 every tile (15); pressure 0–10. A target outside those bounds is impossible, not merely hard; a

@@ -9,7 +9,7 @@ tile ``i`` one table row holds
 * ``blockers[o, i]`` — the bitmask of every tile the sweep touches anywhere along the path,
 
 and ``trace(...).outcome == "exit"`` holds exactly when ``exits[o, i]`` and no blocker is
-still on the board. This is SPEC H7's "memoise trace results per (orientation, remaining set,
+still on the board. This is rule H7's "memoise trace results per (orientation, remaining set,
 tile)", memoised once for *all* remaining sets: one row per (orientation, tile) instead of one
 sweep per state. The rows are computed with the same cached :func:`tile_path` polylines and the
 same sweep kernel as ``trace`` (see :mod:`._solver_kernels`), and the tests check the table

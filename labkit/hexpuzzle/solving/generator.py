@@ -1,11 +1,11 @@
-"""Level generator (SPEC H8): build a level backwards under the real collision rules.
+"""Level generator (rule H8): build a level backwards under the real collision rules.
 
 The construction runs the game in reverse. On an empty board with random tracks it places tiles
 one at a time; each new tile must be able to exit — judged by :func:`~labkit.hexpuzzle.tap.trace`
 — with every earlier-placed tile present. Played forwards, the last tile placed leaves first and
 always finds exactly the tiles placed before it, so the reversed order is a solution.
 
-To need several rotations the construction interleaves them (SPEC H8's measured advice): tiles are
+To need several rotations the construction interleaves them (rule H8's measured advice): tiles are
 placed in batches, and between batches the board is turned one step, so forwards the player must
 turn the board back to release each batch. Among a few candidate tiles the generator prefers
 those that could *not* exit at the other orientations (with the tiles already placed — more tiles
@@ -14,7 +14,7 @@ each of the six orientations, keeps those whose solver-confirmed minimum rotatio
 ``rotations`` (at least 1), takes the one closest to the number of rotations built in, and
 re-solves to verify. Attempts that fail start over from the same random stream.
 
-Decisions the SPEC leaves open
+Decisions the rules leave open
 ------------------------------
 * Tracks: each cell gets the straight matching with probability ``straight``, else one of the 15
   matchings uniformly. Straight boards give short, turn-free paths (easier levels).

@@ -4,7 +4,7 @@
 player); :func:`hint` is the one-call form returning just the action or ``None``. Both count the
 request in ``state.hints_used``.
 
-Decisions the SPEC leaves open
+Decisions the rules leave open
 ------------------------------
 * The plan is :func:`~labkit.hexpuzzle.solving.solver.solve` from the state's orientation and the
   tiles still on the board, so following hints always uses the fewest further rotations.

@@ -1,4 +1,4 @@
-"""The rotation solver (SPEC H7): fewest board turns to clear a level, as a tap/rotate sequence.
+"""The rotation solver (rule H7): fewest board turns to clear a level, as a tap/rotate sequence.
 
 Tapping a tile that can exit only takes an obstacle away, so at any orientation removing every
 tile that can exit (again and again until none can) never hurts. The solver therefore searches
@@ -12,7 +12,7 @@ kept; the goal (no tile left) is tested when a state is generated; every state t
 queue counts as *expanded*. At ``max_states`` expansions (20,000 by default) the search stops
 with ``"exhausted"`` — undetermined, never "unsolvable".
 
-Decisions the SPEC leaves open
+Decisions the rules leave open
 ------------------------------
 * Inside one closure layer the taps are listed in level tile order; any order works, because
   every tile of a layer exits with the whole layer still on the board.

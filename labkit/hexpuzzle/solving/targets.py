@@ -1,7 +1,7 @@
 """Generate a level to a difficulty target: a structural score, or a first-try success rate.
 
 :func:`generate_to_target` closes the loop from the target back to the level. The generator
-(SPEC H8) takes a *recipe* — board radius, tile count, rotations built in, share of straight
+(rule H8) takes a *recipe* — board radius, tile count, rotations built in, share of straight
 track — and the score (H9) lands wherever it lands. The search here steers the recipe by what
 each try scored, then polishes the best board by small edits:
 
@@ -284,7 +284,7 @@ def generate_to_target(
     rng : int, SeedSequence or Generator
         Randomness; the same seed gives the same level (see the module notes).
     score : float, optional
-        Target structural total, 0–100 (SPEC H9). About 17–85 is reachable.
+        Target structural total, 0–100 (rule H9). About 17–85 is reachable.
     success : float, optional
         Target first-try success probability, 0–1, for a player of ``ability`` under ``model``.
     model : object with ``success(level, ability) -> float``
