@@ -163,3 +163,19 @@ def test_a_whole_value_on_the_crossing_hits_and_one_between_two_values_does_not(
 def test_a_real_parameter_value_lies_in_its_interval_and_the_crossing_is_the_same():
     t = tune(None, "/x", 0.5, bounds=(1.0, 9.0), response=synthetic(4), progress=False)
     assert t.value == t.root and t.ci[0] <= t.value <= t.ci[1] and t.whole is None
+
+
+def test_tuned_html_escapes_the_parameter_it_was_given():
+    from html.parser import HTMLParser
+
+    hostile = "/<img src=x onerror=alert(1)>"
+    t = tune(None, hostile, 0.5, bounds=(1.0, 9.0), response=synthetic(0), progress=False)
+    page = t._repr_html_()
+    tags: list[str] = []
+
+    class Tags(HTMLParser):
+        def handle_starttag(self, tag, attrs):
+            tags.append(tag)
+
+    Tags().feed(page)
+    assert "img" not in tags and "&lt;img src=x onerror=alert(1)&gt;" in page

@@ -55,6 +55,7 @@ from typing import Any
 import numpy as np
 
 from labkit import ArgumentError
+from labkit._text import html_text
 from labkit.encounter.rules.combat import wilson_interval
 
 __all__ = ["tune", "Tuned", "play_response"]
@@ -144,8 +145,9 @@ class Tuned:
             f"<td>{r.lo:.3f}–{r.hi:.3f}</td></tr>"
             for r in self.curve.itertuples()
         )
-        return (f"<b>Tuned</b>: {self.summary()}<table><tr><th>value</th><th>n</th>"
-                f"<th>{self.metric}</th><th>95% CI</th></tr>{rows}</table>")  # fmt: skip
+        # The parameter and metric names come from the caller (or a balance file): escaped.
+        return (f"<b>Tuned</b>: {html_text(self.summary())}<table><tr><th>value</th><th>n</th>"
+                f"<th>{html_text(self.metric)}</th><th>95% CI</th></tr>{rows}</table>")  # fmt: skip
 
 
 def play_response(
