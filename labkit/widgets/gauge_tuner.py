@@ -182,9 +182,13 @@ class GaugeTuner(CodeMixin):
         per_action = timeline.actions / max(1, len(ends))
         until = self.until()
         reach = {k: v["reach_action"] for k, v in until.items()}
+        you = self.you()
+        acts = {k: e.act_type for k, (_, _, e) in zip(labels, self.instances)}
         return {"timeline": timeline, "labels": labels, "ends": ends,
                 "per_action": dict(zip(labels, per_action.round(3).tolist())),
-                "reach": reach, "until": until}  # fmt: skip
+                "reach": reach, "until": until, "within": int(self.within.value), "you": you,
+                "you_in_wall": bool(self.world.walls(self.floor)[you[1], you[0]]),
+                "acts": acts}  # fmt: skip
 
     def to_code(self) -> str:
         """Source rebuilding this tuner: tower, floor, every timeCost, the action mix, where you
@@ -251,22 +255,25 @@ class GaugeTuner(CodeMixin):
         self._redraw()
 
     def _table_html(self, r: dict[str, Any]) -> str:
+        # Reads ``r`` alone (compute's result), so the table is what the result says.
         rows = []
-        for (k, v), (_, _, e) in zip(r["per_action"].items(), self.instances):
+        acts = r.get("acts", {})
+        for k, v in r["per_action"].items():
             u = r["until"][k]
-            if u["reach_tick"] is None:
-                reach = f"never — {u['never'] or 'it does not act that often'}"
+            if u.get("reach_tick") is None:
+                reach = f"never — {u.get('never') or 'it does not act that often'}"
             elif u["reach_tick"] == 0:
                 reach = "at the start"
             else:
                 reach = f"{u['reach_action']} (tick {u['reach_tick']})"
             first = u["first_action_tick"]
-            rows.append(f"<tr><td title='{html_text(words(e.act_type))}'>{html_text(k)}</td>"
+            act = html_text(words(acts[k])) if k in acts else ""
+            rows.append(f"<tr><td title='{act}'>{html_text(k)}</td>"
                         f"<td>{v:.2f}</td><td>{'never' if first is None else first}</td>"
                         f"<td>{html_text(reach)}</td></tr>")  # fmt: skip
-        n, (x, y) = int(self.within.value), self.you()
+        n, (x, y) = r.get("within", 0), r.get("you", ("?", "?"))
         near = "reaches you" if n == 0 else f"comes within {n} cell{'s' * (n != 1)} of you"
-        wall = " (a wall: taken as open)" if self.world.walls(self.floor)[y, x] else ""
+        wall = " (a wall: taken as open)" if r.get("you_in_wall") else ""
         head = ("<th>enemy</th><th title='enemy actions per player action over the ticks shown'>"
                 "acts per<br>player action</th><th>first acts<br>at tick</th>"
                 f"<th>{near}<br>(you at {x},{y}{wall}):<br>player action (tick)</th>")  # fmt: skip

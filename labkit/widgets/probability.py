@@ -12,7 +12,10 @@ the app's terms (the slider's label, the value as shown, the rule) and the slide
 the last valid balance, which stays in force.
 
 Goal seeking (:meth:`ProbabilityExplorer.solve_for`): which B agility, A hit level or table entry
-gives a target hit %. The curve marks the current matchup (A's blow ▼, B's ▲; the ambush bonus
+gives a target hit % (exactly, at least, at most); "apply" (:meth:`~ProbabilityExplorer.apply_goal`)
+puts the answer into the app — a table entry into its slider, an agility or hit level as the
+loadout change that gives it, with one line for what only the balance file can change. The
+curve marks the current matchup (A's blow ▼, B's ▲; the ambush bonus
 of round 1 is not marked), and :meth:`~ProbabilityExplorer.pin` keeps one balance version for a
 side-by-side comparison with the one being edited.
 """
