@@ -166,14 +166,19 @@ def solve(
             "exact": exact, "feasible": True, "text": text}  # fmt: skip
 
 
+#: The goal-seek row's choices when the app starts (to_code writes only those moved from them).
+_ROW_START: dict[str, Any] = {"how": "exactly", "target": 50, "what": "agility", "side": "a"}
+
+
 class GoalSeek:
     """The explorer's goal-seeking row: target %, what to solve for, whose blow; pin/compare."""
 
     def __init__(self, W: Any, app: Any) -> None:
         from labkit.widgets._controls import WIDE
 
-        self.target = W.BoundedIntText(50, min=0, max=100, description="target hit %",
-                                       style=WIDE, layout=W.Layout(width="160px"))  # fmt: skip
+        self.target = W.BoundedIntText(_ROW_START["target"], min=0, max=100, style=WIDE,
+                                       description="target hit %",
+                                       layout=W.Layout(width="160px"))  # fmt: skip
         self.what = W.Dropdown(options=["agility", "hit level", "table entry"],
                                description="solve for", style=WIDE,
                                layout=W.Layout(width="200px"))  # fmt: skip
@@ -189,10 +194,30 @@ class GoalSeek:
             tooltip="keep the balance in force now to compare with edits",
         )
         self.unpin = W.Button(description="unpin", layout=W.Layout(width="70px"))
+        self.apply = W.Button(description="apply", icon="check", layout=W.Layout(width="80px"),
+                              tooltip="put the answer into the app: the hit % entry, or the "
+                                      "loadout that gives the agility or hit level")  # fmt: skip
         self.answer = W.HTML()
+        self.applied = W.HTML()
         self.button.on_click(lambda _: app.solve_for(self.target.value, self.what.value,
                                                      self.side.value, self.how.value))  # fmt: skip
+        self.apply.on_click(lambda _: app.apply_goal())
         self.pin.on_click(lambda _: app.pin())
         self.unpin.on_click(lambda _: app.unpin())
-        row = [self.how, self.target, self.what, self.side, self.button, self.pin, self.unpin]
-        self.box = W.VBox([W.HBox(row, layout=W.Layout(flex_flow="row wrap")), self.answer])
+        row = [self.how, self.target, self.what, self.side, self.button, self.apply, self.pin,
+               self.unpin]  # fmt: skip
+        self.box = W.VBox([W.HBox(row, layout=W.Layout(flex_flow="row wrap")), self.answer,
+                           self.applied])  # fmt: skip
+
+    def show(self, choice: dict[str, Any]) -> None:
+        """Set the row to a goal asked in code (``solve_for``), so the row shows what was asked."""
+        self.target.value = int(round(choice["target"]))
+        for key in ("what", "side", "how"):
+            getattr(self, key).value = choice[key]
+
+    def code_lines(self, solved: bool) -> list[str]:
+        """``app.goal.<choice>.value = …`` for each choice moved from its start, and a click on
+        solve when an answer is shown (it is recomputed from the row as it stands)."""
+        moved = [key for key, start in _ROW_START.items() if getattr(self, key).value != start]
+        lines = [f"app.goal.{key}.value = {getattr(self, key).value!r}" for key in moved]
+        return [*lines, "app.goal.button.click()"] if solved else lines

@@ -3,10 +3,13 @@
 Sliders set each scheduled enemy type's ``timeCost``, the player's repeating action mix (moves,
 battles with a status battle time, ranged skills with their timeCost) and the number of ticks.
 The app shows a raster of enemy actions against map turns (vertical lines mark the end of each
-player action), how often each enemy acts per player action, and, for each chaser, how many
-player actions pass before it reaches the hero's start on the chosen floor (shortest path from
-``labkit.pathfinding`` through the floor's walls only — enemies and items in the way are taken
-as cleared; a chaser reaches the hero on its ``d``-th action, ``d`` = path steps).
+player action), how often each enemy acts per player action, and, for every enemy, how many
+player actions pass before it first comes within N cells of where you stand ("you stand at"
+x and y, the hero's start at first; N = 0: it steps onto you). A chaser walks a shortest path
+from ``labkit.pathfinding``, a patroller its waypoint loop, both through the floor's walls only
+(enemies and items in the way are taken as cleared); an idle or skill enemy does not walk. When
+it never comes that close the table says why (walled off, its route stays N+ cells away, a wall
+stops its patrol, it does not walk); see :mod:`labkit.widgets._gauge_approach`.
 
 The schedule comes from :func:`labkit.mapturn.gauge_timeline`, i.e. the gauge rule alone: it
 assumes enemies do not die or change floor in between, which is what a designer tunes against.
@@ -14,7 +17,7 @@ assumes enemies do not die or change floor in between, which is what a designer 
 "How long until" answers are not limited to the ticks drawn: each is computed over exactly as
 many ticks as it needs (a gauge gains 1 per tick, so an enemy of timeCost ``c`` performs its
 ``d``-th action by tick ``ceil(d * c)``). "never" means never: no path through the walls, or an
-enemy that is not scheduled. Slider values are read on their step grid (``snapped``), so a value
+enemy that does not walk. Slider values are read on their step grid (``snapped``), so a value
 the browser writes back as ``3.0000000000000004`` counts as the ``3.00`` it shows.
 """
 
@@ -29,6 +32,13 @@ from labkit.mapturn import World, example_tower_path, gauge_timeline, load_tower
 from labkit.widgets._code import CodeError, CodeMixin, literal, path_code, shown, source
 from labkit.widgets._controls import snapped, tip
 from labkit.widgets._figure import FigurePane, new_figure
+from labkit.widgets._gauge_approach import (
+    Approach,
+    chase_approach,
+    patrol_approach,
+    still_approach,
+)
+from labkit.widgets.glossary import words
 
 if TYPE_CHECKING:
     from matplotlib.image import AxesImage
@@ -77,9 +87,18 @@ class GaugeTuner(CodeMixin):
         self.ranged_cost = slider(W.IntSlider, 2, 1, 6, description="ranged timeCost (ticks)")
         self.ticks = slider(W.IntSlider, ticks, 10, 400, step=10, description="ticks shown")
         tip(self.ticks, "how many map turns the raster draws; the table is not limited by it")
+        hero = self.world.hero
+        h, w = self.world.shape(self.floor)
+        start = (hero.x, hero.y) if hero.floor == self.floor else (0, 0)
+        self.you_x = slider(W.IntSlider, start[0], 0, w - 1, description="you stand at x")
+        self.you_y = slider(W.IntSlider, start[1], 0, h - 1, description="you stand at y")
+        self.within = slider(W.IntSlider, 0, 0, 10, description="within (cells)")
+        tip(self.within, "how near an enemy must come: 4-way steps, walls ignored; 0 = it steps "
+                         "onto your cell and a battle starts")  # fmt: skip
         self.text = W.HTML(layout=W.Layout(width="470px"))
         controls = [*self.sliders.values(), self.moves, self.battles, self.battle_time,
-                    self.ranged, self.ranged_cost, self.ticks]  # fmt: skip
+                    self.ranged, self.ranged_cost, self.ticks, self.you_x, self.you_y,
+                    self.within]  # fmt: skip
         self._build_figure(W)
         top = W.HBox([W.VBox(controls), self.text], layout=W.Layout(flex_flow="row wrap"))
         self.ui = W.VBox([top, self.pane.widget])
@@ -108,60 +127,72 @@ class GaugeTuner(CodeMixin):
         ends = np.cumsum(np.tile(cycle, reps))
         return ends[ends <= ticks]
 
-    def chase_steps(self) -> dict[int, int | None]:
-        """Path steps from each chaser to the hero's start (None: walls cut it off)."""
-        from labkit.pathfinding import grid_path
+    def you(self) -> tuple[int, int]:
+        """The cell you stand on (x, y), as the two sliders show it."""
+        return int(self.you_x.value), int(self.you_y.value)
 
-        hero = self.world.hero
-        open_cells = ~self.world.walls(self.floor)
-        steps: dict[int, int | None] = {}
-        for i, (x, y, e) in enumerate(self.instances):
-            if e.act_type != "chase":
-                continue
-            cost = np.where(open_cells, 1.0, np.inf)
-            cost[y, x] = cost[hero.y, hero.x] = 1.0
-            path, _ = grid_path(cost, (x, y), (hero.x, hero.y))
-            steps[i] = len(path) - 1 if len(path) > 1 else None
-        return steps
+    def approaches(self) -> list[Approach]:
+        """For each enemy instance: its own actions until it is first within ``within`` cells of
+        you, or None and why (walls only; see :mod:`labkit.widgets._gauge_approach`)."""
+        walls = self.world.walls(self.floor)
+        you, n = self.you(), int(self.within.value)
+        out = []
+        for x, y, e in self.instances:
+            if e.act_type == "chase":
+                out.append(chase_approach((x, y), walls, you, n))
+            elif e.act_type == "patrol":
+                points = e.act_args.get("waypoints", [])
+                out.append(patrol_approach((x, y), points, walls, you, n))
+            else:
+                out.append(still_approach((x, y), you, n, e.act_type))
+        return out
 
-    def until(self) -> dict[str, dict[str, int | None]]:
-        """For every enemy: tick of its first action and, for chasers, the tick and player action
-        on which it reaches the hero. ``None`` only when it never happens (see module notes)."""
+    def until(self) -> dict[str, dict[str, Any]]:
+        """For every enemy: tick of its first action, and the tick and player action on which it
+        first comes within ``within`` cells of you (tick 0, player action 0: it is there at the
+        start); ``None`` with the reason in ``never`` when it never does (see module notes)."""
         labels = [f"{e.id}@{x},{y}" for x, y, e in self.instances]
         costs = self.time_costs()
-        steps = self.chase_steps()
-        need = [max(1, steps.get(i) or 1) for i in range(len(costs))]
+        near = self.approaches()
+        need = [max(1, a.actions or 1) for a in near]
         # The k-th action of an enemy of timeCost c comes by tick ceil(k * c); +2 covers rounding.
         horizon = int(max((np.ceil(k * c) for k, c in zip(need, costs) if c > 0), default=1)) + 2
         timeline = gauge_timeline(costs, horizon)
         ends = self.action_ends(horizon + int(sum(self.player_times())))
-        out: dict[str, dict[str, int | None]] = {}
-        for i, label in enumerate(labels):
-            first = timeline.tick_of_action(i, 1)
-            row: dict[str, int | None] = {"first_action_tick": first}
-            if i in steps:
-                need_steps = steps[i]
-                tick = None if need_steps is None else timeline.tick_of_action(i, need_steps)
-                row["reach_tick"] = tick
-                row["reach_action"] = None if tick is None else int(np.searchsorted(ends, tick) + 1)
+        out: dict[str, dict[str, Any]] = {}
+        for i, (label, a) in enumerate(zip(labels, near)):
+            row: dict[str, Any] = {"first_action_tick": timeline.tick_of_action(i, 1)}
+            if a.actions is None:
+                tick, action = None, None
+            elif a.actions == 0:
+                tick, action = 0, 0
+            else:
+                tick = timeline.tick_of_action(i, a.actions)
+                action = None if tick is None else int(np.searchsorted(ends, tick) + 1)
+            row.update(reach_tick=tick, reach_action=action, never=a.reason or None)
             out[label] = row
         return out
 
     def compute(self) -> dict[str, Any]:
-        """Timeline, actions per player action and chaser reach, for the current sliders."""
+        """Timeline, actions per player action and when each enemy comes near you."""
         ticks = self.ticks.value
         labels = [f"{e.id}@{x},{y}" for x, y, e in self.instances]
         timeline = gauge_timeline(self.time_costs(), ticks)
         ends = self.action_ends(ticks)
         per_action = timeline.actions / max(1, len(ends))
         until = self.until()
-        reach = {k: v["reach_action"] for k, v in until.items() if "reach_action" in v}
+        reach = {k: v["reach_action"] for k, v in until.items()}
+        you = self.you()
+        acts = {k: e.act_type for k, (_, _, e) in zip(labels, self.instances)}
         return {"timeline": timeline, "labels": labels, "ends": ends,
                 "per_action": dict(zip(labels, per_action.round(3).tolist())),
-                "reach": reach, "until": until}  # fmt: skip
+                "reach": reach, "until": until, "within": int(self.within.value), "you": you,
+                "you_in_wall": bool(self.world.walls(self.floor)[you[1], you[0]]),
+                "acts": acts}  # fmt: skip
 
     def to_code(self) -> str:
-        """Source rebuilding this tuner: tower, floor, every timeCost and the action mix."""
+        """Source rebuilding this tuner: tower, floor, every timeCost, the action mix, where you
+        stand and how near counts."""
         if self._tower_arg is None:
             tower = ""
         elif hasattr(self._tower_arg, "floors"):
@@ -175,7 +206,8 @@ class GaugeTuner(CodeMixin):
         ]
         for key, slider in self.sliders.items():
             lines.append(f"app.sliders[{key!r}].value = {literal(shown(slider))}")
-        for name in ("moves", "battles", "battle_time", "ranged", "ranged_cost"):
+        mix = ("moves", "battles", "battle_time", "ranged", "ranged_cost")
+        for name in (*mix, "you_x", "you_y", "within"):
             lines.append(f"app.{name}.value = {getattr(self, name).value!r}")
         return source(lines, "app")
 
@@ -223,23 +255,28 @@ class GaugeTuner(CodeMixin):
         self._redraw()
 
     def _table_html(self, r: dict[str, Any]) -> str:
-        def cell(v: int | None, never: str = "never") -> str:
-            return never if v is None else str(v)
-
+        # Reads ``r`` alone (compute's result), so the table is what the result says.
         rows = []
+        acts = r.get("acts", {})
         for k, v in r["per_action"].items():
             u = r["until"][k]
-            if "reach_tick" in u:
-                reach = (f"{u['reach_action']} (tick {u['reach_tick']})"
-                         if u["reach_tick"] is not None else "never (walled off)")  # fmt: skip
+            if u.get("reach_tick") is None:
+                reach = f"never — {u.get('never') or 'it does not act that often'}"
+            elif u["reach_tick"] == 0:
+                reach = "at the start"
             else:
-                reach = "— (no chase)"
-            rows.append(f"<tr><td>{html_text(k)}</td><td>{v:.2f}</td>"
-                        f"<td>{cell(u['first_action_tick'], 'never (not scheduled)')}</td>"
-                        f"<td>{reach}</td></tr>")  # fmt: skip
+                reach = f"{u['reach_action']} (tick {u['reach_tick']})"
+            first = u["first_action_tick"]
+            act = html_text(words(acts[k])) if k in acts else ""
+            rows.append(f"<tr><td title='{act}'>{html_text(k)}</td>"
+                        f"<td>{v:.2f}</td><td>{'never' if first is None else first}</td>"
+                        f"<td>{html_text(reach)}</td></tr>")  # fmt: skip
+        n, (x, y) = r.get("within", 0), r.get("you", ("?", "?"))
+        near = "reaches you" if n == 0 else f"comes within {n} cell{'s' * (n != 1)} of you"
+        wall = " (a wall: taken as open)" if r.get("you_in_wall") else ""
         head = ("<th>enemy</th><th title='enemy actions per player action over the ticks shown'>"
                 "acts per<br>player action</th><th>first acts<br>at tick</th>"
-                "<th>reaches your start at<br>player action (tick)</th>")  # fmt: skip
+                f"<th>{near}<br>(you at {x},{y}{wall}):<br>player action (tick)</th>")  # fmt: skip
         return f"<table><tr>{head}</tr>{''.join(rows)}</table>"
 
     def _redraw(self) -> None:

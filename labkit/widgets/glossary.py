@@ -61,6 +61,11 @@ GLOSSARY: dict[str, tuple[str, str]] = {
     "per_agility": ("first-strike chance per agility point", ""),
     "min": ("lowest first-strike chance", ""),
     "max": ("highest first-strike chance", ""),
+    # what a scheduled enemy does when its gauge fills (mapturn actType, rule M5)
+    "chase": ("chases you along a shortest path", ""),
+    "patrol": ("walks its patrol route", ""),
+    "idle": ("stands idle", ""),
+    "skill": ("uses a skill where it stands", ""),
     # outcomes and end reasons
     "b_escaped": ("the second one escaped", ""),
     "a_escaped": ("the first one escaped", ""),

@@ -12,7 +12,10 @@ the app's terms (the slider's label, the value as shown, the rule) and the slide
 the last valid balance, which stays in force.
 
 Goal seeking (:meth:`ProbabilityExplorer.solve_for`): which B agility, A hit level or table entry
-gives a target hit %. The curve marks the current matchup (A's blow ▼, B's ▲; the ambush bonus
+gives a target hit % (exactly, at least, at most); "apply" (:meth:`~ProbabilityExplorer.apply_goal`)
+puts the answer into the app — a table entry into its slider, an agility or hit level as the
+loadout change that gives it, with one line for what only the balance file can change. The
+curve marks the current matchup (A's blow ▼, B's ▲; the ambush bonus
 of round 1 is not marked), and :meth:`~ProbabilityExplorer.pin` keeps one balance version for a
 side-by-side comparison with the one being edited.
 """
@@ -76,6 +79,8 @@ class ProbabilityExplorer(CodeMixin):
         self.seed = seed
         self.error: str | None = None
         self.answer = ""
+        self.goal_result: dict[str, Any] | None = None  # the last solve: answer and its row
+        self.goal_choice: dict[str, Any] | None = None
         self.stats: FightStats | None = None
         a = a or Loadout(weapon="long_knife")
         b = b or Loadout(character="monster")
@@ -242,11 +247,34 @@ class ProbabilityExplorer(CodeMixin):
         attacker, defender = (a, b) if side == "a" else (b, a)
         table = [s.value for s in self.hit]
         result = solve(table, attacker.hit, defender.agility, target, what, side, how)
-        if what == "table entry" and result["feasible"]:
-            self.hit[result["index"] + 4].value = int(round(target))  # observers update
+        self.goal_result, self.goal_choice = result, dict(target=target, what=what, side=side,
+                                                          how=how)  # fmt: skip
+        self.goal.show(self.goal_choice)  # the row shows what was asked (to_code writes it)
         self.answer = result["text"]
         self.goal.answer.value = result["text"]
+        self.goal.applied.value = ""
         return result
+
+    def apply_goal(self) -> str:
+        """Put the last goal-seek answer into the app: a table entry into its slider, an agility
+        or hit level as the loadout change that gives it (see
+        :mod:`labkit.widgets._probability_apply`). Returns the line saying what was applied and
+        what could not be."""
+        r, c = self.goal_result, self.goal_choice
+        if r is None or c is None:
+            text = "nothing to apply yet: press solve first"
+        elif not r["feasible"]:
+            text = f"nothing to apply: {r['text']}"
+        elif c["what"] == "table entry":
+            pct = int(round(c["target"]))
+            self.hit[r["index"] + 4].value = pct  # observers update
+            text = f"applied: hit % at {r['index']:+d} = {pct} %"
+        else:
+            from labkit.widgets._probability_apply import apply_loadout
+
+            text = apply_loadout(self, r, c)
+        self.goal.applied.value = html.escape(text, quote=False)
+        return text
 
     def summary_html(self) -> str:
         s, p = self.stats, self.pinned_stats
@@ -280,7 +308,8 @@ class ProbabilityExplorer(CodeMixin):
         )
 
     def to_code(self) -> str:
-        """Source rebuilding this explorer: loadouts, fights, seed and every edited slider."""
+        """Source rebuilding this explorer: loadouts, fights, seed, every edited slider and the
+        goal-seek row's choices (with its answer, when one is shown)."""
         if self._default_base:
             balance = ""
         elif self.base.source:
@@ -318,6 +347,7 @@ class ProbabilityExplorer(CodeMixin):
             lines.append(f"app.slope.value = {self.slope.value!r}")
         if tuple(self.clamp.value) != (int(round(100 * rule.min)), int(round(100 * rule.max))):
             lines.append(f"app.clamp.value = {tuple(self.clamp.value)!r}")
+        lines += self.goal.code_lines(solved=self.goal_result is not None)
         return source([line for line in lines if line is not None], "app")
 
     # -- view ------------------------------------------------------------------------------------

@@ -52,9 +52,10 @@ def test_how_long_until_has_no_horizon():
     app.sliders["bat"].value = 8.0
     # 12 steps to the hero, one per action, an action every 8 ticks: tick 96, far past 10
     bat = app.result["until"]["bat@9,5"]
-    assert bat == {"first_action_tick": 8, "reach_tick": 96, "reach_action": 96}
+    assert bat == {"first_action_tick": 8, "reach_tick": 96, "reach_action": 96, "never": None}
     assert app.result["reach"]["bat@9,5"] == 96
-    assert "never" not in app.text.value and "tick 96" in app.text.value
+    bat_row = app.text.value.split("bat@9,5")[1].split("</tr>")[0]
+    assert "never" not in bat_row and "96 (tick 96)" in bat_row
     app.ticks.value = 400
     assert app.result["until"]["bat@9,5"] == bat  # the shown range changes nothing
-    assert "(no chase)" in app.text.value  # the skeleton patrols
+    assert "never — its route never reaches you" in app.text.value  # the skeleton patrols
