@@ -85,6 +85,9 @@ class LevelWorkshop(CodeMixin):
         Start from this level (or file); default a bare radius-``radius`` board.
     radius : {2, 3}
         Board of a new level.
+    generate : bool
+        Show the "generate like this" panel (a workbench showing its generated level turns it
+        off: the target is the workbench's, not a second slider).
 
     Examples
     --------
@@ -99,7 +102,13 @@ class LevelWorkshop(CodeMixin):
     (True, 19)
     """
 
-    def __init__(self, level: Level | str | os.PathLike | None = None, radius: int = 2) -> None:
+    def __init__(
+        self,
+        level: Level | str | os.PathLike | None = None,
+        radius: int = 2,
+        *,
+        generate: bool = True,
+    ) -> None:
         import ipywidgets as w
 
         self.tool = w.ToggleButtons(
@@ -141,6 +150,7 @@ class LevelWorkshop(CodeMixin):
 
         # "Generate a level like this at difficulty X": the result opens here.
         self.target_panel = TargetPanel(lambda: self.level, self._take)
+        like_this = [self.target_panel.ui] if generate else []
         self.ui = w.VBox(
             [
                 w.HBox(
@@ -154,7 +164,7 @@ class LevelWorkshop(CodeMixin):
                 w.HBox([self.matching, self.move_limit]),
                 self.status,
                 self.pane.widget,
-                self.target_panel.ui,
+                *like_this,
             ]
         )
         self.level: Level | None = None
