@@ -15,6 +15,10 @@ The **mode** toggle switches to the *skill model* (:mod:`labkit.widgets.skill_pa
 level's fitted difficulty with its interval, the players' abilities and the held-out
 calibration plot (:func:`~labkit.hexpuzzle.fit_skill_model`, fitted when first shown).
 
+Under the table, **generate like this** makes a level like the one chosen in "like" at the
+difficulty its slider sets (board, rotations and tile count as chosen) and opens it in a
+workshop below; "put into campaign and save" writes it into a chosen slot of a campaign file.
+
 The scatter labels each level with its campaign number (the table's "was" column) and keys the
 band colours; :meth:`DifficultyWorkbench.warnings` flags an empty band and weights that rank the
 levels worse than the uncalibrated score does. Slider values are read on their step grid, except
@@ -381,6 +385,8 @@ class DifficultyWorkbench(CodeMixin):
         if panel.level is not None:  # the level as made (its seed and recipe in its metadata)
             lines.append(f"bench.target_panel.show({level_code(panel.level)}.replace("
                          f"metadata={literal(panel.level.metadata)}))")  # fmt: skip
+        if self.workshop is not None:  # the generated level as edited since (if it was)
+            lines += self.workshop.state_code("bench.workshop")
         return lines
 
     # --- display --------------------------------------------------------------------------

@@ -299,17 +299,24 @@ class LevelWorkshop(CodeMixin):
             "from labkit.widgets import LevelWorkshop",
             "",
             f"ws = LevelWorkshop(radius={self.radius.value!r})",
-            f"ws.meta = {literal(self.meta)}",
-            f"ws.cells = {literal(self.cells)}",
-            f"ws.tiles = {literal(self.tiles)}",
-            f"ws.move_limit.max = {self.move_limit.max!r}",
-            f"ws.move_limit.value = {self.move_limit.value!r}",
-            f"ws.tool.value = {self.tool.value!r}",
-            f"ws.matching.value = {literal(tuple(self.matching.value))}",
-            f"ws.path.value = {self.path.value!r}",
-            "ws.refresh()",
+            *self.state_code("ws"),
         ]
         return source(lines, "ws")
+
+    def state_code(self, name: str) -> list[str]:
+        """Lines setting the workshop called ``name`` to this one's document and controls (a
+        workbench writes its generated level's workshop with them, edits included)."""
+        return [
+            f"{name}.meta = {literal(self.meta)}",
+            f"{name}.cells = {literal(self.cells)}",
+            f"{name}.tiles = {literal(self.tiles)}",
+            f"{name}.move_limit.max = {self.move_limit.max!r}",
+            f"{name}.move_limit.value = {self.move_limit.value!r}",
+            f"{name}.tool.value = {self.tool.value!r}",
+            f"{name}.matching.value = {literal(tuple(self.matching.value))}",
+            f"{name}.path.value = {self.path.value!r}",
+            f"{name}.refresh()",
+        ]
 
     # --- analysis and display -------------------------------------------------------------
     def refresh(self) -> None:

@@ -308,7 +308,10 @@ def test_difficulty_workbench_keeps_generate_like_this_and_the_generated_level()
     app.campaign.path.value, app.campaign.slot.value = "season-2.json", 3
     made = panel.generate()
     assert made is not None, panel.status.value
+    taken = {t.cell for t in made.tiles}
+    app.workshop.toggle_tile(*next(c for c in made.board.tracks if c not in taken))
     rebuilt = check_rebuilds(app, DifficultyWorkbench)
+    assert len(rebuilt.workshop.level.tiles) == len(made.tiles) + 1  # the edit is kept
     assert rebuilt.liked() == levels[1] and rebuilt.target_panel.seed.value == 6
     assert rebuilt.target_panel.level == made and rebuilt.workshop.level.board == made.board
     assert made.metadata["generated"]["seed"] == 5 and rebuilt.campaign.slot.value == 3
