@@ -5,7 +5,9 @@ A slider sets the target score, a button runs
 "like", and a progress bar and line report the search while it runs (the bar fills with the
 time used of ``time_limit``; the line shows tries and the closest score so far). The found
 level goes to ``on_level``; each press uses the seed shown and then moves it on by one, so a
-level seen once can be made again from its seed.
+level seen once can be made again from its seed. Board, rotations and tile count are passed to
+the generator as exact values ("as the level" takes the liked level's); a combination the
+generator refuses is said in its words, not raised.
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from labkit import ArgumentError
 from labkit.hexpuzzle.level import Level
 from labkit.hexpuzzle.solving.generator import GeneratorOptionError
 
@@ -57,10 +60,17 @@ class TargetPanel:
                                              ("exactly 2", 2), ("exactly 3", 3)],
                                     description="rotations",
                                     layout={"width": "220px"})  # fmt: skip
+        # 0: any count; -1: as many tiles as the liked level; else exactly that many.
+        self.tiles = w.Dropdown(options=[("any", 0), ("as the level", -1),
+                                         *((f"exactly {n}", n) for n in range(2, 25))],
+                                description="tiles", layout={"width": "220px"})  # fmt: skip
+        #: The last level generated (None before the first).
+        self.level: Level | None = None
         self.status = w.HTML()
         self.button.on_click(lambda _: self.generate())
         self.ui = w.VBox([w.HBox([self.target, self.seed, self.button, self.bar]),
-                          w.HBox([self.board, self.rotations]), self.status])  # fmt: skip
+                          w.HBox([self.board, self.rotations, self.tiles]),
+                          self.status])  # fmt: skip
 
     def radius(self) -> int | None:
         """The board radius asked for: the board control's, else the level to resemble's
@@ -69,6 +79,13 @@ class TargetPanel:
             return int(self.board.value)
         level = self.like()
         return {19: 2, 37: 3}.get(len(level.board)) if level is not None else None
+
+    def tile_count(self) -> int | None:
+        """The tile count asked for: the tiles control's, the liked level's, or None (any)."""
+        if self.tiles.value == -1:
+            level = self.like()
+            return None if level is None else len(level.tiles)
+        return int(self.tiles.value) or None
 
     def generate(self, target: float | None = None) -> Level | None:
         """Search for a level at ``target`` (default: the slider); ``None`` if none is found."""
@@ -90,20 +107,31 @@ class TargetPanel:
         try:
             level = generate_to_target(seed, score=goal, radius=self.radius(),
                                        rotations=self.rotations.value or None,
+                                       tiles=self.tile_count(),
                                        time_limit=self.time_limit, id=f"like-{seed}",
                                        progress=report)  # fmt: skip
-        except GeneratorOptionError as exc:
+        except (GeneratorOptionError, ArgumentError) as exc:
+            # ArgumentError: board, rotations and tiles that cannot go together (its message
+            # says which and what is reachable).
             self.bar.bar_style, self.bar.value = "danger", 1.0
             self.status.value = f"<b style='color:#c1121f'>not found</b>: {exc.message}"
             return None
         finally:
             self.button.disabled = False
         self.seed.value = seed + 1
+        self.show(level)
+        return level
+
+    def show(self, level: Level) -> None:
+        """Take ``level`` as the one generated: say how it was made and pass it to ``on_level``
+        (``to_code`` rebuilds a workbench's generated level through this)."""
         made = level.metadata["generated"]
+        seconds = level.metadata.get("runtime", {}).get("seconds")
+        took = "" if seconds is None else f", {seconds:.1f} s"
+        self.level = level
         self.bar.bar_style, self.bar.value = "success", 1.0
         self.status.value = (
-            f"made <b>{level.id}</b>: score {made['achieved']['score']} for target {goal:g} "
-            f"in {made['tries']} tries, {level.metadata['runtime']['seconds']:.1f} s"
+            f"made <b>{level.id}</b>: score {made['achieved']['score']} for target "
+            f"{made['target']['score']:g} in {made['tries']} tries{took}"
         )
         self.on_level(level)
-        return level

@@ -15,6 +15,10 @@ The **mode** toggle switches to the *skill model* (:mod:`labkit.widgets.skill_pa
 level's fitted difficulty with its interval, the players' abilities and the held-out
 calibration plot (:func:`~labkit.hexpuzzle.fit_skill_model`, fitted when first shown).
 
+Under the table, **generate like this** makes a level like the one chosen in "like" at the
+difficulty its slider sets (board, rotations and tile count as chosen) and opens it in a
+workshop below; "put into campaign and save" writes it into a chosen slot of a campaign file.
+
 The scatter labels each level with its campaign number (the table's "was" column) and keys the
 band colours; :meth:`DifficultyWorkbench.warnings` flags an empty band and weights that rank the
 levels worse than the uncalibrated score does. Slider values are read on their step grid, except
@@ -47,6 +51,7 @@ from labkit.widgets._code import (
     CodeMixin,
     level_code,
     literal,
+    shown,
     source,
     telemetry_code,
 )
@@ -163,11 +168,15 @@ class DifficultyWorkbench(CodeMixin):
         self.target_panel = TargetPanel(lambda: self.liked(), self.open_in_workshop)
         self.workshop: LevelWorkshop | None = None
         self.workshop_box = w.VBox()
+        from labkit.widgets._campaign_slot import CampaignSlot
+
+        self.campaign = CampaignSlot(lambda: self.target_panel.level,
+                                     [lv for lv in self.levels if lv is not None])  # fmt: skip
         self.index_view = w.VBox(
             [w.HBox([sliders, w.VBox([self.pane.widget, self.stats],
                                      layout=w.Layout(flex="1 1 auto", min_width="0"))]),
              self.report, self.table,
-             w.HBox([self.like]), self.target_panel.ui, self.workshop_box]
+             w.HBox([self.like]), self.target_panel.ui, self.campaign.ui, self.workshop_box]
         )  # fmt: skip
         self.mode = w.ToggleButtons(options=["index calibration", "skill model"])
         self.skill: SkillPanel | None = None  # built when the mode is first chosen
@@ -329,20 +338,25 @@ class DifficultyWorkbench(CodeMixin):
         return None if self.like.value is None else self.levels[self.like.value]
 
     def open_in_workshop(self, level: Level) -> None:
-        """Show ``level`` in a :class:`~labkit.widgets.LevelWorkshop` under the workbench."""
+        """Show ``level`` in a :class:`~labkit.widgets.LevelWorkshop` under the workbench (without
+        the workshop's own "generate like this": the target is the workbench's)."""
         from labkit.widgets.workshop import LevelWorkshop
 
-        self.workshop = LevelWorkshop(level)
+        self.workshop = LevelWorkshop(level, generate=False)
         self.workshop_box.children = (self.workshop.ui,)
 
     def to_code(self) -> str:
-        """Source rebuilding this workbench: levels, telemetry, calibration, weights, edges."""
+        """Source rebuilding this workbench: levels, telemetry, calibration, weights, edges, and
+        "generate like this": the liked level, target, seed, board, rotations, tiles, the
+        campaign file and slot, and the generated level (as made, with how it was made)."""
         lines = ["from labkit.widgets import DifficultyWorkbench"]
         args = []
+        made = self.target_panel.level
+        if self._levels_arg is not None or made is not None:
+            lines.append("from labkit.hexpuzzle import Level")
         if self._levels_arg is not None:
             if not all(isinstance(lv, Level) for lv in self._levels_arg):
                 raise CodeError("to_code needs the levels as Level objects (not scores)")
-            lines.append("from labkit.hexpuzzle import Level")
             args.append("[\n    " + ",\n    ".join(map(level_code, self._levels_arg)) + ",\n]")
         if self._telemetry_arg is not None:
             if not isinstance(self._telemetry_arg, (str, Path)):
@@ -359,7 +373,21 @@ class DifficultyWorkbench(CodeMixin):
             f"bench.set_weights({literal(self.weights)}, {literal(self.baseline.value)}, "
             f"{literal(edges)})"
         )
-        return source(lines, "bench")
+        return source(lines + self._like_this_code(), "bench")
+
+    def _like_this_code(self) -> list[str]:
+        panel, camp = self.target_panel, self.campaign
+        lines = [f"bench.like.value = {self.like.value!r}"]
+        for name in ("target", "seed", "board", "rotations", "tiles"):
+            lines.append(f"bench.target_panel.{name}.value = {shown(getattr(panel, name))!r}")
+        lines += [f"bench.campaign.path.value = {camp.path.value!r}",
+                  f"bench.campaign.slot.value = {camp.slot.value!r}"]  # fmt: skip
+        if panel.level is not None:  # the level as made (its seed and recipe in its metadata)
+            lines.append(f"bench.target_panel.show({level_code(panel.level)}.replace("
+                         f"metadata={literal(panel.level.metadata)}))")  # fmt: skip
+        if self.workshop is not None:  # the generated level as edited since (if it was)
+            lines += self.workshop.state_code("bench.workshop")
+        return lines
 
     # --- display --------------------------------------------------------------------------
     def _build_plot(self) -> None:

@@ -85,6 +85,9 @@ class LevelWorkshop(CodeMixin):
         Start from this level (or file); default a bare radius-``radius`` board.
     radius : {2, 3}
         Board of a new level.
+    generate : bool
+        Show the "generate like this" panel (a workbench showing its generated level turns it
+        off: the target is the workbench's, not a second slider).
 
     Examples
     --------
@@ -99,7 +102,13 @@ class LevelWorkshop(CodeMixin):
     (True, 19)
     """
 
-    def __init__(self, level: Level | str | os.PathLike | None = None, radius: int = 2) -> None:
+    def __init__(
+        self,
+        level: Level | str | os.PathLike | None = None,
+        radius: int = 2,
+        *,
+        generate: bool = True,
+    ) -> None:
         import ipywidgets as w
 
         self.tool = w.ToggleButtons(
@@ -141,6 +150,7 @@ class LevelWorkshop(CodeMixin):
 
         # "Generate a level like this at difficulty X": the result opens here.
         self.target_panel = TargetPanel(lambda: self.level, self._take)
+        like_this = [self.target_panel.ui] if generate else []
         self.ui = w.VBox(
             [
                 w.HBox(
@@ -154,7 +164,7 @@ class LevelWorkshop(CodeMixin):
                 w.HBox([self.matching, self.move_limit]),
                 self.status,
                 self.pane.widget,
-                self.target_panel.ui,
+                *like_this,
             ]
         )
         self.level: Level | None = None
@@ -289,17 +299,24 @@ class LevelWorkshop(CodeMixin):
             "from labkit.widgets import LevelWorkshop",
             "",
             f"ws = LevelWorkshop(radius={self.radius.value!r})",
-            f"ws.meta = {literal(self.meta)}",
-            f"ws.cells = {literal(self.cells)}",
-            f"ws.tiles = {literal(self.tiles)}",
-            f"ws.move_limit.max = {self.move_limit.max!r}",
-            f"ws.move_limit.value = {self.move_limit.value!r}",
-            f"ws.tool.value = {self.tool.value!r}",
-            f"ws.matching.value = {literal(tuple(self.matching.value))}",
-            f"ws.path.value = {self.path.value!r}",
-            "ws.refresh()",
+            *self.state_code("ws"),
         ]
         return source(lines, "ws")
+
+    def state_code(self, name: str) -> list[str]:
+        """Lines setting the workshop called ``name`` to this one's document and controls (a
+        workbench writes its generated level's workshop with them, edits included)."""
+        return [
+            f"{name}.meta = {literal(self.meta)}",
+            f"{name}.cells = {literal(self.cells)}",
+            f"{name}.tiles = {literal(self.tiles)}",
+            f"{name}.move_limit.max = {self.move_limit.max!r}",
+            f"{name}.move_limit.value = {self.move_limit.value!r}",
+            f"{name}.tool.value = {self.tool.value!r}",
+            f"{name}.matching.value = {literal(tuple(self.matching.value))}",
+            f"{name}.path.value = {self.path.value!r}",
+            f"{name}.refresh()",
+        ]
 
     # --- analysis and display -------------------------------------------------------------
     def refresh(self) -> None:

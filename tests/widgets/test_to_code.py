@@ -293,3 +293,25 @@ def test_balance_tuner_before_a_tune_and_with_a_response_function():
     assert rebuilt.seeds == [3, 1, 4, 15, 9, 2, 6, 5, 35, 8]
     with pytest.raises(CodeError, match="response"):
         BalanceTuner(response=lambda v, s: np.zeros(len(s))).to_code()
+
+
+def test_difficulty_workbench_keeps_generate_like_this_and_the_generated_level():
+    from labkit.hexpuzzle import generate
+    from labkit.widgets import DifficultyWorkbench
+
+    levels = [generate(1, radius=2, tiles=5), generate(2, radius=3, tiles=8)]
+    app = DifficultyWorkbench(levels, n_boot=10)
+    app.like.value = 1
+    panel = app.target_panel
+    panel.target.value, panel.seed.value = 47, 5
+    panel.board.value, panel.rotations.value, panel.tiles.value = 2, 2, 7
+    app.campaign.path.value, app.campaign.slot.value = "season-2.json", 3
+    made = panel.generate()
+    assert made is not None, panel.status.value
+    taken = {t.cell for t in made.tiles}
+    app.workshop.toggle_tile(*next(c for c in made.board.tracks if c not in taken))
+    rebuilt = check_rebuilds(app, DifficultyWorkbench)
+    assert len(rebuilt.workshop.level.tiles) == len(made.tiles) + 1  # the edit is kept
+    assert rebuilt.liked() == levels[1] and rebuilt.target_panel.seed.value == 6
+    assert rebuilt.target_panel.level == made and rebuilt.workshop.level.board == made.board
+    assert made.metadata["generated"]["seed"] == 5 and rebuilt.campaign.slot.value == 3

@@ -65,3 +65,79 @@ def test_generate_like_this_takes_the_board_and_the_rotations():
     assert level is not None, panel.status.value
     assert len(level.board) == 19 and score(level).R == 1
     assert abs(score(level).total - 40) <= 2
+
+
+def test_generate_like_this_takes_a_tile_count():
+    from labkit.widgets import LevelWorkshop
+
+    liked = generate(3, radius=2, tiles=6)
+    ws = LevelWorkshop(liked)
+    panel = ws.target_panel
+    panel.tiles.value = -1  # "as the level"
+    assert panel.tile_count() == 6
+    panel.tiles.value = 7
+    level = panel.generate(45)
+    assert level is not None, panel.status.value
+    assert len(level.tiles) == 7 and abs(score(level).total - 45) <= 2
+
+
+def test_a_board_rotations_and_tiles_that_cannot_go_together_are_refused_in_words():
+    from labkit.widgets import LevelWorkshop
+
+    panel = LevelWorkshop(radius=2).target_panel
+    panel.rotations.value, panel.tiles.value = 3, 2  # three rotations need four tiles
+    assert panel.generate(45) is None
+    assert "not found" in panel.status.value and "at least 4 tiles" in panel.status.value
+    assert panel.level is None and not panel.button.disabled
+
+
+def _walk(widget):
+    yield widget
+    for child in getattr(widget, "children", ()):
+        yield from _walk(child)
+
+
+def test_workbench_shows_its_level_without_a_second_difficulty_slider():
+    from labkit.widgets import DifficultyWorkbench
+
+    bench = DifficultyWorkbench([generate(1, radius=2, tiles=5)])
+    bench.target_panel.target.value = 45
+    assert bench.target_panel.generate() is not None
+    sliders = [x for x in _walk(bench.ui) if getattr(x, "description", "") == "difficulty"]
+    assert sliders == [bench.target_panel.target] and sliders[0].value == 45
+
+
+def test_the_generated_level_goes_into_a_chosen_campaign_slot_and_is_saved(tmp_path):
+    from labkit.hexpuzzle import Campaign
+    from labkit.widgets import DifficultyWorkbench
+
+    same = DifficultyWorkbench([generate(1, radius=2, tiles=5), generate(2, radius=2, tiles=6)])
+    same.target_panel.level = generate(3, radius=2, tiles=5).replace(id="like-0")
+    same.campaign.path.value = str(tmp_path / "none.json")
+    assert same.campaign.put() is None and "same id" in same.campaign.status.value
+    levels = [generate(1, radius=2, tiles=5).replace(id="first"),
+              generate(2, radius=2, tiles=6).replace(id="second")]  # fmt: skip
+    bench = DifficultyWorkbench(levels)
+    path = tmp_path / "my-campaign.json"
+    camp = bench.campaign
+    camp.path.value = str(path)
+    assert camp.put() is None and "generate like this" in camp.status.value and not path.exists()
+    level = bench.target_panel.generate(45)
+    camp.slot.value = 2
+    camp.put()
+    saved = Campaign.load(path)
+    assert [lv.id for lv in saved] == [levels[0].id, level.id] and saved[1] == level
+    assert saved.slots[level.id] == 1  # it took over the replaced level's generator slot
+    assert f"saved {path.resolve()}" in camp.status.value and "slot 2" in camp.status.value
+    assert "<br" not in camp.status.value and "\n" not in camp.status.value
+    before = path.read_bytes()
+    for bad in (0, 4, -1):
+        camp.slot.value = bad
+        assert camp.put() is None
+        assert f"slot {bad} is not in {path}: it has 2 levels, so choose 1–3" in camp.status.value
+    assert path.read_bytes() == before
+    camp.slot.value = 3  # one past the last would add it, but it is in slot 2 already
+    assert camp.put() is None and f"already holds {level.id} in slot 2" in camp.status.value
+    again = bench.target_panel.generate(45)  # the next seed: another id, added at the end
+    assert [lv.id for lv in camp.put()] == [levels[0].id, level.id, again.id]
+    assert "at the end" in camp.status.value
