@@ -18,6 +18,7 @@ import numpy as np
 
 from benchmarks import benchmark, compare
 from labkit.hexpuzzle import fit_skill_model, telemetry_from_skill
+from labkit.hexpuzzle.difficulty import _skill_kernels
 
 
 def _world(levels: int, players: int, seed: int = 0):
@@ -64,6 +65,8 @@ def _fit_row(name: str, levels: int, players: int, target_s: float, repeat: int)
         ids, beta, theta, rng=2, max_attempts=3, learning=0.5, quit_ability=1.0, quit_rate=0.1
     )
     fit_skill_model(table[:2000], ids, features=False)  # compile / load the kernel outside
+    threads = _skill_kernels.marginal_threads  # (large tables run this one)
+    threads(*_skill_kernels._example())
     out = {}
 
     def model():

@@ -19,6 +19,7 @@ from __future__ import annotations
 import math
 
 import numpy as np
+from numba import prange
 
 from labkit._jit import kernel
 
@@ -31,15 +32,51 @@ def _example():
             np.zeros(1), np.zeros(1), np.zeros(1), np.zeros(1), np.zeros(1), True)  # fmt: skip
 
 
+#: Players are cut into this many blocks of about equal entries; each block has its own
+#: gradient accumulator (threads never write to the same sums) and the blocks are added in a
+#: fixed order, so the result does not depend on how many threads ran.
+BLOCKS = 16
+
+
 @kernel(example=_example, fastmath=True)
 def marginal(indptr, item, y1, y0, lp, lq, p, z, logw, gu, gv, u, v, mean, want):
     """Σ log marginal over players; fills ``gu``/``gv`` (items) and, when ``want``, the
     per-entry ``u``/``v`` (score parts) and the posterior mean node ``mean`` per player."""
+    n = indptr.shape[0] - 1
+    return _block(0, n, indptr, item, y1, y0, lp, lq, p, z, logw, gu, gv, u, v, mean, want)
+
+
+@kernel(example=_example, fastmath=True, parallel=True)
+def marginal_threads(indptr, item, y1, y0, lp, lq, p, z, logw, gu, gv, u, v, mean, want):
+    """:func:`marginal` with the players cut into :data:`BLOCKS` blocks run on threads (for
+    large tables only: on a busy machine a thread that waits for a core stalls the rest)."""
+    n_players = indptr.shape[0] - 1
+    n_blocks = max(1, min(BLOCKS, n_players))
+    cut = np.searchsorted(indptr, np.linspace(0, indptr[-1], n_blocks + 1)[1:-1])
+    bounds = np.empty(n_blocks + 1, np.int64)
+    bounds[0], bounds[n_blocks] = 0, n_players
+    for c in range(1, n_blocks):
+        bounds[c] = max(bounds[c - 1], min(cut[c - 1], n_players))
+    gus = np.zeros((n_blocks, gu.shape[0]))
+    gvs = np.zeros((n_blocks, gu.shape[0]))
+    totals = np.zeros(n_blocks)
+    for c in prange(n_blocks):
+        totals[c] = _block(bounds[c], bounds[c + 1], indptr, item, y1, y0, lp, lq, p, z, logw,
+                           gus[c], gvs[c], u, v, mean, want)  # fmt: skip
+    for c in range(n_blocks):
+        gu += gus[c]
+        gv += gvs[c]
+    return totals.sum()
+
+
+@kernel(fastmath=True)
+def _block(first, stop, indptr, item, y1, y0, lp, lq, p, z, logw, gu, gv, u, v, mean, want):
+    """Players ``first … stop − 1`` of :func:`marginal`."""
     n_nodes = z.shape[0]
     total = 0.0
     ll = np.empty(n_nodes)
     post = np.empty(n_nodes)
-    for i in range(indptr.shape[0] - 1):
+    for i in range(first, stop):
         for k in range(n_nodes):
             ll[k] = logw[k]
         for e in range(indptr[i], indptr[i + 1]):
