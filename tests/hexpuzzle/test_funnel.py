@@ -213,3 +213,30 @@ def test_the_kernel_tables_say_what_the_skill_model_says():
                 p = model.quit_model.p_quit(g, position=i, won=won, attempt=2, run=run)
                 np.testing.assert_allclose(1 / (1 + np.exp(-t.quit[i, 1, int(won), run, ::6])), p,
                                            rtol=1e-9)  # fmt: skip
+
+
+def test_an_evaluation_budget_makes_the_search_the_same_on_any_machine(monkeypatch):
+    # time_limit stops the order search wherever the machine has got to; evaluations does not.
+    from labkit.hexpuzzle.playthrough import improve
+
+    beta = np.array([1.8, -1.5, 0.4, -0.5, 1.0, 0.0])
+    truth = TrueModel(beta, quit={"baseline": -3.0, "won": -0.5, "run": 0.9})
+    ids = list(truth.level_ids)
+    goal = FunnelGoal(reach_last=0.9, max_quit_hazard=0.01, max_band_drop=None)  # out of reach
+    judged = []
+    measure = improve._Judge.measure
+    monkeypatch.setattr(improve._Judge, "measure", lambda j, t: judged.append(1) or measure(j, t))
+
+    def search(evaluations):
+        judged.clear()
+        order = improve_campaign(ids, truth, goal, players=500, draws=2, time_limit=600,
+                                 evaluations=evaluations).order  # fmt: skip
+        return order, len(judged)
+
+    (first, n7), (again, _) = search(7), search(7)
+    assert first == again
+    assert n7 == 1 + 2 + 7  # the floor, the two starting orders, then exactly the budget
+    with pytest.raises(ArgumentError, match="evaluations"):
+        improve_campaign(ids, truth, goal, evaluations=0)
+    with pytest.raises(ArgumentError, match="time_limit"):
+        improve_campaign(ids, truth, goal, time_limit=True)

@@ -43,6 +43,7 @@ from typing import Any
 import numpy as np
 
 from labkit import ArgumentError
+from labkit._args import check_int
 from labkit.hexpuzzle.playthrough.compare import FunnelComparison, compare_funnels
 from labkit.hexpuzzle.playthrough.model import _level_id, funnel, model_tables
 from labkit.hexpuzzle.playthrough.simulate import Funnel, Tables, counts, measures, reorder
@@ -181,24 +182,31 @@ class _Judge:
         return cost - 1e-3 * float(m["reach"][-1])  # among equals, more players at the end
 
 
-def _search(judge: _Judge, bands, goal: FunnelGoal, start: list[int], deadline: float):
+def _search(judge: _Judge, bands, goal: FunnelGoal, start: list[int], deadline: float,
+            evaluations: int | None = None):  # fmt: skip
+    judged = [0]
+
+    def out_of_time() -> bool:
+        return time.monotonic() > deadline or (evaluations is not None and judged[0] >= evaluations)
+
     def ok(order):
         return goal.max_band_drop is None or _drops(bands[order]) <= goal.max_band_drop
 
     def cost(order):
         if not ok(order):
             return np.inf
+        judged[0] += 1
         m = judge.measure(judge.tables(order))
         return judge.shortfall(m, goal, _falls(bands[order]))
 
     best, best_cost = start, cost(start)
     improved = True
-    while improved and time.monotonic() < deadline:
+    while improved and not out_of_time():
         improved = False
         n = len(best)
         for i in range(n):
             for j in range(n):
-                if i == j or time.monotonic() > deadline:
+                if i == j or out_of_time():
                     continue
                 moved = best.copy()
                 moved.insert(j, moved.pop(i))  # move, then swap
@@ -222,6 +230,7 @@ def improve_campaign(
     draws: int = 30,
     rng: RngLike = 0,
     time_limit: float = 20.0,
+    evaluations: int | None = None,
 ) -> Improvement:
     """Reorder (and with ``regenerate`` replace) levels of ``campaign`` to meet ``goal``.
 
@@ -241,6 +250,9 @@ def improve_campaign(
         search uses one cohort of ``players`` from the stream ``"search"``.
     time_limit : float
         Seconds for the order search (regeneration comes on top).
+    evaluations : int, optional
+        At most this many candidate orders judged. Unlike ``time_limit`` it does not depend on the
+        machine's speed, so the same call gives the same order everywhere (notebooks use it).
 
     Returns
     -------
@@ -259,6 +271,15 @@ def improve_campaign(
     if len(levels) < 2:
         raise ArgumentError("needs at least two levels to reorder", argument="campaign",
                             value=len(levels))  # fmt: skip
+    if evaluations is not None:
+        check_int(evaluations, "evaluations", 1, 10**7)
+    if (
+        isinstance(time_limit, bool)
+        or not isinstance(time_limit, (int, float))
+        or not (0 < time_limit <= 1e6)
+    ):
+        raise ArgumentError("must be a number of seconds in (0, 1e6]", argument="time_limit",
+                            value=time_limit)  # fmt: skip
     root = make_rng(rng)
     seed = int(root.integers(2**62))
     judge = _Judge(model, levels, min(players, 5000), seed, {})
@@ -266,7 +287,8 @@ def improve_campaign(
     by_difficulty = [int(i) for i in np.argsort(-_success(model, levels), kind="stable")]
     starts = [list(range(len(levels))), by_difficulty]
     start = min(starts, key=lambda o: _start_cost(judge, bands, goal, o))
-    order = _search(judge, bands, goal, start, time.monotonic() + float(time_limit))
+    deadline = time.monotonic() + float(time_limit)
+    order = _search(judge, bands, goal, start, deadline, evaluations)
     new = [levels[i] for i in order]
     changes = _moves(levels, new)
     if regenerate:
