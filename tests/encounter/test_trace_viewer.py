@@ -21,11 +21,11 @@ def test_slider_moves_actors_corpses_and_text(trace):
     v = TraceViewer(trace)
     actors, corpses = v.artists["actors"], v.artists["corpses"]
     assert len(actors.get_offsets()) == trace.settings.npcs + trace.settings.monsters
-    assert "step 0/" in v.status.value
+    assert "step 0 of" in v.status.value
     move = next(e for e in trace.events if e["category"] == "move")
     before = np.array(actors.get_offsets())
     v.step.value = move["step"]  # what a user's slider drag does
-    assert f"step {move['step']}/" in v.status.value and "move" in v.events.value
+    assert f"step {move['step']} of" in v.status.value and "move" in v.events.value
     assert not np.array_equal(before, actors.get_offsets())
     assert v.artists["actors"] is actors  # updated in place, not redrawn
     v.step.value = trace.steps

@@ -105,6 +105,9 @@ def test_the_8_way_corner_rule_is_chosen_and_named(app):
     app.paint(1, 0, "wall")
     app.set_target(1, 1)
     app.neighbourhood.value = "8-way"
-    assert app.result.cost == 1 and "seed rule P3" in app.status.value
-    app.corners.value = "no corner cutting (as grid_path)"
-    assert app.result.cost == 2 and "grid_path" in app.status.value
+    assert app.result.cost == 1 and "rule P3" in app.status.value
+    app.corners.value = "no corner cutting (as the fast path finder)"
+    assert (
+        app.result.cost == 2
+        and "no corner cutting (the fast path finder's rule)" in app.status.value
+    )

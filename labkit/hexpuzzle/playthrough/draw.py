@@ -27,11 +27,18 @@ REACH, HAZARD, ATTEMPTS, BASE = "#1d4e89", "#c1121f", "#6a994e", "#999999"
 
 
 def _new_axes():
+    import matplotlib
     import matplotlib.pyplot as plt
 
-    with plt.ioff():
+    # Not plt.ioff(): it also unhooks IPython's display hook, which fails once the shell that
+    # installed it is gone (a doctest after a kernel test); the caller shows the figure.
+    was = matplotlib.is_interactive()
+    matplotlib.interactive(False)
+    try:
         _, ax = plt.subplots(1, 3, figsize=(10.5, 3.2), width_ratios=[2.2, 1.4, 1.4],
                              layout="constrained")  # fmt: skip
+    finally:
+        matplotlib.interactive(was)
     return ax
 
 
