@@ -7,17 +7,14 @@ states; every error of a file format is a ``labkit.io.FormatError``; argument er
 
 from __future__ import annotations
 
-import importlib
-import inspect
-import pkgutil
 import re
 from pathlib import Path
 
 import pytest
 
-import labkit
 from labkit import ArgumentError, LabkitError
 from labkit.io import FormatError
+from tests.package_classes import classes_in_package
 
 TABLE = Path(__file__).resolve().parent.parent / "docs" / "errors.md"
 ROW = re.compile(r"^\| `(\w+)` \| [^|]+ \| ([^|]+) \|", re.M)
@@ -26,17 +23,7 @@ FILE_ERRORS = ("LevelError", "TelemetryError", "CalibrationError", "SkillModelEr
 
 
 def defined_errors() -> dict[str, type]:
-    found: dict[str, type] = {}
-    names = ["labkit"] + [i.name for i in pkgutil.walk_packages(labkit.__path__, "labkit.")]
-    for name in names:
-        if name.endswith("__main__"):
-            continue
-        module = importlib.import_module(name)
-        for obj in vars(module).values():
-            ours = inspect.isclass(obj) and obj.__module__ == module.__name__
-            if ours and issubclass(obj, LabkitError):
-                found[obj.__name__] = obj
-    return found
+    return {cls.__name__: cls for cls in classes_in_package(LabkitError).values()}
 
 
 def table() -> dict[str, list[str]]:

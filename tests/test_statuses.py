@@ -104,21 +104,9 @@ NOT_STATUSES = {
 
 
 def _enums_in_package() -> dict[str, type]:
-    import inspect
-    import pkgutil
+    from tests.package_classes import classes_in_package
 
-    import labkit
-
-    found: dict[str, type] = {}
-    names = ["labkit"] + [i.name for i in pkgutil.walk_packages(labkit.__path__, "labkit.")]
-    for name in names:
-        if name.endswith("__main__"):
-            continue
-        module = importlib.import_module(name)
-        for obj in vars(module).values():
-            if inspect.isclass(obj) and issubclass(obj, enum.Enum) and obj.__module__ == name:
-                found[f"{name}.{obj.__qualname__}"] = obj
-    return found
+    return classes_in_package(enum.Enum)
 
 
 def test_every_enum_in_the_package_is_a_status_or_says_why_not() -> None:
