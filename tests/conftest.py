@@ -37,13 +37,30 @@ settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
 def installed_wheel(tmp_path_factory):
     """labkit built into a wheel from a copy of this tree and installed (no dependencies) into a
     fresh folder, as ``pip install labkit`` would lay it out. Returns (wheel, site folder)."""
-    import shutil
-    import subprocess
-    import sys
     from pathlib import Path
 
     root = Path(__file__).resolve().parent.parent
-    work = tmp_path_factory.mktemp("wheel")
+    if os.environ.get("PYTEST_XDIST_WORKER"):  # one build for all workers of the session
+        import fcntl
+
+        work = tmp_path_factory.getbasetemp().parent / "wheel"
+        work.mkdir(exist_ok=True)
+        with open(work.parent / "wheel.lock", "w") as lock:
+            fcntl.flock(lock, fcntl.LOCK_EX)
+            if not (work / "site").is_dir():
+                _build_wheel(root, work)
+    else:
+        work = tmp_path_factory.mktemp("wheel")
+        _build_wheel(root, work)
+    (wheel,) = (work / "dist").glob("labkit-*.whl")
+    return wheel, work / "site"
+
+
+def _build_wheel(root, work) -> None:
+    import shutil
+    import subprocess
+    import sys
+
     # Build from a copy: an in-tree build would leave build/ and *.egg-info in the checkout.
     src = work / "src"
     skip = shutil.ignore_patterns(".*", "build", "__pycache__", "*.egg-info", "*.nbi", "*.nbc")
@@ -52,8 +69,9 @@ def installed_wheel(tmp_path_factory):
     subprocess.run([*pip, "wheel", "--no-deps", "-w", str(work / "dist"), str(src)], check=True)
     (wheel,) = (work / "dist").glob("labkit-*.whl")
     site = work / "site"
-    subprocess.run([*pip, "install", "--no-deps", "--target", str(site), str(wheel)], check=True)
-    return wheel, site
+    partial = work / "site.partial"
+    subprocess.run([*pip, "install", "--no-deps", "--target", str(partial), str(wheel)], check=True)
+    partial.rename(site)
 
 
 class NotebookRuns:
@@ -65,32 +83,82 @@ class NotebookRuns:
     budget; here run 0 serves all three and run 1 only the reproducibility check. A run that
     failed is remembered and re-raised, not executed again. Callers get deep copies, so no test
     sees another's edits.
+
+    With ``store`` (a folder every pytest-xdist worker of the session sees) a run is shared
+    between workers too: the first worker to ask executes it under an OS lock on the run's file
+    and writes it there; a worker asking meanwhile waits on the lock and reads the file.
     """
 
-    def __init__(self) -> None:
+    def __init__(self, store=None) -> None:
         self._done: dict[tuple, object] = {}
+        self._store = store
 
     def get(self, path, run: int = 0):
         import copy
 
-        from labkit._report import execute_notebook
-
         key = (str(path), run)
         if key not in self._done:
-            import nbformat
-
-            meta = nbformat.read(path, as_version=4).metadata
-            budget = meta.get("labkit", {}).get("budget_seconds", 300)  # per cell
-            try:
-                self._done[key] = execute_notebook(path, timeout=budget)
-            except Exception as exc:  # a cell failed or overran: every reader sees why
-                self._done[key] = exc
+            self._done[key] = self._shared(path, run) if self._store else self._execute(path)
         result = self._done[key]
         if isinstance(result, Exception):
             raise result
         return copy.deepcopy(result)
 
+    @staticmethod
+    def _execute(path):
+        import nbformat
+
+        from labkit._report import execute_notebook
+
+        meta = nbformat.read(path, as_version=4).metadata
+        budget = meta.get("labkit", {}).get("budget_seconds", 300)  # per cell
+        try:
+            return execute_notebook(path, timeout=budget)
+        except Exception as exc:  # a cell failed or overran: every reader sees why
+            return exc
+
+    def _shared(self, path, run: int):
+        import fcntl
+        import pickle
+
+        self._store.mkdir(parents=True, exist_ok=True)
+        done = self._store / f"{path.stem}-run{run}.pickle"
+        with open(self._store / f"{path.stem}-run{run}.lock", "w") as lock:
+            fcntl.flock(lock, fcntl.LOCK_EX)  # released when the file closes, also on a crash
+            if not done.exists():
+                result = self._execute(path)
+                try:
+                    blob = pickle.dumps(result)
+                except Exception:  # an exception that does not pickle: keep its message
+                    blob = pickle.dumps(RuntimeError(f"{type(result).__name__}: {result}"))
+                partial = done.with_suffix(".partial")
+                partial.write_bytes(blob)
+                partial.replace(done)
+            return pickle.loads(done.read_bytes())
+
 
 @pytest.fixture(scope="session")
-def notebook_runs() -> NotebookRuns:
-    return NotebookRuns()
+def notebook_runs(tmp_path_factory) -> NotebookRuns:
+    # under pytest-xdist every worker's basetemp sits in one folder of the session
+    if not os.environ.get("PYTEST_XDIST_WORKER"):
+        return NotebookRuns()
+    return NotebookRuns(tmp_path_factory.getbasetemp().parent / "notebook-runs")
+
+
+def pytest_collection_modifyitems(items):
+    """The browser suite shares one JupyterLab server and one Chromium: under pytest-xdist
+    (``--dist loadgroup``) all of it runs on one worker, beside the rest of the suite."""
+    for item in items:
+        if "tests/browser/" in item.nodeid.replace("\\", "/"):
+            item.add_marker(pytest.mark.xdist_group("browser"))
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item, call):
+    """A skipped test is a failed one: ``make test`` installs everything the suite needs, so a
+    skip only ever hides a missing tool or package (say which, and fail loudly)."""
+    outcome = yield
+    report = outcome.get_result()
+    if report.skipped and not hasattr(report, "wasxfail"):
+        report.outcome = "failed"
+        report.longrepr = f"skipped, and this suite never skips: {report.longrepr}"

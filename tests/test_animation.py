@@ -12,7 +12,6 @@ import pytest
 from PIL import Image
 
 from labkit import ArgumentError
-from labkit._animation import ffmpeg_available
 from labkit.hexpuzzle import Level, animate, save_animation, solve, sweep_animation, trace
 from labkit.hexpuzzle.coords import centre
 from labkit.hexpuzzle.draw import OUTCOME_COLOURS
@@ -124,7 +123,6 @@ def test_mp4_without_ffmpeg_says_so(tmp_path, monkeypatch):
     assert not list(tmp_path.iterdir())
 
 
-@pytest.mark.skipif(not ffmpeg_available(), reason="needs ffmpeg")
 def test_mp4_with_ffmpeg_is_deterministic(tmp_path):
     for name in ("a.mp4", "b.mp4"):
         save_animation(animate(LEVEL, frames_per_tap=3, size=2), tmp_path / name, dpi=50)

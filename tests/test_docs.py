@@ -12,16 +12,16 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1]
 NOTEBOOK = ROOT / "notebooks" / "03_gauge_scheduler.ipynb"  # short, and shows a widget app
 
-pytest.importorskip("sphinx")
-pytest.importorskip("myst_nb")
-
 
 @pytest.fixture(scope="module")
-def site(tmp_path_factory):
+def site(tmp_path_factory, notebook_runs):
     from labkit._docs import build
 
     work = tmp_path_factory.mktemp("docs")
-    return build(work / "html", src=work / "src", notebooks=[NOTEBOOK], progress=False)
+    executed = {NOTEBOOK: notebook_runs.get(NOTEBOOK)}  # the run tests/notebooks checks too
+    return build(
+        work / "html", src=work / "src", notebooks=[NOTEBOOK], executed=executed, progress=False
+    )
 
 
 @pytest.mark.slow

@@ -13,9 +13,6 @@ import pytest
 from tests.browser.jupyterlab import ROOT, SCREENSHOTS
 from tests.browser.offline import images_broken, serve, watch
 
-pytest.importorskip("sphinx")
-pytest.importorskip("myst_nb")
-
 NOTEBOOKS = sorted((ROOT / "notebooks").glob("*.ipynb"))
 
 

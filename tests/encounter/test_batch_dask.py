@@ -16,8 +16,6 @@ import pytest
 from labkit.encounter.sim.batch import run_batch
 from labkit.encounter.sim.settings import SimulationSettings
 
-distributed = pytest.importorskip("distributed")
-
 BASE = SimulationSettings(max_steps=200)
 
 

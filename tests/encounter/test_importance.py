@@ -81,7 +81,6 @@ def test_estimators_are_scipys():
 
 
 def test_agrees_with_salib_on_plain_ishigami():
-    pytest.importorskip("SALib")
     from SALib.analyze import sobol as salib_sobol
     from SALib.sample import sobol as salib_sample
 

@@ -9,12 +9,9 @@ import threading
 from concurrent.futures import ThreadPoolExecutor
 
 import pandas as pd
-import pytest
 
 from labkit.encounter.sim.settings import SimulationSettings
 from labkit.encounter.sim.sweep import sweep
-
-distributed = pytest.importorskip("distributed")
 
 BASE = SimulationSettings(max_steps=120)
 GRID = {"/characters/monster/life": [3, 6]}

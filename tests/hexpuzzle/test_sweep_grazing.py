@@ -15,11 +15,9 @@ import math
 
 import numpy as np
 import pytest
+from shapely.geometry import LineString, Point, Polygon  # noqa: E402
 
 from labkit.hexpuzzle import first_contact, first_contacts
-
-shapely = pytest.importorskip("shapely")
-from shapely.geometry import LineString, Point, Polygon  # noqa: E402
 
 R = 1.76  # the Minkowski hexagon around a tile: two tile tops of 0.88R (SPEC H5)
 EDGES = range(6)  # edge k joins vertex k and vertex k+1 (k·60°, (k+1)·60°, y down)

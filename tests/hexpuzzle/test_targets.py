@@ -110,8 +110,9 @@ def test_success_targets_are_hit_with_the_shipped_skill_model():
 def test_ability_moves_the_success_target():
     """A stronger player needs a structurally harder level for the same success rate."""
     model = StandInSkillModel()
-    regular = generate_to_target(7, success=0.6, model=model)
-    strong = generate_to_target(7, success=0.6, model=model, ability=1.5)
+    # a generous clock: the search must end on its own rule, not on a loaded machine's speed
+    regular = generate_to_target(7, success=0.6, model=model, time_limit=300)
+    strong = generate_to_target(7, success=0.6, model=model, ability=1.5, time_limit=300)
     assert score(strong).total > score(regular).total
     assert strong.metadata["generated"]["target"] == {
         "success": 0.6,

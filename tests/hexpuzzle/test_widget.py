@@ -1,12 +1,9 @@
 from __future__ import annotations
 
 import numpy as np
-import pytest
 
 from labkit.hexpuzzle import Level, trace
 from labkit.hexpuzzle.coords import centre
-
-pytest.importorskip("ipywidgets")
 
 
 def make():

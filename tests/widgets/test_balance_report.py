@@ -2,10 +2,6 @@
 
 from __future__ import annotations
 
-import pytest
-
-pytest.importorskip("ipywidgets")
-
 from labkit.encounter.rules.balance import DEFAULT_PATH  # noqa: E402
 from tests.widgets.test_to_code import check_rebuilds  # noqa: E402
 

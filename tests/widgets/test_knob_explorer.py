@@ -6,8 +6,6 @@ import pytest
 
 from labkit.widgets._code import CodeError
 
-pytest.importorskip("ipywidgets")
-
 
 def response(point, seeds):  # win rate a / 10 (one uniform per seed), length 5 b steps
     return {"npc_win": ((seeds * 0.6180339887) % 1.0 < point["a"] / 10) * 1.0,

@@ -8,8 +8,6 @@ import ast
 import numpy as np
 import pytest
 
-pytest.importorskip("ipywidgets")
-
 
 @pytest.fixture(autouse=True)
 def _close_figures():

@@ -2,11 +2,7 @@
 
 from __future__ import annotations
 
-import pytest
-
 from labkit.hexpuzzle import Level, generate, score, solve
-
-pytest.importorskip("ipywidgets")
 
 
 def test_workshop_generates_a_level_like_this_and_opens_it():

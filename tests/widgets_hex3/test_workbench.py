@@ -8,8 +8,6 @@ import pytest
 from labkit.hexpuzzle.difficulty.fit import example_difficulties
 from labkit.hexpuzzle.difficulty.players import telemetry_from_weights
 
-pytest.importorskip("ipywidgets")
-
 TRUTH = {"size": 5.0, "turns": 10.0, "layers": 30.0, "blocking": 0.0, "rotation": 35.0,
          "pressure": 5.0}  # fmt: skip
 

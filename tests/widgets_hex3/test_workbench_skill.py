@@ -8,8 +8,6 @@ import pytest
 from labkit.hexpuzzle.difficulty.fit import example_difficulties
 from labkit.hexpuzzle.difficulty.skill_sim import telemetry_from_skill
 
-pytest.importorskip("ipywidgets")
-
 
 @pytest.fixture(scope="module")
 def bench():

@@ -2,13 +2,9 @@
 
 from __future__ import annotations
 
-import pytest
-
 from labkit.hexpuzzle import Level
 from labkit.hexpuzzle.coords import centre
 from labkit.hexpuzzle.difficulty.scoring import score
-
-pytest.importorskip("ipywidgets")
 
 
 def make(*args, **kw):

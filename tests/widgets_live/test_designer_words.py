@@ -13,8 +13,6 @@ import re
 
 import pytest
 
-pytest.importorskip("ipywidgets")
-
 POINTER = re.compile(r"(?<![\w.:/<])/[A-Za-z_]\w*(?:/[\w~]+)+")
 REPR = re.compile(r"\{'|\['|\[\d+, \d+\]|\w=(?:True|False|None|\[|\{|')|<\w+ object at")
 SNAKE = re.compile(r"\b[a-z][a-z0-9]*(?:_[a-z0-9]+)+\b")

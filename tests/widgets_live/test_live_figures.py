@@ -10,8 +10,6 @@ from __future__ import annotations
 
 import pytest
 
-pytest.importorskip("ipympl")
-
 
 class _Shell:
     kernel = object()  # what ipykernel's shell has and plain IPython has not

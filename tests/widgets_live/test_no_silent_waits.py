@@ -12,8 +12,6 @@ import textwrap
 
 import pytest
 
-pytest.importorskip("ipywidgets")
-
 KERNEL_SOURCE = textwrap.dedent(
     """
     import numpy as np

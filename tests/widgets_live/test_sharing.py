@@ -8,8 +8,6 @@ import importlib
 
 import pytest
 
-pytest.importorskip("ipywidgets")
-
 DOMAINS = {"labkit.widgets", "labkit.hexpuzzle", "labkit.pathfinding", "labkit.mapturn",
            "labkit.encounter"}  # fmt: skip
 

@@ -10,8 +10,6 @@ from __future__ import annotations
 
 import pytest
 
-pytest.importorskip("ipywidgets")
-
 WIDTH_PX = 980
 
 
