@@ -145,14 +145,6 @@ def notebook_runs(tmp_path_factory) -> NotebookRuns:
     return NotebookRuns(tmp_path_factory.getbasetemp().parent / "notebook-runs")
 
 
-def pytest_collection_modifyitems(items):
-    """The browser suite shares one JupyterLab server and one Chromium: under pytest-xdist
-    (``--dist loadgroup``) all of it runs on one worker, beside the rest of the suite."""
-    for item in items:
-        if "tests/browser/" in item.nodeid.replace("\\", "/"):
-            item.add_marker(pytest.mark.xdist_group("browser"))
-
-
 @pytest.hookimpl(hookwrapper=True)
 def pytest_runtest_makereport(item, call):
     """A skipped test is a failed one: ``make test`` installs everything the suite needs, so a
