@@ -60,11 +60,11 @@ browser:
 ffmpeg:
 	$(call debian_tool,ffmpeg,the MP4 export tests)
 
-# The suite runs on every core (pytest-xdist, at most TEST_JOBS processes): notebooks executed
-# once and shared between the workers, the browser suite kept together on one of them.
+# The suite runs on every core (pytest-xdist, at most TEST_JOBS processes; tests/conftest.py
+# hands out whole test files, the browser suite as one): notebooks executed once and shared.
 TEST_JOBS ?= $(shell n=$$(nproc 2>/dev/null || echo 2); [ $$n -gt 4 ] && n=4; echo $$n)
 test: $(STAMP) lint browser ffmpeg
-	$(BIN)/python -m pytest -n $(TEST_JOBS) --dist loadgroup
+	$(BIN)/python -m pytest -n $(TEST_JOBS)
 
 bench: $(STAMP)
 	$(BIN)/python -m benchmarks $(BENCH_ARGS)

@@ -154,3 +154,19 @@ def pytest_runtest_makereport(item, call):
     if report.skipped and not hasattr(report, "wasxfail"):
         report.outcome = "failed"
         report.longrepr = f"skipped, and this suite never skips: {report.longrepr}"
+
+
+def pytest_xdist_make_scheduler(config, log):
+    """Under pytest-xdist (``make test``), one test file is one unit of work, so a module's
+    expensive fixtures (a Dask cluster, a docs build) are made once; the whole browser suite is one
+    unit too, because it shares one JupyterLab server and one Chromium. (``--dist loadgroup``
+    cannot do this: with pytest 9 its group marks no longer reach the scheduler.)"""
+    from xdist.scheduler import LoadScopeScheduling
+
+    class FilesBrowserTogether(LoadScopeScheduling):
+        def _split_scope(self, nodeid: str) -> str:
+            if nodeid.startswith("tests/browser/"):
+                return "tests/browser"
+            return nodeid.split("::", 1)[0]
+
+    return FilesBrowserTogether(config, log)
