@@ -16,9 +16,6 @@ import pytest
 
 from tests.browser.jupyterlab import SCREENSHOTS, inspect, open_notebook, run_all_cells
 
-# one JupyterLab server and one Chromium serve the whole browser suite: one pytest-xdist worker
-pytestmark = pytest.mark.xdist_group("browser")
-
 APPS = {
     "ProbabilityExplorer": "ProbabilityExplorer(n=1000)",
     "GaugeTuner": "GaugeTuner()",

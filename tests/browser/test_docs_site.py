@@ -13,9 +13,6 @@ import pytest
 from tests.browser.jupyterlab import ROOT, SCREENSHOTS
 from tests.browser.offline import images_broken, serve, watch
 
-# one JupyterLab server and one Chromium serve the whole browser suite: one pytest-xdist worker
-pytestmark = pytest.mark.xdist_group("browser")
-
 NOTEBOOKS = sorted((ROOT / "notebooks").glob("*.ipynb"))
 
 

@@ -23,9 +23,6 @@ from tests.browser.jupyterlab import (
     run_all_cells,
 )
 
-# one JupyterLab server and one Chromium serve the whole browser suite: one pytest-xdist worker
-pytestmark = pytest.mark.xdist_group("browser")
-
 
 def _source(path) -> str:
     nb = json.loads(path.read_text(encoding="utf-8"))
