@@ -89,3 +89,10 @@ def test_a_second_run_redraws_instead_of_stacking_pictures(same_level):
     panel.run()
     panel.run()
     assert len(panel.fig.axes) == 4 and not panel.button.disabled
+    # it fits the 1000 px output area and keeps every label inside (as the apps' layout test)
+    fig = panel.fig
+    w, h = fig.get_size_inches() * fig.dpi
+    fig.canvas.draw()
+    boxes = [ax.get_tightbbox(fig.canvas.get_renderer()).extents for ax in fig.axes]
+    assert w <= 980 and all(-1 <= x0 and -1 <= y0 and x1 <= w + 1 and y1 <= h + 1
+                            for x0, y0, x1, y1 in boxes), boxes  # fmt: skip
