@@ -70,6 +70,15 @@ GLOSSARY: dict[str, tuple[str, str]] = {
     "b_escaped": ("the second one escaped", ""),
     "a_escaped": ("the first one escaped", ""),
     "victory": ("victory", ""),
+    # a level generator's evaluation (labkit.hexpuzzle.evaluate_generator's table)
+    "score": ("score", "points"),
+    "tiles": ("tiles on the board", "tiles"),
+    "score_target": ("score asked for", "points"),
+    "rotations_target": ("rotations asked for", "rotations"),
+    "quality": ("playable and as asked", ""),
+    "within": ("the score within ±2 points and the rotations asked for", ""),
+    "diverse_solution": ("different puzzles by how they are solved", ""),
+    "diverse_layout": ("different boards, even turned", ""),
 }
 
 _DIRECTIONS = {"N": "north", "NE": "north-east", "E": "east", "SE": "south-east", "S": "south",

@@ -18,6 +18,9 @@ calibration plot (:func:`~labkit.hexpuzzle.fit_skill_model`, fitted when first s
 Under the table, **generate like this** makes a level like the one chosen in "like" at the
 difficulty its slider sets (board, rotations and tile count as chosen) and opens it in a
 workshop below; "put into campaign and save" writes it into a chosen slot of a campaign file.
+At the bottom, **How varied are generated levels?** (:mod:`labkit.widgets._variety_panel`) makes a
+few levels per ask on a score × rotations grid and shows their expressive range and the control
+map, with the answer in words.
 
 The scatter labels each level with its campaign number (the table's "was" column) and keys the
 band colours; :meth:`DifficultyWorkbench.warnings` flags an empty band and weights that rank the
@@ -172,11 +175,16 @@ class DifficultyWorkbench(CodeMixin):
 
         self.campaign = CampaignSlot(lambda: self.target_panel.level,
                                      [lv for lv in self.levels if lv is not None])  # fmt: skip
+        from labkit.widgets._variety_panel import VarietyPanel
+
+        # "How varied are generated levels?": expressive range and control map (issue 27).
+        self.variety = VarietyPanel()
         self.index_view = w.VBox(
             [w.HBox([sliders, w.VBox([self.pane.widget, self.stats],
                                      layout=w.Layout(flex="1 1 auto", min_width="0"))]),
              self.report, self.table,
-             w.HBox([self.like]), self.target_panel.ui, self.campaign.ui, self.workshop_box]
+             w.HBox([self.like]), self.target_panel.ui, self.campaign.ui, self.workshop_box,
+             self.variety.ui]
         )  # fmt: skip
         self.mode = w.ToggleButtons(options=["index calibration", "skill model"])
         self.skill: SkillPanel | None = None  # built when the mode is first chosen
@@ -348,7 +356,8 @@ class DifficultyWorkbench(CodeMixin):
     def to_code(self) -> str:
         """Source rebuilding this workbench: levels, telemetry, calibration, weights, edges, and
         "generate like this": the liked level, target, seed, board, rotations, tiles, the
-        campaign file and slot, and the generated level (as made, with how it was made)."""
+        campaign file and slot, the generated level (as made, with how it was made), and the
+        variety evaluation when it was run."""
         lines = ["from labkit.widgets import DifficultyWorkbench"]
         args = []
         made = self.target_panel.level
@@ -373,6 +382,9 @@ class DifficultyWorkbench(CodeMixin):
             f"bench.set_weights({literal(self.weights)}, {literal(self.baseline.value)}, "
             f"{literal(edges)})"
         )
+        if self.variety.report is not None:  # the variety pictures were asked for
+            lines.append(f"bench.variety.levels = {self.variety.levels!r}")
+            lines.append("bench.variety.run()")
         return source(lines + self._like_this_code(), "bench")
 
     def _like_this_code(self) -> list[str]:

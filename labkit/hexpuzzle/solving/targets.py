@@ -81,6 +81,10 @@ MAX_TIME_LIMIT = 1e6
 DEFAULT_TOLERANCE = {"score": 2.0, "success": 0.05}
 #: Recipes tried per cross-entropy round, local edits between rounds, rounds without progress.
 BATCH, EDITS, PATIENCE = 4, 24, 4
+#: Largest share of straight track a recipe asks for (at the easy end of the curvature axis).
+#: Straight track looks the same turned, so two boards that are mostly straight line up on most
+#: of their cells: at 0.8, easy targets gave look-alike boards (issue 27's layout diversity).
+STRAIGHTEST = 0.45
 _MATCHINGS = all_matchings()
 
 
@@ -175,7 +179,7 @@ def _recipe(z: np.ndarray, wanted: Constraints) -> dict[str, Any]:
     tiles = int(round(lo + z[1] * (hi - lo)))
     rot_lo, rot_hi = wanted.rotations
     k = rot_lo + min(int(z[2] * (rot_hi - rot_lo + 1)), rot_hi - rot_lo)
-    straight = round(0.8 * (1.0 - float(z[3])), 2)
+    straight = round(STRAIGHTEST * (1.0 - float(z[3])), 2)
     return {"radius": r, "tiles": tiles, "rotations": k, "straight": straight}
 
 
