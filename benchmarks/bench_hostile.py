@@ -13,12 +13,11 @@ from __future__ import annotations
 
 import copy
 import json
-import tempfile
-from pathlib import Path
-
 import statistics
+import tempfile
 import time
 from collections.abc import Callable
+from pathlib import Path
 
 from benchmarks import Row, benchmark
 
@@ -73,8 +72,8 @@ def bench_huge_floor() -> Row:
 
 @benchmark("hostile campaign validation 250/500/1000 levels")
 def bench_campaign_validation() -> list[Row]:
-    from labkit.hexpuzzle.campaign_file import Campaign
     from labkit._data import data_path
+    from labkit.hexpuzzle.campaign_file import Campaign
 
     doc = json.loads(data_path("levels", "campaign.json").read_text())
     rows = []

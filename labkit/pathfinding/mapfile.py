@@ -212,9 +212,14 @@ def _grid_sizes(data: bytes) -> None:
             len(grid.parts) == 3 and grid.parts[0] == "layers" and grid.parts[2] == "tiles"
         ):
             at, size = io.pointer(*grid.parts), f"{grid.widest}x{grid.rows}"
-            io.check(grid.rows <= MAX_SIDE and grid.widest <= MAX_SIDE,
-                     f"a grid is at most {MAX_SIDE} cells wide and high", at, size, MapError)
-            io.check(False, f"a grid has at most {MAX_CELLS} cells", at, size, MapError)  # fmt: skip
+            io.check(
+                grid.rows <= MAX_SIDE and grid.widest <= MAX_SIDE,
+                f"a grid is at most {MAX_SIDE} cells wide and high",
+                at,
+                size,
+                MapError,
+            )
+            io.check(False, f"a grid has at most {MAX_CELLS} cells", at, size, MapError)
 
 
 def load_map(path: str | os.PathLike, state: Any = None) -> MapFile:
