@@ -10,6 +10,7 @@
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 from collections.abc import Callable
@@ -350,12 +351,14 @@ LOADERS = {"tower": _load_tower, "map": _load_map}
 # --- wave 3's new inputs: filled in below -------------------------------------------------
 
 
-def _levels() -> list[Any]:
+@functools.cache
+def _levels() -> tuple[Any, ...]:
     from labkit.hexpuzzle import campaign
 
-    return campaign()[:3]
+    return tuple(campaign()[:3])
 
 
+@functools.cache
 def _model() -> Any:
     from labkit.hexpuzzle import SkillModel
 
@@ -532,10 +535,7 @@ def api_cases() -> list[tuple[str, Callable[[Path], Any], str]]:
 
 
 def _compare_file(path: Path) -> Any:
-    return _compare()(path) if False else _compare_version(path)
-
-
-def _compare_version(path: Path) -> Any:
+    """A version given as a file path (``compare(a=PATH, ...)`` reads it through this)."""
     from labkit.encounter.sim.compare import version_patch
 
     return version_patch(str(path))
