@@ -458,6 +458,7 @@ def load_json(
     upgrades: Mapping[int, Callable[[dict], dict]] | None = None,
     error: type[LabkitError] = FormatError,
     max_bytes: int | None = None,
+    check_text: Callable[[bytes], None] | None = None,
 ) -> Any:
     """Read a labkit JSON file, check ``format``/``version`` and upgrade it to the newest version.
 
@@ -481,6 +482,9 @@ def load_json(
     max_bytes : int, optional
         The format's size limit (default :data:`DEFAULT_MAX_BYTES`; ``LABKIT_MAX_BYTES``
         overrides).
+    check_text : callable, optional
+        Called with the file's bytes before they are parsed: a format refuses what it can
+        see in the text (an oversized grid) without building the document.
 
     Returns
     -------
@@ -507,6 +511,11 @@ def load_json(
     file = str(path)
     data = read_bytes(path, max_bytes=max_bytes, error=error)
     record_read(path)
+    if check_text is not None:
+        try:
+            check_text(data)
+        except LabkitError as exc:
+            raise exc.with_file(file) from None
     doc = parse_json(data, file=file, error=error)
     try:
         return check_header(doc, format=format, versions=versions, upgrades=upgrades, error=error)
@@ -765,18 +774,17 @@ def field(
     ...
     labkit.LabkitError: /cells/0/q: must be an integer (got '1')
     """
-    where = f"{at}{pointer(key)}"
     if not isinstance(obj, Mapping):
         raise error("must be an object", pointer=at or "", value=obj)
     if key not in obj:
         if default is not _MISSING:
             return default
-        raise error(f"missing key {key!r}", pointer=where)
+        raise error(f"missing key {key!r}", pointer=f"{at}{pointer(key)}")
     value = obj[key]
     kinds = kind if isinstance(kind, tuple) else (kind,)
     if not any(_is_kind(value, k) for k in kinds):
         names = " or ".join(_KIND_NAMES.get(k, k.__name__) for k in kinds)
-        raise error(f"must be {names}", pointer=where, value=value)
+        raise error(f"must be {names}", pointer=f"{at}{pointer(key)}", value=value)
     return value
 
 

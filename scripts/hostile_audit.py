@@ -17,6 +17,7 @@ Usage::
 
     PYTHONPATH=. python scripts/hostile_audit.py [--quick] [--verbose]
     PYTHONPATH=. python scripts/hostile_audit.py --surfaces   # issue 33's class table
+    PYTHONPATH=. python scripts/hostile_audit.py --wave3      # escaping, grids, wave 3's inputs
 
 Exit status 0 when every case is clean.
 """
@@ -62,9 +63,14 @@ def main() -> int:
     parser.add_argument("--surfaces", action="store_true",
                         help="only the issue-33 surfaces (bundles, sweep folders, escaping, "
                         "numbers): the class x cases x clean table")  # fmt: skip
+    parser.add_argument("--wave3", action="store_true",
+                        help="escaping in every app and repr, grid limits, wave 3's new "
+                        "inputs (tests/test_hostile_iii.py): class x cases x clean")  # fmt: skip
     args = parser.parse_args()
     if args.surfaces:
         return surfaces_table()
+    if args.wave3:
+        return surfaces_table("test_hostile_iii.py", WAVE3)
     os.environ.setdefault("MPLBACKEND", "Agg")
     py = collections.Counter()
     cli = collections.Counter()
@@ -146,8 +152,28 @@ SURFACES = {
 }  # fmt: skip
 
 
-def surfaces_table() -> int:
-    """Run issue 33's pinned cases and print the class x cases x clean table."""
+#: Issues 32.4/32.5/33.5 (tests/test_hostile_iii.py): a case is one parameter set of a test.
+WAVE3 = {
+    "escaping: every app (labkit.widgets)": r"test_every_app_",
+    "escaping: reprs from hostile files": r"test_every_repr_",
+    "escaping: puzzle skill on the terminal": r"test_puzzle_skill_shows",
+    "grid limits before parsing (tower, map)": r"test_a_huge_grid|test_grid_sizes_read",
+    "funnel (API)": r"api_refuses.*\[funnel",
+    "sim compare (API)": r"api_refuses.*\[compare",
+    "puzzle evaluate (API)": r"api_refuses.*\[evaluate",
+    "generator constraints": r"api_refuses.*\[generate",
+    "improve_campaign": r"api_refuses.*\[improve",
+    "sim importance (API)": r"api_refuses.*\[importance",
+    "multi-target tune (API)": r"api_refuses.*\[tune_many",
+    "telemetry loading": r"api_refuses.*\[telemetry",
+    "quit models (object and file)": r"api_refuses.*\[(QuitModel|quit model)",
+    "one command line per command": r"test_wave3_commands_",
+}
+
+
+def surfaces_table(test_file: str = "test_hostile.py", classes: dict | None = None) -> int:
+    """Run the pinned cases of ``test_file`` and print the class x cases x clean table."""
+    classes = SURFACES if classes is None else classes
     import re
 
     import pytest
@@ -160,14 +186,15 @@ def surfaces_table() -> int:
             if report.when == "call" or report.outcome != "passed":
                 self.outcomes[report.nodeid] = report.outcome
 
-    pattern = " or ".join(p for v in SURFACES.values() for p in v.split("|"))
     collect = Collect()
-    pytest.main([str(ROOT / "tests" / "test_hostile.py"), "-q", "-p", "no:cacheprovider",
-                 "-k", pattern, "--no-header"], plugins=[collect])  # fmt: skip
-    width = max(map(len, SURFACES))
+    argv = [str(ROOT / "tests" / test_file), "-q", "-p", "no:cacheprovider", "--no-header"]
+    if classes is SURFACES:
+        argv += ["-k", " or ".join(p for v in SURFACES.values() for p in v.split("|"))]
+    pytest.main(argv, plugins=[collect])
+    width = max(map(len, classes))
     print(f"\n{'class':<{width}}  cases  clean")
     total = ok = 0
-    for cls, names in SURFACES.items():
+    for cls, names in classes.items():
         hit = {n: o for n, o in collect.outcomes.items() if re.search(names, n)}
         clean = sum(o == "passed" for o in hit.values())
         total, ok = total + len(hit), ok + clean

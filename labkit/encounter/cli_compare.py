@@ -19,6 +19,7 @@ import argparse
 import math
 from typing import Any
 
+from labkit import _args as A
 from labkit.encounter.cli_options import parse_seeds, settings_from_args
 
 
@@ -33,10 +34,11 @@ def register(sub: argparse._SubParsersAction, game_options: Any) -> None:
     cp.add_argument("--seeds", default="0:2000", help="A:B (range) or a,b,c (default 0:2000)")
     cp.add_argument("--out", help="directory of Parquet parts for the games (resumable)")
     cp.add_argument("--table-out", help="write the metric table (.csv or .parquet)")
-    cp.add_argument("--bootstrap", type=int, default=1000, help="paired resamples (default 1000)")
+    cp.add_argument("--bootstrap", type=A.int_range(1, 10_000), default=1000,
+                    help="paired resamples (1-10000, default 1000)")  # fmt: skip
     cp.add_argument(
         "--detect",
-        type=float,
+        type=A.float_range(1e-6, 1.0),
         default=0.02,
         help="change in a share to size seeds for (default 0.02 = 2 points)",
     )

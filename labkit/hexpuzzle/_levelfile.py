@@ -50,6 +50,8 @@ def _int(obj: dict, key: str, at: str, lo: int | None = None, hi: int | None = N
 
 def _tracks(cell: dict, at: str) -> tuple[int, ...]:
     tracks = lio.field(cell, "tracks", list, at, LevelError)
+    if all(type(t) is int for t in tracks) and is_matching(tracks):
+        return tuple(tracks)  # the common case; the checks below only say what is wrong
     where = f"{at}/tracks"
     lio.check(len(tracks) == 6, "tracks must list 6 exit ports", where, tracks, LevelError)
     for i, t in enumerate(tracks):

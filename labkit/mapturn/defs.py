@@ -447,6 +447,16 @@ def parse_tower(doc: dict, base: str | Path | None = None, source: str | None = 
     )
 
 
+def _floor_sizes(data: bytes) -> None:
+    """Refuse a floor over MAX_SIDE from the file's text, before nine million cells are built."""
+    from labkit._json_grids import grids
+
+    for grid in grids(data, side=MAX_SIDE):
+        if len(grid.parts) == 3 and grid.parts[0] == "floors" and grid.parts[2] == "map":
+            check(False, f"a floor is at most {MAX_SIDE}x{MAX_SIDE} cells",
+                  pointer(*grid.parts), f"{grid.widest}x{grid.rows}", TowerError)  # fmt: skip
+
+
 def load_tower(path: str | Path) -> Tower:
     """Load and validate a tower file (and the tables it names).
 
@@ -460,7 +470,7 @@ def load_tower(path: str | Path) -> Tower:
     """
     path = Path(path)
     doc = load_json(path, format=TOWER_FORMAT, versions=(1,), error=TowerError,
-                    max_bytes=MAX_BYTES)  # fmt: skip
+                    max_bytes=MAX_BYTES, check_text=_floor_sizes)  # fmt: skip
     try:
         return parse_tower(doc, base=path.parent, source=str(path))
     except TowerError as exc:

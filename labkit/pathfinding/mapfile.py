@@ -203,6 +203,25 @@ def map_to_dict(
     return doc
 
 
+def _grid_sizes(data: bytes) -> None:
+    """Refuse a grid over MAX_SIDE / MAX_CELLS from the file's text, before its cells are built."""
+    from labkit._json_grids import grids
+
+    for grid in grids(data, side=MAX_SIDE, cells=MAX_CELLS):
+        if grid.parts in (("event",), ("cost",)) or (
+            len(grid.parts) == 3 and grid.parts[0] == "layers" and grid.parts[2] == "tiles"
+        ):
+            at, size = io.pointer(*grid.parts), f"{grid.widest}x{grid.rows}"
+            io.check(
+                grid.rows <= MAX_SIDE and grid.widest <= MAX_SIDE,
+                f"a grid is at most {MAX_SIDE} cells wide and high",
+                at,
+                size,
+                MapError,
+            )
+            io.check(False, f"a grid has at most {MAX_CELLS} cells", at, size, MapError)
+
+
 def load_map(path: str | os.PathLike, state: Any = None) -> MapFile:
     """Read and validate a map file; errors name the file, the JSON pointer and the value.
 
@@ -213,7 +232,8 @@ def load_map(path: str | os.PathLike, state: Any = None) -> MapFile:
     >>> mf.game_map.width, mf.face.name
     (12, '4-way')
     """
-    doc = io.load_json(path, format=FORMAT, versions=VERSIONS, error=MapError, max_bytes=MAX_BYTES)
+    doc = io.load_json(path, format=FORMAT, versions=VERSIONS, error=MapError,
+                       max_bytes=MAX_BYTES, check_text=_grid_sizes)  # fmt: skip
     try:
         return map_from_dict(doc, state)
     except MapError as exc:

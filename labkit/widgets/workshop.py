@@ -38,6 +38,7 @@ from typing import Any
 
 import numpy as np
 
+from labkit._text import html_text
 from labkit.hexpuzzle import coords
 from labkit.hexpuzzle.difficulty.scoring import score
 from labkit.hexpuzzle.draw import BoardPlot
@@ -326,7 +327,7 @@ class LevelWorkshop(CodeMixin):
         except LevelError as exc:
             self.level = None
             self.difficulty = None
-            self.status.value = f"<b style='color:#c1121f'>invalid</b>: {exc}"
+            self.status.value = f"<b style='color:#c1121f'>invalid</b>: {html_text(exc)}"
             self.plot.show_trace(None)
             self.pane.refresh()
             return
@@ -344,7 +345,7 @@ class LevelWorkshop(CodeMixin):
         head = f"{len(lvl.board)} cells, {len(lvl.tiles)} tiles, move limit {lvl.move_limit}"
         if not lvl.can_rotate:
             head += ", rotation off (board not six-fold symmetric)"
-        note = f" · <i>{self.message}</i>" if self.message else ""
+        note = f" · <i>{html_text(self.message)}</i>" if self.message else ""  # names a file
         self.message = ""
         if d.status == "invalid_empty":
             return f"{head} · <b>no tiles</b>: not a playable level{note}"
@@ -354,7 +355,7 @@ class LevelWorkshop(CodeMixin):
         if sol.solved:
             solve += f", {sol.rotations} rotation(s) minimum, {sol.operations} operations"
         elif sol.status == "unsolvable":
-            solve += f" — {self.why_unsolvable()}"
+            solve += f" — {html_text(self.why_unsolvable())}"  # names tiles
         if d.total is None:
             return f"{head} · {solve} · score: {d.status}{note}"
         parts = " ".join(f"{k}={v}" for k, v in d.display.items())
@@ -437,7 +438,7 @@ class LevelWorkshop(CodeMixin):
         try:
             action(*args)
         except LevelError as exc:
-            self.status.value = f"<b style='color:#c1121f'>{exc}</b>"
+            self.status.value = f"<b style='color:#c1121f'>{html_text(exc)}</b>"  # names a file
 
     def _on_press(self, event: Any) -> None:
         if event.inaxes is self.plot.ax and event.xdata is not None:

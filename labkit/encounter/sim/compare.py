@@ -38,7 +38,13 @@ from typing import Any
 import numpy as np
 
 from labkit import ArgumentError
-from labkit.encounter.sim.paired import METRICS, Metric, game_measures, paired_table
+from labkit.encounter.sim.paired import (
+    METRICS,
+    Metric,
+    check_options,
+    game_measures,
+    paired_table,
+)
 from labkit.encounter.sim.settings import FIELDS, SimulationSettings, default_balance_document
 
 __all__ = ["compare", "play_pair", "version_patch", "survival_bands", "SURVIVAL_TURNS"]
@@ -222,6 +228,7 @@ def compare(
     ('NPC win rate', True, True)
     """
     turns = [int(t) for t in survival_turns]
+    check_options(bootstrap, detect)  # before a game is played
     if games is None:
         games = play_pair(a, b, seeds, base=base, executor=executor, out=out,
                           progress=progress)  # fmt: skip

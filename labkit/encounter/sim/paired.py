@@ -308,6 +308,25 @@ def _interval(x: np.ndarray, point: float) -> tuple[float, float]:
     return float(min(lo, point)), float(max(hi, point))  # a value never leaves its interval
 
 
+#: Most paired resamples, and resamples x seeds (the draws are held at once: 8 bytes each).
+MAX_BOOTSTRAP = 10_000
+MAX_DRAWS = 50_000_000
+
+
+def check_options(bootstrap: Any, detect: Mapping[str, float] | None) -> dict[str, float]:
+    """``bootstrap`` 1…:data:`MAX_BOOTSTRAP` and every ``detect`` change a finite number > 0
+    (checked before any game is played); the changes with their defaults filled in."""
+    from labkit._args import check_int
+
+    check_int(bootstrap, "bootstrap", 1, MAX_BOOTSTRAP)
+    full = {"share": 0.02, "turns": 1.0, "per game": 0.05, **(detect or {})}
+    for unit, d in full.items():
+        ok = isinstance(d, (int, float)) and not isinstance(d, bool) and math.isfinite(d)
+        if not (ok and d > 0):
+            raise ArgumentError("must be a change > 0", argument=f"detect[{unit!r}]", value=d)
+    return full
+
+
 def paired_table(
     a: Mapping[str, Any],
     b: Mapping[str, Any],
@@ -352,10 +371,7 @@ def paired_table(
     """
     import pandas as pd
 
-    detect = {"share": 0.02, "turns": 1.0, "per game": 0.05, **(detect or {})}
-    for unit, d in detect.items():
-        if not (isinstance(d, (int, float)) and d > 0):
-            raise ArgumentError("must be a change > 0", argument=f"detect[{unit!r}]", value=d)
+    detect = check_options(bootstrap, detect)
     chosen: list[Metric] = []
     for m in METRICS.values() if metrics is None else metrics:
         if isinstance(m, str):
@@ -379,6 +395,9 @@ def paired_table(
     (size,) = n
     # multinomial counts: each resample draws ``size`` seeds with replacement, both versions'
     # games of a drawn seed together (the pairing is kept)
+    if bootstrap * size > MAX_DRAWS:
+        raise ArgumentError(f"{bootstrap} resamples x {size} seeds is more than {MAX_DRAWS} "
+                            "draws", argument="bootstrap", value=bootstrap)  # fmt: skip
     draws = stream(rng, "paired-bootstrap").integers(0, size, (bootstrap, size))
     flat = (draws + np.arange(bootstrap)[:, None] * size).ravel()
     weights = np.bincount(flat, minlength=bootstrap * size).reshape(bootstrap, size).astype(float)

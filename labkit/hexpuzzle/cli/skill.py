@@ -44,14 +44,16 @@ def _skill(args: argparse.Namespace) -> int:
         table, load_levels(args.levels), features=not args.no_features, dropout=args.dropout
     )
     info = model.fit_info
-    print(f"{model!r}: {info['rows']} attempts ({info['ignored_rows']} of other levels)")
-    print(model.describe())
+    # every line may hold level ids from the files: control and bidi characters shown visibly
+    print(terminal_text(f"{model!r}: {info['rows']} attempts ({info['ignored_rows']} of other "
+                        "levels)"))  # fmt: skip
+    print(terminal_text(model.describe()))
     if model.weights:
         print("weights (logits at full strength): "
               + ", ".join(f"{k} {v:+.2f}" for k, v in model.weights.items())
               + f"; residual sd {model.residual_sd:.2f}")  # fmt: skip
     if args.folds:
-        print(model.report(folds=args.folds))
+        print(terminal_text(model.report(folds=args.folds)))
     print()
     print(
         f"{'level':<16}{'beta':>7}  {'95 % interval':<17}{'n':>6}{'success':>9}{'score':>6}  band"
@@ -67,5 +69,5 @@ def _skill(args: argparse.Namespace) -> int:
               f"{row['band']}")  # fmt: skip
     if args.out:
         model.save(args.out)
-        print(f"wrote {args.out}")
+        print(terminal_text(f"wrote {args.out}"))
     return 0

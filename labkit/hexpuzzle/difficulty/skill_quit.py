@@ -93,6 +93,14 @@ class QuitModel:
             raise ArgumentError(
                 f"must be {N_TERMS} x {N_TERMS}", argument="cov", value=np.shape(self.cov)
             )
+        for term, v in self.coefficients.items():  # a NaN logit would make every p_quit NaN
+            if isinstance(v, bool) or not isinstance(v, (int, float)) or not np.isfinite(v):
+                raise ArgumentError("must be a finite number", argument=f"coefficients[{term!r}]",
+                                    value=v)  # fmt: skip
+        cov = np.asarray(self.cov, dtype=float)
+        if not np.isfinite(cov).all() or (np.diag(cov) < 0).any():
+            raise ArgumentError("must be finite with variances >= 0 on its diagonal",
+                                argument="cov", value="NaN, inf or a variance < 0")  # fmt: skip
 
     @property
     def vector(self) -> NDArray[np.float64]:

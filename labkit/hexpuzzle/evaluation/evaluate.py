@@ -41,6 +41,7 @@ Examples
 
 from __future__ import annotations
 
+import itertools
 import math
 import time
 from collections.abc import Callable, Sequence
@@ -71,6 +72,8 @@ DEFAULT_TARGETS = [
 
 #: The controls a target may set, and the range each distance is divided by.
 CONTROLS = {"rotations": 3, "tiles": 19, "radius": 1}
+#: Most replications (seeds) one evaluation runs.
+MAX_SEEDS = 1000
 Generator = Callable[[dict, np.random.Generator, int], "Level | None"]
 #: The figures of a report: (name, column or function of one seed's rows, unit, range).
 FIGURES = ("quality", "diversity (solutions)", "diversity (layouts)", "within ±2",
@@ -102,6 +105,10 @@ def _check_targets(targets: Sequence[dict]) -> list[dict]:
         if not isinstance(t, dict) or "score" not in t or set(t) - {"score", *CONTROLS}:
             raise ArgumentError(f"needs a 'score' and only the controls {', '.join(CONTROLS)}",
                                 argument=f"targets[{k}]", value=t)  # fmt: skip
+        sc = t["score"]
+        if isinstance(sc, bool) or not isinstance(sc, (int, float)) or not 0 <= sc <= 100:
+            raise ArgumentError("a score is a number 0-100", argument=f"targets[{k}]['score']",
+                                value=sc)  # fmt: skip
         try:  # the same checks, and the same refusals, as generate_to_target
             constraints(t.get("rotations"), t.get("tiles"), t.get("radius"))
         except ArgumentError as exc:
@@ -202,9 +209,11 @@ def evaluate_generator(
     wanted = _check_targets(targets)
     check_int(n, "n", 1, 10_000)
     check_int(budget, "budget", 1, 10**9)
-    seeds = list(seeds)
-    if not seeds:
-        raise ArgumentError("must name at least one seed", argument="seeds", value=seeds)
+    seeds = list(itertools.islice(seeds, MAX_SEEDS + 1))  # range(10**9) is never listed
+    if not seeds or len(seeds) > MAX_SEEDS:
+        many = f"{len(seeds)}{'+' if len(seeds) > MAX_SEEDS else ''} seeds"
+        raise ArgumentError(f"must name 1 to {MAX_SEEDS} seeds (replications)", argument="seeds",
+                            value=many)  # fmt: skip
     rows: list[dict[str, Any]] = []
     bar = tqdm(total=len(seeds) * len(wanted) * n, desc=name, unit="level", disable=not progress)
     for seed in seeds:

@@ -273,6 +273,7 @@ def improve_campaign(
                             value=len(levels))  # fmt: skip
     if evaluations is not None:
         check_int(evaluations, "evaluations", 1, 10**7)
+    check_int(max_regenerate, "max_regenerate", 0, len(levels))  # most levels replaced
     if (
         isinstance(time_limit, bool)
         or not isinstance(time_limit, (int, float))
