@@ -14,7 +14,7 @@ from labkit.hexpuzzle.mainline import campaign_path
 
 def run(*args):
     return subprocess.run([sys.executable, "-m", "labkit", "puzzle", "skill", *args],
-                          capture_output=True, text=True, timeout=120)  # fmt: skip
+                          capture_output=True, text=True, timeout=600)  # fmt: skip
 
 
 def test_skill_command_prints_the_report_and_saves_the_model(tmp_path):
