@@ -1,0 +1,61 @@
+"""Tick order (cache.py's module rule): enemies act in row-major ``(y, x)`` order of their
+positions at the start of the tick; only ``timeCost > 0`` enemies are scheduled (M6).
+
+Written from the rule, not from a run: the expected order is sorted here from the drawn map.
+"""
+
+from __future__ import annotations
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from .helpers import game
+
+W, H = 6, 5  # inner room; a wall ring around it
+
+
+def room(cells: dict[tuple[int, int], str]) -> str:
+    rows = ["#" * (W + 2)]
+    for y in range(1, H + 1):
+        row = "#"
+        for x in range(1, W + 1):
+            row += "H" if (x, y) == (1, 1) else cells.get((x, y), ".")
+        rows.append(row + "#")
+    rows.append("#" * (W + 2))
+    return "\n".join(rows)
+
+
+spots = st.dictionaries(
+    st.tuples(st.integers(1, W), st.integers(1, H)).filter(lambda p: p != (1, 1)),
+    st.sampled_from("iir"),  # idlers (timeCost 1) and rocks (timeCost 0, never scheduled)
+    min_size=1,
+    max_size=10,
+)
+
+
+@settings(max_examples=25, deadline=None)
+@given(spots)
+def test_enemies_act_in_row_major_order_of_their_cells(cells):
+    engine, _ = game(room(cells))
+    engine.consume_time(1)
+    acted = [who for turn, who, what in engine.log if what == "idle"]
+    idlers = sorted((y, x) for (x, y), ch in cells.items() if ch == "i")
+    assert acted == [f"F1:{x}:{y}:idler" for y, x in idlers]  # rocks never act, y before x
+    assert engine.cache.entries("F1") == [(f"F1:{x}:{y}:idler", x, y, "idler") for y, x in idlers]
+
+
+def test_a_moved_enemy_takes_its_place_in_the_order_of_its_new_cell():
+    # (4,1) acts before (2,2) until it is moved below it, to (3,3): then (2,2) comes first
+    engine, _ = game(room({(4, 1): "i", (2, 2): "i"}))
+    engine.consume_time(1)
+    assert [w for _, w, _ in engine.log] == ["F1:4:1:idler", "F1:2:2:idler"]
+    engine.world.move_block("F1", 4, 1, "DDL")
+    engine.log.clear()
+    engine.consume_time(1)
+    assert [w for _, w, _ in engine.log] == ["F1:2:2:idler", "F1:3:3:idler"]
+
+
+def test_same_row_goes_left_to_right_whatever_the_scan_found_first():
+    engine, _ = game(room({(6, 3): "i", (1, 3): "i", (3, 3): "i"}))
+    engine.consume_time(1)
+    assert [w for _, w, _ in engine.log] == ["F1:1:3:idler", "F1:3:3:idler", "F1:6:3:idler"]
