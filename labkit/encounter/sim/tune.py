@@ -322,8 +322,10 @@ def tune(
     from labkit.encounter.sim.sweep import MAX_SEEDS
 
     start = check_int(start, "start", 10, MAX_SEEDS)
-    # the two ends are played on `start` seeds each before anything else
-    budget = check_int(budget, "budget", 2 * start, 100_000_000)
+    budget = check_int(budget, "budget", 1, 100_000_000)
+    if budget < 2 * start:  # the two ends are played on `start` seeds each before anything else
+        why = f"must be at least 2 × start = {2 * start} games (both ends are played first)"
+        raise ArgumentError(why, argument="budget", value=budget)
     bootstrap = check_int(bootstrap, "bootstrap", 1, 100_000)
     if tol is not None and (isinstance(tol, bool) or not isinstance(tol, (int, float))
                             or not math.isfinite(tol) or tol <= 0):  # fmt: skip
