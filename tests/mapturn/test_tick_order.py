@@ -59,3 +59,22 @@ def test_same_row_goes_left_to_right_whatever_the_scan_found_first():
     engine, _ = game(room({(6, 3): "i", (1, 3): "i", (3, 3): "i"}))
     engine.consume_time(1)
     assert [w for _, w, _ in engine.log] == ["F1:1:3:idler", "F1:3:3:idler", "F1:6:3:idler"]
+
+
+def test_a_dropped_instance_loses_its_gauge_and_memory_and_no_other():
+    # remove_cell: "drop the entry at a cell and its gauge (and per-instance memory)"
+    engine, _ = game(room({(2, 2): "i", (4, 2): "i"}))
+    engine.consume_time(1)
+    engine.state.memory["F1"] = {"F1:2:2:idler": {"next": 1}, "F1:4:2:idler": {"next": 2}}
+    engine.world.remove_block("F1", 2, 2)
+    assert engine.state.memory["F1"] == {"F1:4:2:idler": {"next": 2}}
+    assert list(engine.state.gauges["F1"]) == ["F1:4:2:idler"]
+
+
+def test_a_rebuild_marks_every_old_entry_of_the_floor_dropped():
+    # alive "turns False when the cache drops it"; a batch removal rebuilds the floor
+    engine, _ = game(room({(2, 2): "i", (4, 2): "i"}))
+    old = engine.cache.order("F1")
+    engine.world.remove_blocks_by_indexes("F1", [2 * (W + 2) + 2])
+    assert [e.alive for e in old] == [False, False]  # both old objects, the kept one too
+    assert [e.alive for e in engine.cache.order("F1")] == [True]
