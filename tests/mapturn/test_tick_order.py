@@ -78,3 +78,30 @@ def test_a_rebuild_marks_every_old_entry_of_the_floor_dropped():
     engine.world.remove_blocks_by_indexes("F1", [2 * (W + 2) + 2])
     assert [e.alive for e in old] == [False, False]  # both old objects, the kept one too
     assert [e.alive for e in engine.cache.order("F1")] == [True]
+
+
+def test_a_block_moved_onto_an_enemy_overwrites_it_and_its_gauge():
+    # migrate_point: the instance at the landing cell is "overwritten by the arriving block"
+    engine, _ = game(room({(2, 2): "i", (3, 2): "i"}))
+    engine.consume_time(1)
+    landed = engine.cache.by_floor["F1"][(3, 2)]
+    engine.world.move_block("F1", 2, 2, "R")
+    assert landed.alive is False
+    assert engine.cache.entries("F1") == [("F1:3:2:idler", 3, 2, "idler")]
+    assert engine.cache.by_floor["F1"][(3, 2)] is not landed  # the mover, carried over
+    assert engine.state.gauges["F1"] == {"F1:3:2:idler": 0.0}  # the mover's gauge, not both
+
+
+def test_moves_in_flight_are_counted_so_the_outer_one_still_suppresses_patches():
+    from labkit.mapturn.world import WorldEvent
+
+    engine, _ = game(room({(2, 2): "i", (4, 2): "i"}))
+    cache = engine.cache
+    cache.order("F1")
+    begin = WorldEvent("move_begin", "F1", 2, 2, 2, 2, True)
+    cache.handle(begin)
+    cache.handle(begin)
+    cache.handle(WorldEvent("move_end", "F1", 2, 2, 2, 2, True))
+    assert cache.depth == 1
+    cache.handle(WorldEvent("remove", "F1", 4, 2))  # inside the outer move: suppressed
+    assert ("F1:4:2:idler", 4, 2, "idler") in cache.entries("F1")
