@@ -183,9 +183,10 @@ class _Search:
         self.games = 0
 
     def measure(self, v: float, n: int) -> np.ndarray:
-        """Outcomes of v on the first n seeds (plays only the seeds not played yet)."""
-        n = min(n, self.seeds.size)
+        """Outcomes of v on the first n seeds (plays only the seeds not played yet, and never
+        more games than the budget has left)."""
         have = self.y.get(v, np.zeros(0, dtype=bool))
+        n = min(n, self.seeds.size, have.size + max(self.left, 0))
         if have.size < n:
             more = np.asarray(self.response(v, self.seeds[have.size : n]), dtype=bool)
             if more.shape != (n - have.size,):
@@ -267,7 +268,9 @@ def tune(
     integer : bool, optional
         Search integers only (default: when both bounds are ints).
     start, budget : int
-        Seeds per point at first; the most games to spend in all.
+        Seeds per point at first; the most games to spend in all (at least ``2 * start``: both
+        ends are played first). A search that runs out stops bisecting and fits the bracket
+        it has.
     tol : float, optional
         Stop bisecting a real parameter when the bracket is this narrow (default 1/64 of the
         range).
@@ -320,6 +323,9 @@ def tune(
 
     start = check_int(start, "start", 10, MAX_SEEDS)
     budget = check_int(budget, "budget", 1, 100_000_000)
+    if budget < 2 * start:  # the two ends are played on `start` seeds each before anything else
+        why = f"must be at least 2 × start = {2 * start} games (both ends are played first)"
+        raise ArgumentError(why, argument="budget", value=budget)
     bootstrap = check_int(bootstrap, "bootstrap", 1, 100_000)
     if tol is not None and (isinstance(tol, bool) or not isinstance(tol, (int, float))
                             or not math.isfinite(tol) or tol <= 0):  # fmt: skip
@@ -363,6 +369,8 @@ def tune(
         rising = fb > fa
         n = start
         while (b - a > 1) if integer else (b - a > tol):
+            if s.left < min(n, seed_arr.size):
+                break  # no budget for another midpoint: fit the bracket as it stands
             m = (a + b) // 2 if integer else (a + b) / 2
             s.measure(m, n)
             side = s.side(m, target)
@@ -423,8 +431,11 @@ def _result(parameter, target, metric, s, integer, where, reachable, pd, bootstr
                      root_ci)  # fmt: skip
     whole = _neighbours(s, root, target, size, pd)
     hit = whole[whole["hits"]]
-    pick = hit if len(hit) else whole
-    value = float(pick.loc[(pick["rate"] - target).abs().idxmin(), "value"])
+    pick = hit if len(hit) else whole[whole["n"] > 0]
+    if len(pick):
+        value = float(pick.loc[(pick["rate"] - target).abs().idxmin(), "value"])
+    else:  # neither neighbour could be played within the budget: the nearer one
+        value = float(whole["value"].iloc[int(root - whole["value"].iloc[0] > 0.5)])
     ci = (float(hit["value"].min()), float(hit["value"].max())) if len(hit) else (math.nan,) * 2
     curve = pd.DataFrame(
         [(v, s.y[v].size, s.rate(v), *map(float, wilson_interval(int(s.y[v].sum()), s.y[v].size)))
@@ -443,6 +454,9 @@ def _neighbours(s: _Search, root: float, target: float, n: int, pd: Any) -> Any:
     rows = []
     for v in (low, low + 1):
         y = s.measure(v, max(n, s.y.get(v, np.zeros(0)).size))  # an int: balance ints stay ints
+        if y.size == 0:  # the budget is spent: unmeasured, so it hits nothing
+            rows.append((float(v), 0, math.nan, 0.0, 1.0, False))
+            continue
         lo, hi = map(float, wilson_interval(int(y.sum()), y.size))
         rows.append((float(v), y.size, float(y.mean()), lo, hi, bool(lo <= target <= hi)))
     return pd.DataFrame(rows, columns=["value", "n", "rate", "lo", "hi", "hits"])
