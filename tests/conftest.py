@@ -93,16 +93,27 @@ class NotebookRuns:
         self._done: dict[tuple, object] = {}
         self._store = store
 
-    def get(self, path, run: int = 0):
+    def get(self, path, run: int = 0, *, wait: bool = True):
+        """The executed notebook (a copy). With ``wait=False`` and another worker executing it
+        right now, None at once instead of waiting for it."""
         import copy
 
         key = (str(path), run)
         if key not in self._done:
-            self._done[key] = self._shared(path, run) if self._store else self._execute(path)
+            result = self._shared(path, run, wait) if self._store else self._execute(path)
+            if result is None:
+                return None
+            self._done[key] = result
         result = self._done[key]
         if isinstance(result, Exception):
             raise result
         return copy.deepcopy(result)
+
+    def get_all(self, paths) -> dict:
+        """Run 0 of every notebook in ``paths``: first those no other worker is executing (so two
+        workers asking for all of them work side by side), then the rest, waiting for them."""
+        got = {path: self.get(path, wait=False) for path in paths}
+        return {path: nb if nb is not None else self.get(path) for path, nb in got.items()}
 
     @staticmethod
     def _execute(path):
@@ -117,14 +128,17 @@ class NotebookRuns:
         except Exception as exc:  # a cell failed or overran: every reader sees why
             return exc
 
-    def _shared(self, path, run: int):
+    def _shared(self, path, run: int, wait: bool = True):
         import fcntl
         import pickle
 
         self._store.mkdir(parents=True, exist_ok=True)
         done = self._store / f"{path.stem}-run{run}.pickle"
         with open(self._store / f"{path.stem}-run{run}.lock", "w") as lock:
-            fcntl.flock(lock, fcntl.LOCK_EX)  # released when the file closes, also on a crash
+            try:  # released when the file closes, also on a crash
+                fcntl.flock(lock, fcntl.LOCK_EX | (0 if wait else fcntl.LOCK_NB))
+            except BlockingIOError:
+                return None  # another worker is executing it now
             if not done.exists():
                 result = self._execute(path)
                 try:

@@ -18,7 +18,7 @@ NOTEBOOKS = sorted((ROOT / "notebooks").glob("*.ipynb"))
 @pytest.fixture(scope="session")
 def executed_notebooks(notebook_runs):
     """Every notebook executed once with static figures, shared with tests/notebooks."""
-    return {path: notebook_runs.get(path) for path in NOTEBOOKS}
+    return notebook_runs.get_all(NOTEBOOKS)
 
 
 @pytest.fixture(scope="session")
