@@ -96,7 +96,9 @@ class KnobExplorer(CodeMixin):
         method = W.HBox([W.Label("method"), self.method])
         controls = W.HBox([W.VBox([method, self.outcome, self.games]),
                            W.VBox([self.importance_button, self.tune_button])])  # fmt: skip
-        self.ui = W.VBox([controls, self.text, self.pane.widget])
+        # The figure right under the buttons, the summaries and tables it draws right under it:
+        # an answer and its picture on one screen (issue 24).
+        self.ui = W.VBox([controls, self.pane.widget, self.text])
         self._add_code_button()
 
     # -- logic (no browser needed) ---------------------------------------------------------------

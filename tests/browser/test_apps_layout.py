@@ -78,7 +78,7 @@ ANSWERS = {
     "SkillModel": r"looks easier than",
     "BalanceReport": r"B − A",  # the table's differences, about the forest plot
     "FunnelView": r"reach the last level",
-    "KnobExplorer": r"knobs? matters?",
+    "KnobExplorer": r"of \d+ knobs matter",  # the importance summary, about its bar chart
 }
 
 # What a newcomer types from the README: no notebook_header(), no %matplotlib magic; every app
