@@ -139,6 +139,12 @@ class CodeMixin:
         self.code_button.observe(lambda ch: self.show_code(ch["new"]), names="value")
         self.ui.children = (*self.ui.children, W.VBox([self.code_button, self.code_area]))
 
+    def _ipython_display_(self) -> None:
+        # Every app is shown the same way (one place: labkit.widgets._figure.show_app).
+        from labkit.widgets._figure import show_app
+
+        show_app(self.ui)
+
     def show_code(self, visible: bool = True) -> str:
         """Show (or hide) the code rebuilding the app; returns the code shown."""
         code = self.to_code() if visible else ""

@@ -148,3 +148,36 @@ class FigurePane:
         with output:
             output.clear_output(wait=True)
             display(Image(buffer.getvalue()))
+
+
+# ipympl focuses its canvas on every mouse press (so that keys reach the figure) with a plain
+# ``focus()``, and a browser scrolls a focused element into view: a press on a figure whose top
+# or bottom lies off screen scrolled the notebook by up to a few hundred pixels, so a drag
+# started on one cell ended on another (issue 24). JupyterLab focuses its own cells with
+# ``preventScroll``; this gives the canvases of labkit's apps the same, keeping their keyboard
+# focus. Installed once per page; only elements inside an app's root box (class APP_CLASS).
+APP_CLASS = "labkit-app"
+KEEP_SCROLL_JS = """
+(() => {
+  if (window.__labkitKeepScroll) return;
+  window.__labkitKeepScroll = true;
+  const focus = HTMLElement.prototype.focus;
+  HTMLElement.prototype.focus = function (options) {
+    if (this.closest && this.closest('.APP_CLASS')) {
+      options = Object.assign({}, options, {preventScroll: true});
+    }
+    return focus.call(this, options);
+  };
+})();
+""".replace("APP_CLASS", APP_CLASS)
+
+
+def show_app(ui: Any) -> None:
+    """Display an app's root box; with live canvases, also the one-line script that keeps a
+    press on its figure from scrolling the notebook (:data:`KEEP_SCROLL_JS`)."""
+    from IPython.display import Javascript, display
+
+    ui.add_class(APP_CLASS)
+    display(ui)
+    if live_canvas_available():
+        display(Javascript(KEEP_SCROLL_JS))

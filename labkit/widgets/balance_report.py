@@ -74,15 +74,16 @@ class BalanceReport(CodeMixin):
         self.policy_text = W.HTML()
         self.run_button.on_click(lambda _: self.run())
         self.policy_button.on_click(lambda _: self.run_policies())
-        self.fig, (self.ax_forest, self.ax_survival) = new_figure(
-            1, 2, figsize=(9.4, 4.0)
-        )  # within a 980 px output
+        # within the 964 px an output area gives a figure at the default layout, and short
+        # enough that the table below it fits on the same screen (issue 24)
+        self.fig, (self.ax_forest, self.ax_survival) = new_figure(1, 2, figsize=(9.4, 3.4))
         self.ax_forest.set_title("press Compare to play both versions")
         self.pane = FigurePane(self.fig)
         self.pane.refresh()
         controls = W.VBox([W.HBox([self.path_a, self.path_b]),
                            W.HBox([self.seeds, self.run_button, self.policy_button])])  # fmt: skip
-        self.ui = W.VBox([controls, self.text, self.pane.widget, self.policy_text],
+        # The figure right above the table it draws (B − A per metric): both on one screen.
+        self.ui = W.VBox([controls, self.pane.widget, self.text, self.policy_text],
                          layout=W.Layout(max_width="1100px"))  # fmt: skip
         self._add_code_button()
 
@@ -190,8 +191,3 @@ class BalanceReport(CodeMixin):
         if self.policies is not None:
             lines.append("app.run_policies()")
         return source(lines, "app")
-
-    def _ipython_display_(self) -> None:
-        from IPython.display import display
-
-        display(self.ui)

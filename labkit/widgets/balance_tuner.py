@@ -272,8 +272,3 @@ class BalanceTuner(CodeMixin):
         if self.result is not None or self.error is not None:
             lines.append("app.run()")
         return source(lines, "app")
-
-    def _ipython_display_(self) -> None:
-        from IPython.display import display
-
-        display(self.ui)

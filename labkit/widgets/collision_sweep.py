@@ -243,8 +243,3 @@ class CollisionSweepViewer(CodeMixin):
 
     def _refresh(self) -> None:
         self.pane.refresh()
-
-    def _ipython_display_(self) -> None:
-        from IPython.display import display
-
-        display(self.ui)

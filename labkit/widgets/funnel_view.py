@@ -82,7 +82,7 @@ class FunnelView(CodeMixin):
         self.players, self.draws, self.seed = int(players), int(draws), int(seed)
         self.by_id = {_id(lv): lv for lv in self.levels}
         self.start = [_id(lv) for lv in self.levels]
-        self.fig, self.axes = new_figure(1, 3, figsize=(10.5, 3.2), width_ratios=[2.2, 1.4, 1.4],
+        self.fig, self.axes = new_figure(1, 3, figsize=(9.6, 3.2), width_ratios=[2.2, 1.4, 1.4],
                                          layout="constrained")  # fmt: skip
         self.pane = FigurePane(self.fig)
         self._artists: Any = None
@@ -221,11 +221,6 @@ class FunnelView(CodeMixin):
                   f"draws={self.draws}, seed={self.seed})",
                   f"view.set_order({literal(self.order)})"]  # fmt: skip
         return source(lines, "view")
-
-    def _ipython_display_(self) -> None:
-        from IPython.display import display
-
-        display(self.ui)
 
     def __repr__(self) -> str:
         return f"FunnelView({len(self.levels)} levels)"

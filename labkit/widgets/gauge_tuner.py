@@ -281,8 +281,3 @@ class GaugeTuner(CodeMixin):
 
     def _redraw(self) -> None:
         self.pane.refresh()
-
-    def _ipython_display_(self) -> None:
-        from IPython.display import display
-
-        display(self.ui)

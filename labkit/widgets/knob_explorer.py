@@ -75,25 +75,30 @@ class KnobExplorer(CodeMixin):
         self.tune_games, self.fresh = tune_games, fresh
         self.importance: Any = None
         self.tuned: Any = None
-        self.method = W.ToggleButtons(options=["morris", "sobol"], value=method,
-                                      description="method")  # fmt: skip
+        # labelled beside it: a ToggleButtons' own description gets no width and vanishes
+        self.method = W.ToggleButtons(options=["morris", "sobol"], value=method)
         self.outcome = W.Dropdown(options=["npc_win", "monster_win", "step_limit",
                                            "mutual_death", "steps", "turns", "encounters"],
                                   value=outcome, description="outcome")  # fmt: skip
-        self.games = W.IntSlider(value=games, min=1, max=200, description="games / evaluation")
-        self.importance_button = W.Button(description="which knob matters")
-        self.tune_button = W.Button(description="tune to the targets",
-                                    disabled=not self.targets)  # fmt: skip
+        self.games = W.IntSlider(value=games, min=1, max=200, description="games / evaluation",
+                                 style={"description_width": "initial"})  # fmt: skip
+        self.importance_button = W.Button(description="which knob matters",
+                                          layout=W.Layout(width="auto"))  # fmt: skip
+        self.tune_button = W.Button(description="tune to the targets", disabled=not self.targets,
+                                    layout=W.Layout(width="auto"))  # fmt: skip
         self.importance_button.on_click(lambda _: self.run_importance())
         self.tune_button.on_click(lambda _: self.run_tune())
         self.text = W.HTML(value=self._targets_html())
         self.fig, (self.ax_importance, self.ax_pareto) = new_figure(
-            1, 2, figsize=(10, 3.6), layout="constrained"
+            1, 2, figsize=(9.6, 3.6), layout="constrained"
         )
         self.pane = FigurePane(self.fig)
-        controls = W.HBox([W.VBox([self.method, self.outcome, self.games]),
+        method = W.HBox([W.Label("method"), self.method])
+        controls = W.HBox([W.VBox([method, self.outcome, self.games]),
                            W.VBox([self.importance_button, self.tune_button])])  # fmt: skip
-        self.ui = W.VBox([controls, self.text, self.pane.widget])
+        # The figure right under the buttons, the summaries and tables it draws right under it:
+        # an answer and its picture on one screen (issue 24).
+        self.ui = W.VBox([controls, self.pane.widget, self.text])
         self._add_code_button()
 
     # -- logic (no browser needed) ---------------------------------------------------------------

@@ -321,11 +321,6 @@ class PathfindingPlayground(CodeMixin):
         self.pane.refresh()
         return r
 
-    def _ipython_display_(self) -> None:
-        from IPython.display import display
-
-        display(self.ui)
-
 
 class _NoHits:
     """``base``'s passability with hit tiles walked through: tells "cut off" from "only through

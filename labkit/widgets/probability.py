@@ -396,8 +396,3 @@ class ProbabilityExplorer(CodeMixin):
 
     def _redraw(self) -> None:
         self.pane.refresh()
-
-    def _ipython_display_(self) -> None:
-        from IPython.display import display
-
-        display(self.ui)

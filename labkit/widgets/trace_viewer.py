@@ -176,10 +176,5 @@ class TraceViewer(CodeMixin):
                 self._same_as_simulated = False
         return self._same_as_simulated
 
-    def _ipython_display_(self) -> None:
-        from IPython.display import display
-
-        display(self.ui)
-
     def __repr__(self) -> str:
         return f"TraceViewer({len(self.frames)} frames)"

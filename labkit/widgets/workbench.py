@@ -475,8 +475,3 @@ class DifficultyWorkbench(CodeMixin):
             "<table><tr><th>rank</th><th>was</th><th>level</th><th>score</th><th>band</th>"
             f"<th>{what}</th></tr>{rows}</table>"
         )
-
-    def _ipython_display_(self) -> None:
-        from IPython.display import display
-
-        display(self.ui)

@@ -443,8 +443,3 @@ class LevelWorkshop(CodeMixin):
     def _on_press(self, event: Any) -> None:
         if event.inaxes is self.plot.ax and event.xdata is not None:
             self.click(event.xdata, event.ydata)
-
-    def _ipython_display_(self) -> None:
-        from IPython.display import display
-
-        display(self.ui)

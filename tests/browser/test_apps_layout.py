@@ -17,7 +17,9 @@ import pytest
 from tests.browser.jupyterlab import SCREENSHOTS, inspect, open_notebook, run_all_cells
 
 APPS = {
-    "ProbabilityExplorer": "ProbabilityExplorer(n=1000)",
+    "ProbabilityExplorer": (
+        "explorer = ProbabilityExplorer(n=1000)\nexplorer.solve_for(50)\nexplorer"
+    ),
     "GaugeTuner": "GaugeTuner()",
     "CollisionSweepViewer": "CollisionSweepViewer()",
     "PathfindingPlayground": (
@@ -33,9 +35,50 @@ APPS = {
     "DifficultyWorkbench": "DifficultyWorkbench(n_boot=20)",
     "LevelWorkshop": "LevelWorkshop(radius=3)",
     "TraceViewer": "TraceViewer(simulate(SimulationSettings(seed=3, max_steps=40)))",
-    "BalanceTuner": "BalanceTuner()",
+    # A made-up response (NPC win rate 0.5 at life 4.3) in place of games: no game kernel to
+    # compile, the answer line and its curve as a real Tune leaves them.
+    "BalanceTuner": (
+        "import numpy as np\n"
+        "u = np.random.default_rng(0).random(4000)\n"
+        "def falling(v, seeds):\n"
+        "    return u[seeds] < 1 / (1 + np.exp(1.5 * (v - 4.3)))\n"
+        "tuner = BalanceTuner(response=falling)\n"
+        "tuner.run()\ntuner"
+    ),
     # The workbench's second view, shown at once: its figure must be whole on first show.
     "SkillModel": 'bench = DifficultyWorkbench(n_boot=20)\nbench.mode.value = "skill model"\nbench',
+    "BalanceReport": (
+        'report = BalanceReport(b={"/characters/monster/life": 4}, seeds=40)\nreport.run()\nreport'
+    ),
+    "FunnelView": "FunnelView(players=200, draws=4)",
+    # Games replaced by a made-up response (the docstring's): the layout, not the games, is tested.
+    "KnobExplorer": (
+        "def response(point, seeds):\n"
+        '    return {"steps": 5.0 * point["b"] + 0 * seeds,\n'
+        '            "npc_win": point["a"] / 10 + 0 * seeds}\n'
+        'knobs = KnobExplorer({"a": (0.0, 10.0), "b": (0, 30)},\n'
+        '                     ["npc_win=0.5±0.05", "steps=40:60"],\n'
+        "                     response=response, games=1, trajectories=6, budget=30,\n"
+        "                     tune_games=10, fresh=10)\n"
+        "knobs.run_importance()\nknobs.run_tune()\nknobs"
+    ),
+}
+
+# The answer line of each app (a regular expression of its text): at the default layout it and
+# the figure it talks about fit on one screen of the notebook together (issue 24, item 6).
+ANSWERS = {
+    "ProbabilityExplorer": r"gives .*%",  # the goal seek's answer, about the hit curve
+    "GaugeTuner": r"\(tick \d+\)",  # when each enemy reaches you, about the tick raster
+    "CollisionSweepViewer": r"tap",
+    "PathfindingPlayground": r"SUCCESS",
+    "DifficultyWorkbench": r"current weights",
+    "LevelWorkshop": r"not a playable level",
+    "TraceViewer": r"step \d+ of \d+",
+    "BalanceTuner": r"gives .*95 %",
+    "SkillModel": r"looks easier than",
+    "BalanceReport": r"B − A",  # the table's differences, about the forest plot
+    "FunnelView": r"reach the last level",
+    "KnobExplorer": r"of \d+ knobs matter",  # the importance summary, about its bar chart
 }
 
 # What a newcomer types from the README: no notebook_header(), no %matplotlib magic; every app
@@ -172,6 +215,61 @@ cell => {
 """
 
 
+# Where an app's answer line and its figure sit: the smallest element whose text matches the
+# answer, the largest figure canvas, and the height of the notebook's visible area.
+ANSWER_AND_FIGURE = """
+(cell, pattern) => {
+  const root = cell.querySelector('.jp-OutputArea-output .jupyter-widgets.widget-container');
+  const re = new RegExp(pattern);
+  let answer = null;
+  for (const el of root.querySelectorAll('*')) {
+    const r = el.getBoundingClientRect();
+    if (!r.width || !r.height || !re.test(el.innerText || '')) continue;
+    if (!answer || r.width * r.height < answer.area)
+      answer = {area: r.width * r.height, top: r.top, bottom: r.bottom,
+                text: el.innerText.trim().slice(0, 100)};
+  }
+  const figures = [...root.querySelectorAll('.jupyter-matplotlib-canvas-div canvas')]
+    .map(c => c.getBoundingClientRect()).filter(r => r.width > 50 && r.height > 50)
+    .sort((a, b) => b.width * b.height - a.width * a.height);
+  const screen = cell.closest('.jp-WindowedPanel-outer').clientHeight;
+  if (!answer || !figures.length) return {answer, figure: !!figures.length, screen};
+  const fig = figures[0];
+  return {answer, figure: true, screen,
+          span: Math.max(answer.bottom, fig.bottom) - Math.min(answer.top, fig.top)};
+}
+"""
+
+# The app cells whose figures show nothing drawn yet (by their first line).
+UNINKED = """
+() => [...document.querySelectorAll('.jp-NotebookPanel .jp-CodeCell')]
+  .filter(c => c.querySelector('.jp-OutputArea-output .jupyter-widgets.widget-container'))
+  .filter(c => ![...c.querySelectorAll('.jupyter-matplotlib-canvas-div canvas')].some(k => {
+    if (!k.width || !k.height) return false;
+    const d = k.getContext('2d').getImageData(0, 0, k.width, k.height).data;
+    for (let i = 0; i < d.length; i += 16) if (d[i + 3] > 0 && d[i] < 200) return true;
+    return false;
+  }))
+  .map(c => (c.querySelector('.jp-InputArea').innerText || '').trim().split('\\n')[0])
+"""
+
+# The notebook's scrolling box.
+SCROLLER = ".jp-NotebookPanel:visible .jp-WindowedPanel-outer"
+
+
+def wait_for(condition, timeout_s: float, what: str):
+    """Poll ``condition()`` until it is truthy; limits are generous for a loaded 2-core CI
+    machine (the kernel and Chromium share it with the rest of the suite)."""
+    deadline = time.monotonic() + timeout_s
+    while True:
+        value = condition()
+        if value or time.monotonic() > deadline:
+            break
+        time.sleep(0.2)
+    assert value, f"{what}: not within {timeout_s} s"
+    return value
+
+
 def _notebook(path) -> None:
     cells = [SETUP, *(f"# {name}\n{code}" for name, code in APPS.items())]
     nb = {
@@ -214,7 +312,11 @@ def apps_page(browser, lab):
     run_all_cells(page, timeout_s=400)
     view = inspect(page, "zz_apps_layout")
     assert not view.problems(), view.problems()
-    time.sleep(3)  # ipympl canvases receive their first image
+    # ipympl canvases receive their first image from the kernel: wait until every app shows
+    # some ink (at most a minute; a figure still blank then is the tests' to report).
+    deadline = time.monotonic() + 60
+    while page.evaluate(UNINKED) and time.monotonic() < deadline:
+        time.sleep(0.5)
     yield page
     context.close()
     shutdown_kernels(lab)
@@ -225,8 +327,8 @@ def test_app_fits_the_default_layout(apps_page, app):
     page = apps_page
     cell = page.locator(".jp-NotebookPanel:visible .jp-CodeCell", has_text=f"# {app}").first
     cell.scroll_into_view_if_needed()
-    time.sleep(0.5)
     measured = cell.evaluate(MEASURE)
+    together = cell.evaluate(ANSWER_AND_FIGURE, ANSWERS[app])
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     # A viewport taller than the app, so the element screenshot holds all of it.
     page.set_viewport_size({"width": 1400, "height": max(1000, measured["height"] + 300)})
@@ -237,6 +339,12 @@ def test_app_fits_the_default_layout(apps_page, app):
     assert measured["width"] <= 1100, f"output area {measured['width']} px: not the default layout"
     assert measured["canvases"] >= 1, f"{app}: no figure canvas shown"
     assert not measured["problems"], f"{app}:\n" + "\n".join(measured["problems"])
+    # The answer line and the figure it talks about are on screen together (issue 24, item 6).
+    assert together["answer"], f"{app}: no answer matching {ANSWERS[app]!r} shown"
+    assert together["span"] <= together["screen"], (
+        f"{app}: the answer ({together['answer']['text']!r}) and its figure span "
+        f"{round(together['span'])} px, more than the notebook's {together['screen']} px screen"
+    )
     if app == "CollisionSweepViewer":  # the answer line beside the board, not above it
         beside = cell.evaluate(
             """cell => {
@@ -289,3 +397,47 @@ def test_dragging_on_the_playground_paints_a_wall(apps_page):
         time.sleep(0.5)
     page.set_viewport_size({"width": 1400, "height": 1000})
     assert "NO_PATH" in status.inner_text(), (status.inner_text(), (x0, y0, x1, y1), box)
+
+
+def test_every_app_is_checked():
+    import labkit.widgets
+
+    assert set(labkit.widgets.__all__) <= set(APPS), set(labkit.widgets.__all__) - set(APPS)
+
+
+# Where the press lands: the figure's right margin (no axes there, so no app acts on it), near
+# the top of the part on screen; the figure's top lies this far above the notebook's top.
+ABOVE_PX = 120
+
+
+def test_a_click_on_a_figure_never_scrolls_the_notebook(apps_page):
+    """ipympl focuses a canvas on each press; a plain focus() scrolled a figure partly off
+    screen into view (80-200 px), so a drag started on one cell ended on another (issue 24)."""
+    page = apps_page
+    page.set_viewport_size({"width": 1400, "height": 1000})
+    scroller = page.locator(SCROLLER)
+    moved = {}
+    for app in APPS:
+        cell = page.locator(".jp-NotebookPanel:visible .jp-CodeCell", has_text=f"# {app}").first
+        canvases = [c for c in cell.locator(".jupyter-matplotlib-canvas-div canvas").all()
+                    if c.is_visible()]  # fmt: skip
+        if not canvases:
+            moved[app] = "no figure shown"
+            continue
+        canvas = max(canvases, key=lambda c: c.bounding_box()["width"] * c.bounding_box()["height"])
+        view = scroller.bounding_box()
+        # the figure's top ABOVE_PX above the notebook's visible area, the rest on screen
+        shift = canvas.bounding_box()["y"] - view["y"] + ABOVE_PX
+        scroller.evaluate("(e, d) => { e.scrollTop += d; }", shift)
+        box = canvas.bounding_box()
+        before = scroller.evaluate("e => e.scrollTop")
+        page.mouse.click(box["x"] + box["width"] - 3, view["y"] + 40)
+        # the press reached the page: the clicked cell holds the focus (JupyterLab, ipympl)
+        wait_for(lambda c=cell: c.evaluate("c => c.contains(document.activeElement)"), 30,
+                 f"{app}: the press on its figure")  # fmt: skip
+        page.evaluate("() => new Promise(r => requestAnimationFrame(() => "
+                      "requestAnimationFrame(r)))")  # fmt: skip
+        after = scroller.evaluate("e => e.scrollTop")
+        if after != before:
+            moved[app] = after - before
+    assert not moved, f"a click on the figure scrolled the notebook by (px): {moved}"

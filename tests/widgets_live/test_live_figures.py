@@ -63,3 +63,47 @@ def test_a_kernel_without_ipympl_says_so_with_the_fix(in_kernel, monkeypatch):
     app = GaugeTuner()
     assert not app.pane.interactive
     assert "pip install ipympl" in app.pane.note and "restart the kernel" in app.pane.note
+
+
+def _shown_by(app_display, monkeypatch) -> list:
+    import IPython.display
+
+    shown: list = []
+    monkeypatch.setattr(IPython.display, "display", lambda *objs, **_: shown.extend(objs))
+    app_display()
+    return shown
+
+
+def test_every_app_displays_itself_the_same_way():
+    """KnobExplorer had no display of its own: a cell ending in it showed a repr."""
+    import labkit.widgets
+    from labkit.widgets._code import CodeMixin
+
+    for name in labkit.widgets.__all__:
+        cls = getattr(labkit.widgets, name)
+        assert cls._ipython_display_ is CodeMixin._ipython_display_, name
+
+
+def test_a_live_app_keeps_a_press_on_its_figure_from_scrolling(in_kernel, monkeypatch):
+    """ipympl focuses its canvas on each press; the app's script makes that focus keep the
+    notebook's scroll (issue 24, item 6), for elements inside the app's root box only."""
+    from IPython.display import Javascript
+
+    from labkit.widgets import GaugeTuner
+    from labkit.widgets._figure import APP_CLASS
+
+    app = GaugeTuner()
+    shown = _shown_by(app._ipython_display_, monkeypatch)
+    assert shown[0] is app.ui and APP_CLASS in app.ui._dom_classes
+    scripts = [s.data for s in shown if isinstance(s, Javascript)]
+    assert len(scripts) == 1 and "preventScroll: true" in scripts[0]
+    assert f"closest('.{APP_CLASS}')" in scripts[0]
+
+
+def test_a_static_app_adds_no_script(in_kernel, monkeypatch):
+    """Reports and docs (static figures) keep their outputs free of scripts."""
+    monkeypatch.setenv("LABKIT_STATIC_FIGURES", "1")
+    from labkit.widgets import GaugeTuner
+
+    app = GaugeTuner()
+    assert _shown_by(app._ipython_display_, monkeypatch) == [app.ui]
