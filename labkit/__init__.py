@@ -166,3 +166,9 @@ def notebook_header(seeds: Any = None, **params: Any) -> dict[str, Any]:
     from labkit import _notebook
 
     return _notebook.notebook_header(seeds, **params)
+
+
+# Old module paths of renamed modules keep importing for one release (with a warning).
+from labkit import _renamed  # noqa: E402
+
+_renamed.install()
