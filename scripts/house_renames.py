@@ -330,9 +330,10 @@ def deprecation_table() -> str:
     )
     template = (ROOT / "labkit" / "_renamed.py").read_text(encoding="utf-8")
     return re.sub(
-        r"(RENAMED: dict\[str, str\] = \{\n).*?(\}\n)",
-        lambda m: m[1] + rows + m[2],
+        r"RENAMED: dict\[str, str\] = \{.*?\}\n",
+        lambda m: "RENAMED: dict[str, str] = {\n" + rows + "}\n",
         template,
+        count=1,
         flags=re.S,
     )
 
