@@ -205,6 +205,8 @@ def _from_imports(text: str, table: dict[str, str], package: str | None, moved: 
             # still relative when the file stayed and its module did too
             if dots and not moved and new_base == absolute:
                 head = dots + base
+            elif dots and not moved and new_base.rpartition(".")[0] == absolute.rpartition(".")[0]:
+                head = dots + new_base.rpartition(".")[2]  # ``.skills`` -> ``.battle``
             else:
                 head = new_base
             listed = ", ".join(n + (f" as {a}" if a else "") for n, a in keep)
@@ -214,9 +216,10 @@ def _from_imports(text: str, table: dict[str, str], package: str | None, moved: 
             else:
                 lines.append(f"{indent}from {head} import {listed}")
         for new_pkg, new_leaf, alias in split:
-            lines.append(
-                f"{indent}from {new_pkg} import {new_leaf}" + (f" as {alias}" if alias else "")
-            )
+            as_alias = f" as {alias}" if alias else ""
+            # ``from . import skills`` -> ``from . import battle``: relative stays relative
+            head = dots + base if dots and not moved and new_pkg == absolute else new_pkg
+            lines.append(f"{indent}from {head} import {new_leaf}{as_alias}")
         if m["tail"].strip() and lines:
             lines[0] += m["tail"]
         return "\n".join(lines)
@@ -254,7 +257,9 @@ def rewrite_notebook(text: str, table) -> str:
         if new != joined:
             changed = True
             cell["source"] = new.splitlines(keepends=True) if isinstance(src, list) else new
-    return json.dumps(nb, indent=1, ensure_ascii=False) + "\n" if changed else text
+    if not changed:
+        return text
+    return json.dumps(nb, indent=1, ensure_ascii=False) + ("\n" if text.endswith("\n") else "")
 
 
 # ---------------------------------------------------------------------------- the steps
