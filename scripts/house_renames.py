@@ -30,6 +30,7 @@ from __future__ import annotations
 import argparse
 import json
 import re
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -372,14 +373,25 @@ def write_package_list(check: bool) -> bool:
     return True
 
 
+def tidy(files: list[str]) -> None:
+    """Sort the imports the rewrite split or renamed (ruff, when it is installed)."""
+    ruff = shutil.which("ruff") or shutil.which("ruff", path=str(Path(sys.executable).parent))
+    if ruff and files:
+        subprocess.run([ruff, "check", "--fix", "--select", "I", "--quiet", *files], cwd=ROOT)
+        subprocess.run([ruff, "format", "--quiet", *files], cwd=ROOT)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--check", action="store_true", help="report, change nothing")
     args = parser.parse_args(argv)
     for line in move_files(args.check):
         print(line)
-    for name in rewrite_references(args.check):
+    changed = rewrite_references(args.check)
+    for name in changed:
         print("rewrote", name)
+    if changed and not args.check:
+        tidy([name for name in changed if name.endswith(".py")])
     if write_deprecation_table(args.check):
         print("rewrote labkit/_renamed.py")
     if write_package_list(args.check):
