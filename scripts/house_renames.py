@@ -229,6 +229,9 @@ def _from_imports(text: str, table: dict[str, str], package: str | None, moved: 
     for old_leaf, new_leaf in local.items():
         # the module's local name, where it is used as a module (``old_leaf.attribute``)
         text = re.sub(rf"(?<![\w.]){re.escape(old_leaf)}\.(?=[A-Za-z_])", new_leaf + ".", text)
+        if old_leaf.startswith("_"):
+            # a private module's name means nothing else: ``monkeypatch.setattr(_bundle, …)``
+            text = re.sub(rf"(?<![\w.]){re.escape(old_leaf)}(?![\w])", new_leaf, text)
     return text
 
 
@@ -385,9 +388,10 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--check", action="store_true", help="report, change nothing")
     args = parser.parse_args(argv)
-    for line in move_files(args.check):
+    moved = move_files(args.check)
+    for line in moved:
         print(line)
-    changed = rewrite_references(args.check)
+    changed = rewrite_references(args.check) + [line.split()[-1] for line in moved]
     for name in changed:
         print("rewrote", name)
     if changed and not args.check:
