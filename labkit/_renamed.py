@@ -21,7 +21,23 @@ import warnings
 from types import ModuleType
 
 #: Old public module path -> new module path.
-RENAMED: dict[str, str] = {}
+RENAMED: dict[str, str] = {
+    "labkit.encounter.cli_balance": "labkit.encounter.cli.balance",
+    "labkit.encounter.cli_compare": "labkit.encounter.cli.compare",
+    "labkit.encounter.cli_options": "labkit.encounter.cli.options",
+    "labkit.encounter.cli_search": "labkit.encounter.cli.search",
+    "labkit.encounter.compare_draw": "labkit.encounter.draw_compare",
+    "labkit.encounter.search_draw": "labkit.encounter.draw_search",
+    "labkit.encounter.sim.outcome_only": "labkit.encounter.sim.fast_outcome",
+    "labkit.encounter.sim.world": "labkit.encounter.sim.room_map",
+    "labkit.encounter.sim_draw": "labkit.encounter.draw_sim",
+    "labkit.hexpuzzle.mainline": "labkit.hexpuzzle.shipped_campaign",
+    "labkit.hexpuzzle.sweep": "labkit.hexpuzzle.collision",
+    "labkit.hexpuzzle.tap": "labkit.hexpuzzle.tap_trace",
+    "labkit.mapturn.skills": "labkit.mapturn.battle",
+    "labkit.pathfinding.mapfile": "labkit.pathfinding.map_file",
+    "labkit.widgets.collision_sweep": "labkit.widgets.collision_viewer",
+}
 
 
 class _Alias(importlib.abc.Loader):

@@ -72,7 +72,7 @@ def _cmd_warmup(args: argparse.Namespace) -> int:
 
 
 def _cmd_bundle(args: argparse.Namespace) -> int:
-    from labkit._bundle import bundle
+    from labkit.share.bundle import bundle
 
     manifest = bundle(args.notebook, args.out, timeout=args.timeout)
     packed = [f for f in manifest["files"] if not f["external"]]
@@ -85,7 +85,7 @@ def _cmd_bundle(args: argparse.Namespace) -> int:
 
 
 def _cmd_verify(args: argparse.Namespace) -> int:
-    from labkit._verify import verify
+    from labkit.share.verify import verify
 
     verdict = verify(args.bundle, timeout=args.timeout)
     for line in verdict.lines():

@@ -73,7 +73,7 @@ class NotebookRuns:
     def get(self, path, run: int = 0):
         import copy
 
-        from labkit._report import execute_notebook
+        from labkit_build.report import execute_notebook
 
         key = (str(path), run)
         if key not in self._done:

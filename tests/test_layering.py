@@ -196,7 +196,7 @@ def test_the_graph_sees_every_domain() -> None:
     for module in MODULES:
         per_domain[_domain(module)] += 1
     assert all(per_domain[d] >= 5 for d in DOMAINS), dict(per_domain)
-    assert ("labkit.hexpuzzle.tap", "labkit.hexpuzzle.sweep") in {e[:2] for e in EDGES}
+    assert ("labkit.hexpuzzle.tap_trace", "labkit.hexpuzzle.collision") in {e[:2] for e in EDGES}
 
 
 @pytest.mark.parametrize("logic", [False, True], ids=["module-level", "logic"])

@@ -16,7 +16,7 @@ stops with status ``OVERFLOW`` and the caller replays it with longer buffers. Th
 notebooks are in :mod:`labkit.encounter._policy_kernels`.
 
 Arrays and scalars only; the layout of every argument is built by
-:mod:`labkit.encounter.sim.outcome_only`.
+:mod:`labkit.encounter.sim.fast_outcome`.
 """
 
 from __future__ import annotations
@@ -199,7 +199,7 @@ def _fighter(a, side, life, weapon, armour, loaded, stealth, items, chars, bonus
 
 
 def _example() -> tuple:
-    from labkit.encounter.sim.outcome_only import kernel_args
+    from labkit.encounter.sim.fast_outcome import kernel_args
     from labkit.encounter.sim.settings import SimulationSettings
 
     return kernel_args(SimulationSettings(), 0, 0)

@@ -28,6 +28,7 @@ from __future__ import annotations
 
 from labkit.hexpuzzle.animation import animate, save_animation, sweep_animation
 from labkit.hexpuzzle.campaign_file import Campaign
+from labkit.hexpuzzle.collision import MINKOWSKI_RADIUS, TILE_RADIUS, first_contact, first_contacts
 from labkit.hexpuzzle.difficulty.calibration import Calibration
 from labkit.hexpuzzle.difficulty.fit import calibrate
 from labkit.hexpuzzle.difficulty.observed import CalibrationError, ObservedIndex, observed_index
@@ -71,13 +72,13 @@ from labkit.hexpuzzle.level import (
     TileError,
     all_matchings,
 )
-from labkit.hexpuzzle.mainline import campaign
 from labkit.hexpuzzle.playthrough.compare import FunnelComparison, compare_funnels
 from labkit.hexpuzzle.playthrough.holdout import HoldoutCheck, holdout_check, observed_funnel
 from labkit.hexpuzzle.playthrough.improve import FunnelGoal, Improvement, improve_campaign
 from labkit.hexpuzzle.playthrough.model import funnel
 from labkit.hexpuzzle.playthrough.simulate import Funnel, FunnelWorld
 from labkit.hexpuzzle.playthrough.truth import TrueModel
+from labkit.hexpuzzle.shipped_campaign import campaign
 from labkit.hexpuzzle.solving.curve import campaign_from_curve, parse_curve
 from labkit.hexpuzzle.solving.generator import (
     GeneratorError,
@@ -95,8 +96,7 @@ from labkit.hexpuzzle.status import (
     Outcome,
     SolutionStatus,
 )
-from labkit.hexpuzzle.sweep import MINKOWSKI_RADIUS, TILE_RADIUS, first_contact, first_contacts
-from labkit.hexpuzzle.tap import Trace, trace
+from labkit.hexpuzzle.tap_trace import Trace, trace
 
 __all__ = [
     "Action",

@@ -17,7 +17,7 @@ estimate, not calibrated on players.
 
 Decisions the rules leave open
 ------------------------------
-* T and F are read from :func:`~labkit.hexpuzzle.tap.trace` on the level as loaded (the same
+* T and F are read from :func:`~labkit.hexpuzzle.tap_trace.trace` on the level as loaded (the same
   judge as a tap); W and R from :func:`~labkit.hexpuzzle.solving.solver.solve`.
 * Statuses: ``"ok"``; ``"invalid_empty"`` (no tiles: total 0, no parts, no band);
   ``"unsolvable"`` and ``"undetermined"`` (solver ``exhausted``): the parts that need no
@@ -45,7 +45,7 @@ from dataclasses import dataclass
 from labkit.hexpuzzle.level import Level
 from labkit.hexpuzzle.solving.solver import MAX_STATES, Solution, solve
 from labkit.hexpuzzle.status import DifficultyStatus, SolutionStatus
-from labkit.hexpuzzle.tap import trace
+from labkit.hexpuzzle.tap_trace import trace
 
 __all__ = ["BANDS", "PARTS", "WEIGHTS", "Difficulty", "band", "js_round", "score"]
 

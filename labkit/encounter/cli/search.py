@@ -98,7 +98,7 @@ def _executor(args: argparse.Namespace) -> tuple[Any, Any]:
 
 
 def _cmd_importance(args: argparse.Namespace) -> int:
-    from labkit.encounter.cli_options import parse_seeds, settings_from_args
+    from labkit.encounter.cli.options import parse_seeds, settings_from_args
     from labkit.encounter.sim.importance import importance
 
     knobs = parse_knobs(args.knob)
@@ -140,7 +140,7 @@ def _num(v: float) -> str:
 def cmd_tune_many(args: argparse.Namespace) -> int:
     """``labkit sim tune --knob ... --target ...``: exit 0 when every target holds on fresh
     seeds, 1 when not."""
-    from labkit.encounter.cli_options import parse_seeds, settings_from_args
+    from labkit.encounter.cli.options import parse_seeds, settings_from_args
     from labkit.encounter.sim.tune_many import tune_many
 
     knobs = parse_knobs(args.knob)

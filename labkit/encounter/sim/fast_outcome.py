@@ -42,8 +42,8 @@ _SIDES = ("npc", "monster")
 def _tables(patch_text: str) -> dict:
     """The balance as the kernel's arrays (items by sorted name)."""
     from labkit.encounter.sim.policy import _UNIT, SLIP, HunterPolicy, ScavengerPolicy
+    from labkit.encounter.sim.room_map import KIND_WEIGHTS, ROOM_KINDS, YIELDS_QUOTA
     from labkit.encounter.sim.settings import _patched
-    from labkit.encounter.sim.world import KIND_WEIGHTS, ROOM_KINDS, YIELDS_QUOTA
 
     b = _patched(patch_text)
     names = sorted({*b.weapons, *b.armour, *b.attachments, *b.ammo})
