@@ -28,6 +28,7 @@ design page's table of names).
 from __future__ import annotations
 
 import argparse
+import functools
 import json
 import re
 import shutil
@@ -132,13 +133,23 @@ def is_public(module: str) -> bool:
 # ---------------------------------------------------------------------------- rewriting text
 
 
+@functools.cache
+def _patterns(table_items: tuple[tuple[str, str], ...]) -> tuple[re.Pattern, re.Pattern]:
+    """One alternation each for dotted paths and file paths, longest first (one pass a file)."""
+    dotted = "|".join(re.escape(old) for old, _ in sorted(table_items, key=lambda r: -len(r[0])))
+    files = "|".join(re.escape(old) for old, _, _ in sorted(MOVES, key=lambda r: -len(r[0])))
+    return (
+        re.compile(rf"(?<![\w.])(?:{dotted})(?![\w])"),
+        re.compile(rf"(?<![\w/.])(?:{files})(?![\w])"),
+    )
+
+
 def _dotted(text: str, table: dict[str, str]) -> str:
-    """Dotted module paths and file paths, longest old path first."""
-    for old in sorted(table, key=len, reverse=True):
-        text = re.sub(rf"(?<![\w.]){re.escape(old)}(?![\w])", table[old], text)
-    for old, new, _ in MOVES:
-        text = re.sub(rf"(?<![\w/.]){re.escape(old)}(?![\w])", new, text)
-    return text
+    """Dotted module paths and file paths."""
+    dotted, files = _patterns(tuple(sorted(table.items())))
+    text = dotted.sub(lambda m: table[m[0]], text)
+    by_file = {old: new for old, new, _ in MOVES}
+    return files.sub(lambda m: by_file[m[0]], text)
 
 
 _FROM = re.compile(
