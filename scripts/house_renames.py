@@ -254,9 +254,28 @@ def _regions(text: str, rewrite) -> str:
     return "".join(p if p.startswith("house-renames: off") else rewrite(p) for p in pieces)
 
 
+def _relative_roles(text: str, table: dict[str, str], package: str) -> str:
+    """Sphinx roles naming a module relative to the file's package (``:mod:`.sweep```)."""
+
+    def fix(m: re.Match) -> str:
+        name = m[2]
+        for cut in range(name.count(".") + 1, 0, -1):
+            head = ".".join(name.split(".")[:cut])
+            old = f"{package}.{head}"
+            if old in table:
+                new = table[old] + name[len(head) :]
+                inside = new.startswith(package + ".")
+                return m[1] + ("." + new[len(package) + 1 :] if inside else new) + "`"
+        return m[0]
+
+    return re.sub(r"(:\w+:`~?)\.([\w.]+)`", fix, text)
+
+
 def rewrite_text(text: str, table, package, moved) -> str:
     def one(chunk: str) -> str:
         chunk = _from_imports(chunk, table, package, moved)
+        if package:
+            chunk = _relative_roles(chunk, table, package)
         return _dotted(chunk, table)
 
     return _regions(text, one)
