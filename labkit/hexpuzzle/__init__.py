@@ -5,14 +5,14 @@ leaves the board unless its swept hexagon touches another tile first. Rotating t
 the tracks beneath the tiles.
 
 The board core: :mod:`.coords` (axial coordinates), :mod:`.level` (levels and rotation; the
-JSON format in :mod:`._levelfile`), :mod:`.geometry` (a tile's path), :mod:`.sweep` /
-:mod:`._kernels` (continuous collision), :mod:`.tap` (judging a tap: ``trace``), :mod:`.game`
+JSON format in :mod:`.level_file`), :mod:`.geometry` (a tile's path), :mod:`.collision` /
+:mod:`._kernels` (continuous collision), :mod:`.tap_trace` (judging a tap: ``trace``), :mod:`.game`
 (play, undo, restart), :mod:`.status` (the statuses), :mod:`.draw` (``draw``/``update``, SVG)
 and :mod:`.animation`. On top of it, one way: :mod:`.solving` (contacts, solver, hints,
 generator, levels to a target score, campaigns to a curve), then :mod:`.difficulty` (scoring,
 telemetry, simulated players, calibration, the skill model and level ratings), :mod:`.playthrough`
 (where players stop: ``funnel``, ``compare_funnels``, ``improve_campaign``, ``holdout_check``),
-:mod:`.campaign_file` (the campaign document), then :mod:`.mainline` (the main line),
+:mod:`.campaign_file` (the campaign document), then :mod:`.shipped_campaign` (the main line),
 :mod:`.draw_solver` and :mod:`.cli` (``labkit puzzle``). Import public names from here, not from
 the subpackages.
 
