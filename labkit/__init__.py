@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from typing import Any
 
-__version__ = "0.1.0"
+from labkit._version import __version__
 
 __all__ = ["__version__", "LabkitError", "ArgumentError", "warmup", "notebook_header"]
 

@@ -29,7 +29,7 @@ from typing import Any
 import numpy as np
 
 from labkit.hexpuzzle import draw
-from labkit.hexpuzzle.difficulty.scoring import PARTS, WEIGHTS
+from labkit.hexpuzzle.difficulty.parts import PARTS, WEIGHTS
 from labkit.hexpuzzle.game import PuzzleState
 from labkit.hexpuzzle.level import Board, Level, Tile
 from labkit.hexpuzzle.tap_trace import trace

@@ -42,6 +42,7 @@ import html
 import math
 from dataclasses import dataclass
 
+from labkit.hexpuzzle.difficulty.parts import PARTS, WEIGHTS
 from labkit.hexpuzzle.level import Level
 from labkit.hexpuzzle.solving.solver import MAX_STATES, Solution, solve
 from labkit.hexpuzzle.status import DifficultyStatus, SolutionStatus
@@ -49,9 +50,6 @@ from labkit.hexpuzzle.tap_trace import trace
 
 __all__ = ["BANDS", "PARTS", "WEIGHTS", "Difficulty", "band", "js_round", "score"]
 
-#: The six parts and their weights (points at full strength).
-WEIGHTS = {"size": 15, "turns": 20, "layers": 20, "blocking": 15, "rotation": 20, "pressure": 10}
-PARTS = tuple(WEIGHTS)
 #: ``(lowest total, name)`` of each band.
 BANDS = ((0, "easy"), (30, "intermediate"), (50, "hard"), (70, "challenge"))
 STATUSES = tuple(DifficultyStatus)
