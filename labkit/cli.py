@@ -115,7 +115,7 @@ def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
     )
     from labkit._args import int_range, out_file
 
-    timeout = int_range(1, 86_400)  # _bundle.MAX_TIMEOUT, without importing it for --help
+    timeout = int_range(1, 86_400)  # share.bundle.MAX_TIMEOUT, without importing it for --help
     parser.add_argument("--version", action="version", version=f"labkit {labkit.__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     info = sub.add_parser("info", help="versions, numba cache and threading facts")

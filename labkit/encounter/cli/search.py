@@ -93,7 +93,7 @@ def add_tune_options(tu: argparse.ArgumentParser) -> None:
 
 
 def _executor(args: argparse.Namespace) -> tuple[Any, Any]:
-    # the engine options' reader comes with the parser (cli_balance owns it: no import loop)
+    # the engine options' reader comes with the parser (cli.balance owns it: no import loop)
     return args.make_executor(args)
 
 
