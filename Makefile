@@ -75,12 +75,12 @@ mutate: $(STAMP)
 	$(BIN)/python scripts/mutate.py $(MUTATE_ARGS)
 
 report: $(STAMP)
-	$(BIN)/python -m labkit._report build/report
+	$(BIN)/python -m labkit_build.report build/report
 
 # The documentation site: executed notebooks (widget apps as static snapshots) and the API
 # reference from the docstrings, with Sphinx + myst-nb; open build/docs/html/index.html.
 docs: $(STAMP)
-	$(BIN)/python -m labkit._docs build/docs/html
+	$(BIN)/python -m labkit_build.docs build/docs/html
 
 clean:
 	rm -rf build .pytest_cache .hypothesis

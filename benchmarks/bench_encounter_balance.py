@@ -25,7 +25,7 @@ import time
 
 from benchmarks import Row, benchmark
 from labkit.encounter.sim.batch import local_executor
-from labkit.encounter.sim.outcome_only import outcome_row_fast
+from labkit.encounter.sim.fast_outcome import outcome_row_fast
 from labkit.encounter.sim.runner import outcome_row
 from labkit.encounter.sim.settings import SimulationSettings
 from labkit.encounter.sim.sweep import sweep

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from benchmarks import benchmark, compare
 from labkit.hexpuzzle.difficulty.players import make_players, simulate_telemetry
-from labkit.hexpuzzle.mainline import campaign
+from labkit.hexpuzzle.shipped_campaign import campaign
 
 
 @benchmark("hexpuzzle simulated telemetry 24 levels x 100 players")

@@ -12,7 +12,7 @@ import time
 
 from benchmarks import Row, benchmark, compare, median_time
 from labkit import _jit
-from labkit.hexpuzzle import mainline as campaign
+from labkit.hexpuzzle import shipped_campaign as campaign
 from labkit.hexpuzzle.solving import contacts
 from labkit.hexpuzzle.solving.solver import solve
 

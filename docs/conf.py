@@ -1,6 +1,6 @@
 """Sphinx configuration of labkit's documentation site (built by ``make docs``).
 
-``labkit._docs`` stages this file, ``index.md``, the executed notebooks (widget apps as static
+``labkit_build.docs`` stages this file, ``index.md``, the executed notebooks (widget apps as static
 snapshots) and the generated API pages into ``build/docs-src`` and runs Sphinx there, so the
 notebooks are executed once, by labkit's own runner, and Sphinx only renders them.
 """
@@ -13,7 +13,7 @@ extensions = [
     "sphinx.ext.autosummary",
     "sphinx.ext.napoleon",  # numpydoc sections
 ]
-nb_execution_mode = "off"  # labkit._docs executed them (static figures, widget snapshots)
+nb_execution_mode = "off"  # labkit_build.docs executed them (static figures, widget snapshots)
 nb_output_stderr = "remove"  # progress bars and warnings, not results
 nb_merge_streams = True
 autodoc_member_order = "bysource"

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from typing import Any
 
-__version__ = "0.1.0"
+from labkit._version import __version__
 
 __all__ = ["__version__", "LabkitError", "ArgumentError", "warmup", "notebook_header"]
 
@@ -166,3 +166,9 @@ def notebook_header(seeds: Any = None, **params: Any) -> dict[str, Any]:
     from labkit import _notebook
 
     return _notebook.notebook_header(seeds, **params)
+
+
+# Old module paths of renamed modules keep importing for one release (with a warning).
+from labkit import _renamed  # noqa: E402
+
+_renamed.install()

@@ -36,7 +36,7 @@ import numba
 
 # Domain modules that hold kernels; warmup imports each one that exists.
 KERNEL_MODULES = (
-    "labkit._demo",
+    "labkit._tour_kernel",
     "labkit.hexpuzzle._kernels",
     "labkit.hexpuzzle.solving._kernels",
     "labkit.hexpuzzle.difficulty._rating_kernels",
@@ -157,12 +157,12 @@ def plain_python(*modules: str) -> Iterator[None]:
 
     Examples
     --------
-    >>> from labkit import _demo
-    >>> with plain_python("labkit._demo"):
-    ...     type(_demo.chebyshev_rings).__name__
+    >>> from labkit import _tour_kernel
+    >>> with plain_python("labkit._tour_kernel"):
+    ...     type(_tour_kernel.chebyshev_rings).__name__
     'function'
-    >>> _demo.chebyshev_rings.__module__
-    'labkit._demo'
+    >>> _tour_kernel.chebyshev_rings.__module__
+    'labkit._tour_kernel'
     """
     chosen = {id(k.dispatcher): k for k in REGISTRY.values() if not modules or k.module in modules}
     swapped: list[tuple[Any, str, Any]] = []

@@ -19,12 +19,12 @@ import subprocess
 from pathlib import Path
 from typing import Any
 
-import labkit
+from labkit._version import __version__
 
 
 def git_commit(start: Path | None = None) -> str | None:
     """The current commit of the checkout containing labkit, or ``None`` outside one."""
-    here = start or Path(labkit.__file__).resolve().parent
+    here = start or Path(__file__).resolve().parent  # labkit's folder
     try:
         out = subprocess.run(
             ["git", "rev-parse", "--short", "HEAD"],
@@ -71,7 +71,7 @@ def notebook_header(seeds: Any = None, **params: Any) -> dict[str, Any]:
     import numpy
 
     stamp = {
-        "labkit": labkit.__version__,
+        "labkit": __version__,
         "commit": git_commit(),
         "python": platform.python_version(),
         "numpy": numpy.__version__,

@@ -72,7 +72,7 @@ def _cmd_warmup(args: argparse.Namespace) -> int:
 
 
 def _cmd_bundle(args: argparse.Namespace) -> int:
-    from labkit._bundle import bundle
+    from labkit.share.bundle import bundle
 
     manifest = bundle(args.notebook, args.out, timeout=args.timeout)
     packed = [f for f in manifest["files"] if not f["external"]]
@@ -85,7 +85,7 @@ def _cmd_bundle(args: argparse.Namespace) -> int:
 
 
 def _cmd_verify(args: argparse.Namespace) -> int:
-    from labkit._verify import verify
+    from labkit.share.verify import verify
 
     verdict = verify(args.bundle, timeout=args.timeout)
     for line in verdict.lines():
@@ -115,7 +115,7 @@ def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
     )
     from labkit._args import int_range, out_file
 
-    timeout = int_range(1, 86_400)  # _bundle.MAX_TIMEOUT, without importing it for --help
+    timeout = int_range(1, 86_400)  # share.bundle.MAX_TIMEOUT, without importing it for --help
     parser.add_argument("--version", action="version", version=f"labkit {labkit.__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     info = sub.add_parser("info", help="versions, numba cache and threading facts")

@@ -44,7 +44,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 
 def per_game() -> float:
-    from labkit.encounter.sim.outcome_only import play_outcomes
+    from labkit.encounter.sim.fast_outcome import play_outcomes
     from labkit.encounter.sim.settings import SimulationSettings
 
     docs = {0: SimulationSettings().to_dict()}
@@ -85,7 +85,7 @@ def _cpu() -> float:
 
 
 def per_part() -> tuple[float, float]:
-    from labkit.encounter.sim.outcome_only import play_outcomes
+    from labkit.encounter.sim.fast_outcome import play_outcomes
     from labkit.encounter.sim.settings import SimulationSettings
     from labkit.encounter.sim.sweep import _Table, _write_part
 

@@ -1,7 +1,7 @@
 """Regenerate ``data/levels/campaign.json``, the 24-level main line (rule H8).
 
 Usage: ``python scripts/make_campaign.py [--seed S] [--out FILE]``. The output depends only on the
-seed and ``labkit.hexpuzzle.mainline``: running it again reproduces the file byte for byte.
+seed and ``labkit.hexpuzzle.shipped_campaign``: running it again reproduces the file byte for byte.
 """
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ import argparse
 import time
 from pathlib import Path
 
-from labkit.hexpuzzle.mainline import SEED, build, save
+from labkit.hexpuzzle.shipped_campaign import SEED, build, save
 
 DEFAULT_OUT = Path(__file__).resolve().parents[1] / "data" / "levels" / "campaign.json"
 

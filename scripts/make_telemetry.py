@@ -15,7 +15,7 @@ import time
 from pathlib import Path
 
 from labkit.hexpuzzle.cli.calibration import write_simulated_telemetry
-from labkit.hexpuzzle.mainline import campaign
+from labkit.hexpuzzle.shipped_campaign import campaign
 
 DEFAULT_OUT = Path(__file__).resolve().parents[1] / "data" / "telemetry" / "sample.csv"
 SEED = 20260309

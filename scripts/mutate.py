@@ -96,7 +96,7 @@ MODULES: dict[str, tuple[str, list[str], bool]] = {
         False,
     ),  # fmt: skip
     "mapturn-skills": (
-        "labkit/mapturn/skills.py",
+        "labkit/mapturn/battle.py",
         [
             "tests/mapturn/test_battle_threshold.py",
             "tests/mapturn/test_skill_rules.py",

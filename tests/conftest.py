@@ -119,7 +119,7 @@ class NotebookRuns:
     def _execute(path):
         import nbformat
 
-        from labkit._report import execute_notebook
+        from labkit_build.report import execute_notebook
 
         meta = nbformat.read(path, as_version=4).metadata
         budget = meta.get("labkit", {}).get("budget_seconds", 300)  # per cell

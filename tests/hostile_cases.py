@@ -95,13 +95,13 @@ def _dump_level(obj: Any) -> Any:
 
 
 def _load_map(path: Path) -> Any:
-    from labkit.pathfinding.mapfile import load_map
+    from labkit.pathfinding.map_file import load_map
 
     return load_map(path)
 
 
 def _dump_map(mf: Any) -> Any:
-    from labkit.pathfinding.mapfile import map_to_dict
+    from labkit.pathfinding.map_file import map_to_dict
 
     return map_to_dict(mf.game_map, mf.cost, mf.face)
 

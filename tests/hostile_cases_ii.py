@@ -106,9 +106,9 @@ def _zeros(n: int) -> bytes:
 def bundle_cases() -> list[tuple[str, Callable[[], bytes], str]]:
     """``(name, build, expected part of the one error line)`` for ``labkit verify``.
 
-    Size-limit cases read :mod:`labkit._bundle_zip`'s limits when built (a test lowers them).
+    Size-limit cases read :mod:`labkit.share.bundle_zip`'s limits when built (a test lowers them).
     """
-    from labkit import _bundle_zip as bz
+    from labkit.share import bundle_zip as bz
 
     nb = ("notebook/n.ipynb", NOTEBOOK.encode())
     good = [nb, ("data/x.json", DATA_FILE)]

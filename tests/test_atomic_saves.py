@@ -35,14 +35,14 @@ def save_level(path):
 
 
 def save_campaign(path):
-    from labkit.hexpuzzle import mainline
+    from labkit.hexpuzzle import shipped_campaign
 
-    doc = json.loads(mainline.campaign_path().read_text(encoding="utf-8"))
-    mainline.save(path, doc)
+    doc = json.loads(shipped_campaign.campaign_path().read_text(encoding="utf-8"))
+    shipped_campaign.save(path, doc)
 
 
 def save_map(path):
-    from labkit.pathfinding.mapfile import data_path, load_map, save_map
+    from labkit.pathfinding.map_file import data_path, load_map, save_map
 
     save_map(path, load_map(data_path("corridors.json")))
 
@@ -90,7 +90,7 @@ def _puzzle_cli(argv):
 
 @pytest.fixture(scope="module")
 def level_files(tmp_path_factory):
-    from labkit.hexpuzzle.mainline import campaign
+    from labkit.hexpuzzle.shipped_campaign import campaign
 
     folder = tmp_path_factory.mktemp("levels")
     for lv in campaign()[:8]:

@@ -106,7 +106,7 @@ def test_verify_passes_then_names_a_tampered_data_file_and_output(bundled, capsy
 
 
 def test_numbers_within_the_stated_tolerance():
-    from labkit._verify import compare_text
+    from labkit.share.verify import compare_text
 
     assert compare_text("mean 1.0000000001 rounds", "mean 1.0 rounds")[0]
     assert not compare_text("mean 1.01 rounds", "mean 1.0 rounds")[0]
@@ -117,7 +117,7 @@ def test_numbers_within_the_stated_tolerance():
 def test_figures_within_the_pixel_tolerance():
     from PIL import Image
 
-    from labkit._verify import compare_png
+    from labkit.share.verify import compare_png
 
     def png(a):
         buf = io.BytesIO()
@@ -137,8 +137,8 @@ def test_figures_within_the_pixel_tolerance():
 
 
 def test_an_unsafe_name_inside_a_bundle_is_refused(tmp_path):
-    from labkit._bundle import BundleError
-    from labkit._verify import verify
+    from labkit.share.bundle import BundleError
+    from labkit.share.verify import verify
 
     bad = tmp_path / "evil.zip"
     with zipfile.ZipFile(bad, "w") as zf:

@@ -15,7 +15,7 @@ NOTEBOOK = ROOT / "notebooks" / "03_gauge_scheduler.ipynb"  # short, and shows a
 
 @pytest.fixture(scope="module")
 def site(tmp_path_factory, notebook_runs):
-    from labkit._docs import build
+    from labkit_build.docs import build
 
     work = tmp_path_factory.mktemp("docs")
     executed = {NOTEBOOK: notebook_runs.get(NOTEBOOK)}  # the run tests/notebooks checks too
@@ -40,7 +40,7 @@ def test_the_notebook_page_shows_its_app_as_a_snapshot(site):
 
 @pytest.mark.slow
 def test_every_public_name_has_an_api_entry(site):
-    from labkit._docs import DOMAINS, public_names
+    from labkit_build.docs import DOMAINS, public_names
 
     missing = []
     for modname, _, _ in DOMAINS:
@@ -59,7 +59,7 @@ def test_every_public_name_has_an_api_entry(site):
 
 @pytest.mark.slow
 def test_pages_load_nothing_from_outside(site):
-    from labkit._report import external_resources
+    from labkit_build.report import external_resources
 
     outside = {}
     for page in site.rglob("*.html"):
@@ -74,7 +74,7 @@ def test_an_error_cell_is_rendered_as_the_browser_test_looks_for_it(tmp_path):
     """The docs browser test finds error cells by myst-nb's class "output traceback"."""
     import nbformat
 
-    from labkit._docs import build
+    from labkit_build.docs import build
 
     path = tmp_path / "broken.ipynb"
     nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_markdown_cell("# Broken"),

@@ -22,7 +22,7 @@ from matplotlib.figure import Figure
 
 from labkit import ArgumentError, encounter, hexpuzzle, mapturn
 from labkit.encounter import draw as enc_draw
-from labkit.encounter import sim_draw
+from labkit.encounter import draw_sim
 from labkit.encounter.records.playback import playback
 from labkit.encounter.rules.balance import PriorityRule
 from labkit.hexpuzzle import coords
@@ -82,16 +82,16 @@ CASES: dict[str, Case] = {
         enc_draw.draw_sound, (STRENGTH, DIRECTION), {"cmap": "viridis"},
         lambda a: a["image"].get_cmap().name, "viridis"),
     "encounter.draw_board": Case(
-        sim_draw.draw_board, (TRACE.map,), {"sound_colour": MARK},
+        draw_sim.draw_board, (TRACE.map,), {"sound_colour": MARK},
         lambda a: _rgba(a["sounds"][0].get_facecolor())[:3], _rgba(MARK)[:3]),
     "encounter.draw_win_rates": Case(
-        sim_draw.draw_win_rates, (SUMMARY,), {"side_colours": {"npc": MARK}},
+        draw_sim.draw_win_rates, (SUMMARY,), {"side_colours": {"npc": MARK}},
         lambda a: (list(a), _rgba(a["npc"].lines[0].get_color())), (["npc"], _rgba(MARK))),
     "encounter.draw_survival": Case(
-        sim_draw.draw_survival, ({"all": CURVE},), {"colours": [MARK]},
+        draw_sim.draw_survival, ({"all": CURVE},), {"colours": [MARK]},
         lambda a: _rgba(a["all"][0].get_color()), _rgba(MARK)),
     "encounter.draw_response": Case(
-        sim_draw.draw_response, (_tuned(),), {"target_colour": MARK},
+        draw_sim.draw_response, (_tuned(),), {"target_colour": MARK},
         lambda a: _rgba(a["target"].get_color()), _rgba(MARK)),
     "mapturn.draw_floor": Case(
         map_draw.draw_floor, (_tower_world(),), {"hero_colour": MARK},
@@ -198,10 +198,10 @@ def test_update_priority_follows_the_clamped_rule() -> None:
 
 def test_update_board_moves_actors_corpses_and_sound_to_the_frame() -> None:
     first, last = FRAMES[0], FRAMES[-1]
-    art = sim_draw.draw_board(TRACE.map)
-    sim_draw.update_board(art, first)
+    art = draw_sim.draw_board(TRACE.map)
+    draw_sim.update_board(art, first)
     assert len(art["corpses"].get_offsets()) == 0
-    sim_draw.update_board(art, last)
+    draw_sim.update_board(art, last)
     alive = {a: st["position"] for a, st in last.actors.items() if st["alive"]}
     offsets = art["actors"].get_offsets()
     assert len(offsets) == len(alive) and len(alive) < len(first.actors)

@@ -21,7 +21,7 @@ import pytest
 
 from labkit import encounter, hexpuzzle, mapturn
 from labkit._data import data_path as shipped
-from labkit.pathfinding.mapfile import MapFile, data_path
+from labkit.pathfinding.map_file import MapFile, data_path
 
 
 @dataclass

@@ -146,8 +146,8 @@ def test_mutated_telemetry_fails_clean_or_loads_what_it_says(tmp_path, column, t
 def test_a_damaged_bundle_is_refused_in_one_line_or_verified(tmp_path, monkeypatch, edits, cut):
     """Flipped bytes or a cut anywhere: a one-line BundleError naming the file, or (a byte
     no check reads) a verdict; never another exception, and never a kernel for a refusal."""
-    from labkit import _verify
-    from labkit._bundle import BundleError
+    from labkit.share import verify
+    from labkit.share.bundle import BundleError
     from tests.hostile_cases_ii import make_bundle
 
     data = bytearray(make_bundle())
@@ -157,9 +157,9 @@ def test_a_damaged_bundle_is_refused_in_one_line_or_verified(tmp_path, monkeypat
         data = data[: cut % len(data)]
     path = tmp_path / "b.zip"
     path.write_bytes(bytes(data))
-    monkeypatch.setattr(_verify, "execute", lambda nb, *a, **k: nb)  # no kernel
+    monkeypatch.setattr(verify, "execute", lambda nb, *a, **k: nb)  # no kernel
     try:
-        verdict = _verify.verify(path)
+        verdict = verify.verify(path)
     except BundleError as exc:
         assert str(path) in str(exc) and "\n" not in str(exc)
         return

@@ -159,7 +159,7 @@ def test_size_limit_per_format_and_its_override(tmp_path, monkeypatch):
 
 
 def test_a_ten_million_cell_map_is_refused_by_its_limit(tmp_path):
-    from labkit.pathfinding.mapfile import MAX_CELLS, MapError, load_map
+    from labkit.pathfinding.map_file import MAX_CELLS, MapError, load_map
 
     side = 1001  # 1001 x 1001 > MAX_CELLS, each side within MAX_SIDE
     row = "[" + ",".join(["0"] * side) + "]"
@@ -449,19 +449,19 @@ from tests import hostile_cases_ii as h2  # noqa: E402
 @pytest.fixture
 def small_bundle_limits(monkeypatch):
     """Bundle limits lowered so that the size cases build in milliseconds (same code path)."""
-    from labkit import _bundle_zip
+    from labkit.share import bundle_zip
 
-    monkeypatch.setattr(_bundle_zip, "MAX_ENTRIES", 50)
-    monkeypatch.setattr(_bundle_zip, "MAX_ENTRY_BYTES", 4096)
-    monkeypatch.setattr(_bundle_zip, "MAX_MANIFEST_BYTES", 2048)
-    monkeypatch.setattr(_bundle_zip, "MAX_TOTAL_BYTES", 3 * 4096)
+    monkeypatch.setattr(bundle_zip, "MAX_ENTRIES", 50)
+    monkeypatch.setattr(bundle_zip, "MAX_ENTRY_BYTES", 4096)
+    monkeypatch.setattr(bundle_zip, "MAX_MANIFEST_BYTES", 2048)
+    monkeypatch.setattr(bundle_zip, "MAX_TOTAL_BYTES", 3 * 4096)
 
 
 @pytest.mark.parametrize("index", range(len(h2.bundle_cases())),
                          ids=[c[0] for c in h2.bundle_cases()])  # fmt: skip
 def test_a_malformed_bundle_is_one_line_before_any_kernel(index, tmp_path, small_bundle_limits,
                                                           monkeypatch):  # fmt: skip
-    from labkit import _verify
+    from labkit.share import verify as _verify
 
     name, build, expected = h2.bundle_cases()[index]
     path = tmp_path / "b.zip"
@@ -478,12 +478,12 @@ def test_a_malformed_bundle_is_one_line_before_any_kernel(index, tmp_path, small
 
 
 def test_bundle_options_are_refused_before_the_notebook_runs(tmp_path, monkeypatch):
-    from labkit import _bundle
+    from labkit.share import bundle
 
     def no_kernel(*args, **kwargs):
         raise AssertionError("the notebook ran")
 
-    monkeypatch.setattr(_bundle, "execute", no_kernel)
+    monkeypatch.setattr(bundle, "execute", no_kernel)
     for name, argv in h2.bundle_argument_sets(tmp_path):
         verdict, rc, out, err = run_cli(argv, seconds=30)
         assert verdict == "clean" and rc in (1, 2), (name, verdict, rc, err)
@@ -492,7 +492,7 @@ def test_bundle_options_are_refused_before_the_notebook_runs(tmp_path, monkeypat
 
 
 def test_verify_never_opens_an_external_path(tmp_path, monkeypatch):
-    from labkit import _verify
+    from labkit.share import verify as _verify
 
     secret = tmp_path / "secret.txt"
     secret.write_bytes(h2.DATA_FILE)  # same bytes as the listed hash: the old probe said "same"
@@ -517,7 +517,7 @@ def test_verify_never_opens_an_external_path(tmp_path, monkeypatch):
 
 
 def test_verify_refuses_a_negative_timeout_in_the_api(tmp_path):
-    from labkit._verify import verify
+    from labkit.share.verify import verify
 
     path = tmp_path / "b.zip"
     path.write_bytes(h2.make_bundle())
@@ -713,7 +713,7 @@ def test_gauge_tuner_escapes_enemy_ids():
 
 
 def test_the_snapshot_sanitises_html_it_did_not_generate():
-    from labkit._snapshot import render_widget
+    from labkit.share.snapshot import render_widget
 
     state = {"m": {"model_name": "HTMLModel", "state": {
         "value": f"<b>kept</b> {EVIL_HTML}<script>alert(2)</script>"

@@ -9,7 +9,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from labkit import _demo, _jit
+from labkit import _jit, _tour_kernel
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -20,11 +20,13 @@ def test_demo_kernel_matches_py_func():
         h, w = rng.integers(1, 30, 2)
         y, x = rng.integers(-3, 33, 2)
         args = (int(h), int(w), int(y), int(x))
-        assert np.array_equal(_demo.chebyshev_rings(*args), _demo.chebyshev_rings.py_func(*args))
+        assert np.array_equal(
+            _tour_kernel.chebyshev_rings(*args), _tour_kernel.chebyshev_rings.py_func(*args)
+        )
 
 
 def test_demo_kernel_is_registered_and_compiled_with_nogil():
-    k = _jit.REGISTRY["labkit._demo.chebyshev_rings"]
+    k = _jit.REGISTRY["labkit._tour_kernel.chebyshev_rings"]
     assert k.example is not None
     if not _jit.DISABLED:
         assert k.dispatcher.targetoptions["nogil"] is True
@@ -32,16 +34,16 @@ def test_demo_kernel_is_registered_and_compiled_with_nogil():
 
 
 def test_plain_python_swaps_and_restores():
-    before = _demo.chebyshev_rings
+    before = _tour_kernel.chebyshev_rings
     with _jit.plain_python():
-        assert _demo.chebyshev_rings is before.py_func
-        assert np.array_equal(_demo.rings((3, 3), (0, 0)), [[0, 1, 2], [1, 1, 2], [2, 2, 2]])
-    assert _demo.chebyshev_rings is before
+        assert _tour_kernel.chebyshev_rings is before.py_func
+        assert np.array_equal(_tour_kernel.rings((3, 3), (0, 0)), [[0, 1, 2], [1, 1, 2], [2, 2, 2]])
+    assert _tour_kernel.chebyshev_rings is before
 
 
 def test_warmup_compiles_every_registered_kernel():
     timings = _jit.warmup(progress=False)
-    assert "labkit._demo.chebyshev_rings" in timings
+    assert "labkit._tour_kernel.chebyshev_rings" in timings
     assert set(timings) == {k.name for k in _jit.REGISTRY.values() if k.example is not None}
 
 

@@ -4,14 +4,12 @@ The graph is read from the source with :mod:`ast` (nothing is imported), so a cy
 even where Python would happen to tolerate it. Two graphs are checked:
 
 * the *module-level* graph (what runs at import time) must have no cycle;
-* the *logic* graph adds imports made inside functions, because a lazy import that closes a loop
-  (a model calling its parser, which builds the model) is still a cycle in the design. The only
-  lazy edges left out are the ones the design asks for: a model importing its drawing module
-  (``draw``, ``draw_*``, ``*_draw``) inside ``_repr_svg_``, and the root package's facade
-  functions (``labkit.warmup``, ``labkit.notebook_header``). Imports inside a kernel's warm-up
-  factory (a function named ``_example*``, passed as ``@kernel(example=...)``) are not edges
-  either: they build example arguments through the public layer above for ``labkit warmup``
-  only, and no rule runs through them.
+* the *logic* graph adds imports made inside functions (and ``importlib.import_module("…")``
+  with a literal name), because a lazy import that closes a loop (a model calling its parser,
+  which builds the model) is still a cycle in the design. The one lazy edge left out is the one
+  the design asks for: a model importing its drawing module (``draw``, ``draw_*``, ``*_draw``)
+  inside its notebook display hook (``_repr_svg_``, ``_repr_html_``, ``_repr_png_``). The root
+  package's facade functions and a kernel's warm-up factory are edges like any other.
 
 Blocks under ``if TYPE_CHECKING:`` are never edges. Domains may not import each other except
 ``mapturn -> pathfinding`` (the chase); a domain never imports ``widgets`` or ``labkit.cli``;
@@ -47,13 +45,16 @@ def _modules() -> dict[str, tuple[pathlib.Path, bool]]:
 MODULES = _modules()
 
 
+DISPLAY_HOOKS = {"_repr_svg_", "_repr_html_", "_repr_png_"}
+
+
 class _Imports(ast.NodeVisitor):
-    """Collect (node, lazy) for every import outside ``if TYPE_CHECKING:`` blocks."""
+    """Collect (node, lazy, in a display hook) for every import outside ``if TYPE_CHECKING:``."""
 
     def __init__(self) -> None:
-        self.found: list[tuple[ast.Import | ast.ImportFrom, bool]] = []
+        self.found: list[tuple[ast.Import | ast.ImportFrom, bool, bool]] = []
         self.depth = 0
-        self.warmup = 0  # inside a kernel's ``_example*`` warm-up factory
+        self.hook = 0  # inside a ``_repr_*_`` display hook
 
     def visit_If(self, node: ast.If) -> None:
         if "TYPE_CHECKING" in ast.unparse(node.test):
@@ -70,18 +71,27 @@ class _Imports(ast.NodeVisitor):
     visit_AsyncFunctionDef = visit_Lambda = _function
 
     def visit_FunctionDef(self, node: ast.FunctionDef) -> None:
-        warmup = node.name.startswith("_example")
-        self.warmup += warmup
+        hook = node.name in DISPLAY_HOOKS
+        self.hook += hook
         self._function(node)
-        self.warmup -= warmup
+        self.hook -= hook
 
-    def visit_Import(self, node: ast.Import) -> None:
-        if not self.warmup:
-            self.found.append((node, self.depth > 0))
+    def _found(self, node: ast.Import | ast.ImportFrom) -> None:
+        self.found.append((node, self.depth > 0, self.hook > 0))
 
-    def visit_ImportFrom(self, node: ast.ImportFrom) -> None:
-        if not self.warmup:
-            self.found.append((node, self.depth > 0))
+    visit_Import = visit_ImportFrom = _found
+
+    def visit_Call(self, node: ast.Call) -> None:
+        # importlib.import_module("labkit.x"): an import by name is an import
+        name = ast.unparse(node.func)
+        if (
+            name.endswith("import_module")
+            and node.args
+            and isinstance(node.args[0], ast.Constant)
+            and isinstance(node.args[0].value, str)
+        ):
+            self._found(ast.Import(names=[ast.alias(name=node.args[0].value)]))
+        self.generic_visit(node)
 
 
 def _resolve(name: str) -> str | None:
@@ -91,19 +101,19 @@ def _resolve(name: str) -> str | None:
     return name or None
 
 
-def _edges() -> list[tuple[str, str, bool, list[str]]]:
-    """Every import edge ``(importer, imported module, lazy, names imported)``."""
+def _edges() -> list[tuple[str, str, bool, list[str], bool]]:
+    """Every import edge ``(importer, imported module, lazy, names imported, in a repr hook)``."""
     edges = []
     for module, (path, is_package) in MODULES.items():
         package = module if is_package else module.rpartition(".")[0]
         visitor = _Imports()
         visitor.visit(ast.parse(path.read_text(encoding="utf-8")))
-        for node, lazy in visitor.found:
+        for node, lazy, hook in visitor.found:
             if isinstance(node, ast.Import):
                 for alias in node.names:
                     target = _resolve(alias.name)
                     if target and target != module:
-                        edges.append((module, target, lazy, []))
+                        edges.append((module, target, lazy, [], hook))
                 continue
             base = node.module or ""
             if node.level:
@@ -114,7 +124,8 @@ def _edges() -> list[tuple[str, str, bool, list[str]]]:
                 # "from pkg import submodule" depends on the submodule, not on pkg's __init__
                 target = sub if sub in MODULES else _resolve(base)
                 if target and target != module:
-                    edges.append((module, target, lazy, [] if sub in MODULES else [alias.name]))
+                    names = [] if sub in MODULES else [alias.name]
+                    edges.append((module, target, lazy, names, hook))
     return edges
 
 
@@ -128,11 +139,11 @@ def _is_drawing(module: str) -> bool:
 
 def _graph(logic: bool) -> dict[str, set[str]]:
     graph: dict[str, set[str]] = {m: set() for m in MODULES}
-    for importer, target, lazy, _ in EDGES:
+    for importer, target, lazy, _, hook in EDGES:
         if lazy and not logic:
             continue
-        if lazy and (_is_drawing(target) or importer == "labkit"):
-            continue
+        if hook and _is_drawing(target):
+            continue  # a model drawing itself in a notebook (DESIGN section 1)
         graph[importer].add(target)
     return graph
 
@@ -196,7 +207,26 @@ def test_the_graph_sees_every_domain() -> None:
     for module in MODULES:
         per_domain[_domain(module)] += 1
     assert all(per_domain[d] >= 5 for d in DOMAINS), dict(per_domain)
-    assert ("labkit.hexpuzzle.tap", "labkit.hexpuzzle.sweep") in {e[:2] for e in EDGES}
+    assert ("labkit.hexpuzzle.tap_trace", "labkit.hexpuzzle.collision") in {e[:2] for e in EDGES}
+
+
+def test_the_walker_sees_lazy_imports_and_display_hooks() -> None:
+    source = (
+        "import labkit.io\n"
+        "def f():\n    from labkit import rng\n"
+        "def _example():\n    importlib.import_module('labkit.hexpuzzle')\n"
+        "class A:\n    def _repr_svg_(self):\n        from labkit.hexpuzzle import draw\n"
+        "if TYPE_CHECKING:\n    import labkit.mapturn\n"
+    )
+    visitor = _Imports()
+    visitor.visit(ast.parse(source))
+    seen = [(ast.unparse(node), lazy, hook) for node, lazy, hook in visitor.found]
+    assert seen == [
+        ("import labkit.io", False, False),
+        ("from labkit import rng", True, False),
+        ("import labkit.hexpuzzle", True, False),
+        ("from labkit.hexpuzzle import draw", True, True),
+    ]
 
 
 @pytest.mark.parametrize("logic", [False, True], ids=["module-level", "logic"])
@@ -207,7 +237,7 @@ def test_no_import_cycles(logic: bool) -> None:
 def test_domains_do_not_import_each_other() -> None:
     bad = sorted(
         f"{importer} -> {target}"
-        for importer, target, _, _ in EDGES
+        for importer, target, _, _, _ in EDGES
         if _domain(importer)
         and _domain(target)
         and _domain(importer) != _domain(target)
@@ -219,7 +249,7 @@ def test_domains_do_not_import_each_other() -> None:
 def test_domains_do_not_import_widgets_or_the_command() -> None:
     bad = sorted(
         f"{importer} -> {target}"
-        for importer, target, _, _ in EDGES
+        for importer, target, _, _, _ in EDGES
         if _domain(importer) and (target == "labkit.cli" or target.startswith("labkit.widgets"))
     )
     assert bad == []
@@ -228,7 +258,7 @@ def test_domains_do_not_import_widgets_or_the_command() -> None:
 def test_widgets_use_public_names_only() -> None:
     bad = sorted(
         f"{importer} -> {target} {names}"
-        for importer, target, _, names in EDGES
+        for importer, target, _, names, _ in EDGES
         if importer.startswith("labkit.widgets")
         and _domain(target)
         and (

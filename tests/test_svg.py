@@ -9,7 +9,7 @@ import xml.etree.ElementTree as ET
 import pytest
 
 from labkit import encounter, hexpuzzle
-from labkit.pathfinding.mapfile import MapFile, data_path
+from labkit.pathfinding.map_file import MapFile, data_path
 
 ROOT = pathlib.Path(__file__).resolve().parents[1] / "labkit"
 
@@ -44,7 +44,7 @@ def test_solver_figures_are_deterministic_too() -> None:
 
 
 def test_encounter_frames_go_through_the_writer() -> None:
-    from labkit.encounter.sim_draw import final_state_svg
+    from labkit.encounter.draw_sim import final_state_svg
 
     t = encounter.GameSession(encounter.SimulationSettings(seed=2, max_steps=30)).run()
     text = final_state_svg(t)

@@ -13,7 +13,7 @@ same functions:
 
 The simulation (rules E1, E4, E6, E7) plays whole games on those rules:
 
-* :mod:`~labkit.encounter.sim.settings` / :mod:`~labkit.encounter.sim.world` /
+* :mod:`~labkit.encounter.sim.settings` / :mod:`~labkit.encounter.sim.room_map` /
   :mod:`~labkit.encounter.sim.session` — ``SimulationSettings``, the seeded room map,
   ``GameSession`` (Action / Encounter / Finished);
 * :mod:`~labkit.encounter.sim.policy` — AI policies reading only their own observation;
@@ -77,6 +77,7 @@ from labkit.encounter.sim.policy import (
     ScriptedPolicy,
 )
 from labkit.encounter.sim.ratings import bradley_terry, cycles, policy_balance, round_robin
+from labkit.encounter.sim.room_map import World
 from labkit.encounter.sim.runner import outcome, simulate
 from labkit.encounter.sim.session import GameSession
 from labkit.encounter.sim.settings import SimulationError, SimulationSettings
@@ -85,7 +86,6 @@ from labkit.encounter.sim.sweep import summary as sweep_summary
 from labkit.encounter.sim.targets import Target, parse_target
 from labkit.encounter.sim.tune import Tuned, tune
 from labkit.encounter.sim.tune_many import TunedMany, tune_many
-from labkit.encounter.sim.world import World
 from labkit.encounter.status import END_REASONS, EndReason
 
 __all__ = [

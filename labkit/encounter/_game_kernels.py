@@ -15,8 +15,8 @@ the process stream is a real numpy ``Generator`` (fights go through
 stops with status ``OVERFLOW`` and the caller replays it with longer buffers. The policies and
 notebooks are in :mod:`labkit.encounter._policy_kernels`.
 
-Arrays and scalars only; the layout of every argument is built by
-:mod:`labkit.encounter.sim.outcome_only`.
+Arrays and scalars only; every argument is built by :mod:`labkit.encounter.sim._game_args`
+(table layout: :mod:`labkit.encounter._game_layout`).
 """
 
 from __future__ import annotations
@@ -24,6 +24,34 @@ from __future__ import annotations
 import numpy as np
 
 from labkit._jit import kernel
+from labkit.encounter._game_layout import (
+    ARMOUR,
+    ATTACHMENT,
+    C_AGI,
+    C_FS,
+    C_HIT,
+    C_LIFE,
+    C_PURSUIT,
+    C_WEAPON,
+    I_AGI,
+    I_AMMO,
+    I_DMG,
+    I_FITS,
+    I_FS,
+    I_HIT,
+    I_KIND,
+    I_MAG,
+    I_NOISE,
+    I_PROT,
+    I_PURSUIT,
+    I_STOCK,
+    MUTUAL_DEATH,
+    OK,
+    OVERFLOW,
+    STEP_LIMIT,
+    VICTORY,
+    WEAPON,
+)
 from labkit.encounter._kernels import (
     A_ESCAPED,
     A_WINS,
@@ -65,16 +93,6 @@ from labkit.encounter._rng_kernels import _integers, _interval, _random
 
 __all__ = ["play_game", "SCAVENGER", "HUNTER", "RANDOM", "OK", "OVERFLOW", "WAIT",
            "_random", "_integers", "_interval"]  # fmt: skip
-
-# Item kinds and item table columns.
-WEAPON, ARMOUR, ATTACHMENT, AMMO_KIND = 0, 1, 2, 3
-(I_KIND, I_HIT, I_PURSUIT, I_FS, I_AGI, I_DMG, I_NOISE, I_AMMO, I_MAG, I_PROT, I_FITS,
- I_STOCK) = range(12)  # fmt: skip
-# Character table columns.
-C_HIT, C_PURSUIT, C_AGI, C_FS, C_LIFE, C_WEAPON = range(6)
-# Results.
-OK, OVERFLOW = 0, 1
-VICTORY, STEP_LIMIT, MUTUAL_DEATH = 0, 1, 2
 
 
 # -- the map ----------------------------------------------------------------------------------
@@ -199,7 +217,7 @@ def _fighter(a, side, life, weapon, armour, loaded, stealth, items, chars, bonus
 
 
 def _example() -> tuple:
-    from labkit.encounter.sim.outcome_only import kernel_args
+    from labkit.encounter.sim._game_args import kernel_args
     from labkit.encounter.sim.settings import SimulationSettings
 
     return kernel_args(SimulationSettings(), 0, 0)

@@ -1,7 +1,7 @@
 """A played-back game as an animation: one frame per step of a format-3 trace.
 
 The frames are :func:`labkit.encounter.playback` of the trace (no rule runs), drawn by
-:func:`labkit.encounter.sim_draw.draw_board` / ``update_board`` as the trace viewer does: actors
+:func:`labkit.encounter.draw_sim.draw_board` / ``update_board`` as the trace viewer does: actors
 moving, the sound each step makes, corpses and loot. Write it with :func:`save_animation` (GIF
 always, MP4 when ffmpeg is present); ``labkit sim animate TRACE --out game.gif`` does both.
 
@@ -67,7 +67,7 @@ def animate(
     """
     from matplotlib.animation import FuncAnimation
 
-    from labkit.encounter.sim_draw import draw_board, update_board
+    from labkit.encounter.draw_sim import draw_board, update_board
 
     if not isinstance(trace, SimulationTrace):
         trace = SimulationTrace.load(trace)

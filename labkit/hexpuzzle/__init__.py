@@ -5,14 +5,14 @@ leaves the board unless its swept hexagon touches another tile first. Rotating t
 the tracks beneath the tiles.
 
 The board core: :mod:`.coords` (axial coordinates), :mod:`.level` (levels and rotation; the
-JSON format in :mod:`._levelfile`), :mod:`.geometry` (a tile's path), :mod:`.sweep` /
-:mod:`._kernels` (continuous collision), :mod:`.tap` (judging a tap: ``trace``), :mod:`.game`
+JSON format in :mod:`.level_file`), :mod:`.geometry` (a tile's path), :mod:`.collision` /
+:mod:`._kernels` (continuous collision), :mod:`.tap_trace` (judging a tap: ``trace``), :mod:`.game`
 (play, undo, restart), :mod:`.status` (the statuses), :mod:`.draw` (``draw``/``update``, SVG)
 and :mod:`.animation`. On top of it, one way: :mod:`.solving` (contacts, solver, hints,
 generator, levels to a target score, campaigns to a curve), then :mod:`.difficulty` (scoring,
 telemetry, simulated players, calibration, the skill model and level ratings), :mod:`.playthrough`
 (where players stop: ``funnel``, ``compare_funnels``, ``improve_campaign``, ``holdout_check``),
-:mod:`.campaign_file` (the campaign document), then :mod:`.mainline` (the main line),
+:mod:`.campaign_file` (the campaign document), then :mod:`.shipped_campaign` (the main line),
 :mod:`.draw_solver` and :mod:`.cli` (``labkit puzzle``). Import public names from here, not from
 the subpackages.
 
@@ -28,6 +28,7 @@ from __future__ import annotations
 
 from labkit.hexpuzzle.animation import animate, save_animation, sweep_animation
 from labkit.hexpuzzle.campaign_file import Campaign
+from labkit.hexpuzzle.collision import MINKOWSKI_RADIUS, TILE_RADIUS, first_contact, first_contacts
 from labkit.hexpuzzle.difficulty.calibration import Calibration
 from labkit.hexpuzzle.difficulty.fit import calibrate
 from labkit.hexpuzzle.difficulty.observed import CalibrationError, ObservedIndex, observed_index
@@ -71,13 +72,13 @@ from labkit.hexpuzzle.level import (
     TileError,
     all_matchings,
 )
-from labkit.hexpuzzle.mainline import campaign
 from labkit.hexpuzzle.playthrough.compare import FunnelComparison, compare_funnels
 from labkit.hexpuzzle.playthrough.holdout import HoldoutCheck, holdout_check, observed_funnel
 from labkit.hexpuzzle.playthrough.improve import FunnelGoal, Improvement, improve_campaign
 from labkit.hexpuzzle.playthrough.model import funnel
 from labkit.hexpuzzle.playthrough.simulate import Funnel, FunnelWorld
 from labkit.hexpuzzle.playthrough.truth import TrueModel
+from labkit.hexpuzzle.shipped_campaign import campaign
 from labkit.hexpuzzle.solving.curve import campaign_from_curve, parse_curve
 from labkit.hexpuzzle.solving.generator import (
     GeneratorError,
@@ -95,8 +96,7 @@ from labkit.hexpuzzle.status import (
     Outcome,
     SolutionStatus,
 )
-from labkit.hexpuzzle.sweep import MINKOWSKI_RADIUS, TILE_RADIUS, first_contact, first_contacts
-from labkit.hexpuzzle.tap import Trace, trace
+from labkit.hexpuzzle.tap_trace import Trace, trace
 
 __all__ = [
     "Action",

@@ -30,7 +30,7 @@ from labkit._animation import figure, save_animation
 from labkit.hexpuzzle.game import PuzzleState
 from labkit.hexpuzzle.level import Level
 from labkit.hexpuzzle.solving.solver import Action, solve
-from labkit.hexpuzzle.tap import Trace
+from labkit.hexpuzzle.tap_trace import Trace
 
 __all__ = ["animate", "sweep_animation", "save_animation", "plan", "Frame"]
 

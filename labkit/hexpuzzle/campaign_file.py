@@ -14,7 +14,7 @@ file and the JSON pointer (``/levels/3/level/moveLimit``), as :class:`~labkit.he
 
 Examples
 --------
->>> from labkit.hexpuzzle.mainline import campaign_path
+>>> from labkit.hexpuzzle.shipped_campaign import campaign_path
 >>> main = Campaign.load(campaign_path())
 >>> len(main), main[0].id, main.seed, main.slots["main-01"]
 (24, 'main-01', 20260424, 1)

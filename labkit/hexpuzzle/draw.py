@@ -34,9 +34,9 @@ import numpy as np
 
 from labkit._draw import styled
 from labkit.hexpuzzle import coords
+from labkit.hexpuzzle.collision import MINKOWSKI_RADIUS, TILE_RADIUS
 from labkit.hexpuzzle.geometry import track_polyline
 from labkit.hexpuzzle.level import Level
-from labkit.hexpuzzle.sweep import MINKOWSKI_RADIUS, TILE_RADIUS
 
 __all__ = ["TILE_COLOURS", "BOARD_STYLE", "BoardPlot", "draw", "update", "svg"]
 
@@ -208,7 +208,7 @@ class BoardPlot:
 
     # --- a sweep --------------------------------------------------------------------------
     def show_trace(self, trace: Any) -> None:
-        """Overlay a :class:`~labkit.hexpuzzle.tap.Trace` (``None`` clears the overlay)."""
+        """Overlay a :class:`~labkit.hexpuzzle.tap_trace.Trace` (``None`` clears the overlay)."""
         self.trace = trace
         if self.level is not None:
             self._fit(None if trace is None else trace.path)

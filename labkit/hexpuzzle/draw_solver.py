@@ -29,10 +29,10 @@ from typing import Any
 import numpy as np
 
 from labkit.hexpuzzle import draw
-from labkit.hexpuzzle.difficulty.scoring import PARTS, WEIGHTS
+from labkit.hexpuzzle.difficulty.parts import PARTS, WEIGHTS
 from labkit.hexpuzzle.game import PuzzleState
 from labkit.hexpuzzle.level import Board, Level, Tile
-from labkit.hexpuzzle.tap import trace
+from labkit.hexpuzzle.tap_trace import trace
 
 __all__ = ["PART_COLOURS", "difficulty_bars", "placement_strip", "solution_strip", "svg_of"]
 

@@ -36,7 +36,7 @@ from numpy.typing import NDArray
 from labkit import ArgumentError, LabkitError
 from labkit.hexpuzzle.level import Level
 from labkit.hexpuzzle.status import GameStatus
-from labkit.hexpuzzle.tap import Trace, trace
+from labkit.hexpuzzle.tap_trace import Trace, trace
 
 __all__ = ["PuzzleError", "PuzzleState", "Snapshot"]
 

@@ -36,7 +36,7 @@ True
 >>> Level.from_json({"version": 2, "id": "x", "moveLimit": 0, "cells": [], "tiles": []})
 Traceback (most recent call last):
 ...
-labkit.hexpuzzle._levelfile.LevelError: /moveLimit: must be between 1 and 999 (got 0)
+labkit.hexpuzzle.level_file.LevelError: /moveLimit: must be between 1 and 999 (got 0)
 """
 
 from __future__ import annotations
@@ -51,11 +51,11 @@ import numpy as np
 from labkit import ArgumentError
 from labkit import io as lio
 from labkit.hexpuzzle import coords
-from labkit.hexpuzzle._levelfile import MAX_BYTES as MAX_BYTES
-from labkit.hexpuzzle._levelfile import MAX_CELLS as MAX_CELLS  # the format's limits, re-exported
-from labkit.hexpuzzle._levelfile import MAX_ID as MAX_ID
-from labkit.hexpuzzle._levelfile import MAX_RADIUS, LevelError, is_matching, parse_level
-from labkit.hexpuzzle._levelfile import VERSIONS as VERSIONS
+from labkit.hexpuzzle.level_file import MAX_BYTES as MAX_BYTES
+from labkit.hexpuzzle.level_file import MAX_CELLS as MAX_CELLS  # the format's limits, re-exported
+from labkit.hexpuzzle.level_file import MAX_ID as MAX_ID
+from labkit.hexpuzzle.level_file import MAX_RADIUS, LevelError, is_matching, parse_level
+from labkit.hexpuzzle.level_file import VERSIONS as VERSIONS
 
 __all__ = [
     "LevelError",

@@ -19,6 +19,7 @@ Examples
 from __future__ import annotations
 
 from .actions import ActionResult, Actions
+from .battle import BattleOutcome, classic_battle
 from .cache import ActiveCache, ActiveEnemy
 from .defs import (
     EnemyDef,
@@ -32,7 +33,6 @@ from .defs import (
     parse_tower,
 )
 from .scheduler import MapTurn, MapTurnError
-from .skills import BattleOutcome, classic_battle
 from .state import MapTurnState, SaveError, SkillState
 from .status import ActionKind
 from .timeline import GaugeTimeline, gauge_timeline

@@ -191,7 +191,7 @@ class Tower:
         >>> again.to_dict() == tower.to_dict(), sorted(again.floors)
         (True, ['F1', 'F2'])
         """
-        from labkit.mapturn._tower_doc import tower_to_dict
+        from labkit.mapturn.tower_file import tower_to_dict
 
         return tower_to_dict(self, TOWER_FORMAT, 1)
 

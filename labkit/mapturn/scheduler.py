@@ -31,7 +31,7 @@ from labkit import ArgumentError, __version__
 from labkit.io import check, load_json, save_json
 from labkit.io import field as get
 
-from . import behaviour, skills
+from . import battle, behaviour
 from .cache import ActiveCache, ActiveEnemy, runtime_id
 from .defs import Tower
 from .state import SAVE_FORMAT, SAVE_VERSION, MapTurnError, MapTurnState, SaveError, SkillState
@@ -53,7 +53,7 @@ class MapTurn:
         The persisted on/off switch; off makes ``consume_time``/``advance_one`` no-ops.
     resolver : callable
         ``resolver(hero, enemy) -> BattleOutcome``; default
-        :func:`~labkit.mapturn.skills.classic_battle`.
+        :func:`~labkit.mapturn.battle.classic_battle`.
     reset_turn_on_floor_change, reset_turn_on_load : bool
         Whether entering a floor normally / by load sets ``map_turn`` to 0 (default True / False).
 
@@ -72,7 +72,7 @@ class MapTurn:
         world: World,
         *,
         enabled: bool = True,
-        resolver: skills.BattleResolver = skills.classic_battle,
+        resolver: battle.BattleResolver = battle.classic_battle,
         reset_turn_on_floor_change: bool = True,
         reset_turn_on_load: bool = False,
     ) -> None:
@@ -176,15 +176,15 @@ class MapTurn:
     # -- battles and skills ----------------------------------------------------------------------
     def settle_battle_time_cost(self) -> int:
         """Battle time = ``max(1, status battleTimeCosts, active battle skills)`` (M1)."""
-        return skills.settle_battle_time_cost(self.skills, self.tower.items)
+        return battle.settle_battle_time_cost(self.skills, self.tower.items)
 
     def apply_status_after_battle(self, result: str) -> list[str]:
         """``"success"`` drops one layer of every battle-counted status; returns ended ids."""
-        return skills.apply_status_after_battle(self.skills, result)
+        return battle.apply_status_after_battle(self.skills, result)
 
     def clear_on_death(self) -> None:
         """Empty temp state, the active battle skills and all statuses (seed §6.6)."""
-        skills.clear_on_death(self.skills)
+        battle.clear_on_death(self.skills)
 
     def _skill(self, item_id: str, cls: str):
         item = self.tower.items.get(item_id)
@@ -194,16 +194,16 @@ class MapTurn:
 
     def activate_status_skill(self, item_id: str) -> None:
         """Start a status skill (``skillupdate``) by its stack policy; no time passes."""
-        skills.activate_status_skill(self.skills, self._skill(item_id, "skillupdate"),
+        battle.activate_status_skill(self.skills, self._skill(item_id, "skillupdate"),
                                      self.tower.items)  # fmt: skip
 
     def cancel_status_skill(self, item_id: str) -> bool:
         """End a status skill; False when it is not active or cannot be cancelled."""
-        return skills.cancel_status_skill(self.skills, self._skill(item_id, "skillupdate"))
+        return battle.cancel_status_skill(self.skills, self._skill(item_id, "skillupdate"))
 
     def toggle_battle_skill(self, item_id: str) -> bool:
         """Switch a battle skill on (exclusive in its group) or off; returns the new state."""
-        return skills.toggle_battle_skill(self.skills, self._skill(item_id, "skillbattle"))
+        return battle.toggle_battle_skill(self.skills, self._skill(item_id, "skillbattle"))
 
     def settle_battles(
         self, points: list[tuple[int, int]], *, consume: bool = True, reason: str = "battle"

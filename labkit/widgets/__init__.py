@@ -13,7 +13,7 @@ from typing import Any
 _APPS = {
     "BalanceReport": "labkit.widgets.balance_report",
     "BalanceTuner": "labkit.widgets.balance_tuner",
-    "CollisionSweepViewer": "labkit.widgets.collision_sweep",
+    "CollisionSweepViewer": "labkit.widgets.collision_viewer",
     "ProbabilityExplorer": "labkit.widgets.probability",
     "GaugeTuner": "labkit.widgets.gauge_tuner",
     "DifficultyWorkbench": "labkit.widgets.workbench",

@@ -16,7 +16,7 @@ Two kinds of wait:
 Examples
 --------
 >>> said = []
->>> prepare_kernels(["labkit._demo"], said.append, "the demo kernel") >= 0
+>>> prepare_kernels(["labkit._tour_kernel"], said.append, "the demo kernel") >= 0
 True
 >>> with busy(said.append, "fitting the skill model"):
 ...     pass
@@ -62,7 +62,7 @@ def cold_kernels(modules: Sequence[str]) -> list[str]:
 
     Examples
     --------
-    >>> isinstance(cold_kernels(["labkit._demo"]), list)
+    >>> isinstance(cold_kernels(["labkit._tour_kernel"]), list)
     True
     """
     from labkit import _jit

@@ -161,7 +161,7 @@ class BalanceReport(CodeMixin):
                 f"{rows}</table>")  # fmt: skip
 
     def _show(self) -> None:
-        from labkit.encounter.compare_draw import draw_forest, draw_survival_bands
+        from labkit.encounter.draw_compare import draw_forest, draw_survival_bands
 
         if self.table is None:
             self.text.value = f"<span style='color:#b00'>{html.escape(self.error or '')}</span>"

@@ -61,7 +61,7 @@ class TraceViewer(CodeMixin):
     def __init__(self, trace: SimulationTrace | str, *, size: float = 5.0) -> None:
         import ipywidgets as W
 
-        from labkit.encounter.sim_draw import draw_board
+        from labkit.encounter.draw_sim import draw_board
 
         self._trace_arg = trace
         self._size = size
@@ -94,7 +94,7 @@ class TraceViewer(CodeMixin):
         from matplotlib.lines import Line2D
         from matplotlib.patches import Patch
 
-        from labkit.encounter.sim_draw import SIDE_COLOURS
+        from labkit.encounter.draw_sim import SIDE_COLOURS
 
         dot: dict[str, Any] = {"marker": "o", "ls": "none", "ms": 9, "mec": "k"}
         handles = [
@@ -115,7 +115,7 @@ class TraceViewer(CodeMixin):
 
     def show(self, step: int) -> None:
         """Display ``step`` (0 = after spawning); moves the artists in place."""
-        from labkit.encounter.sim_draw import update_board
+        from labkit.encounter.draw_sim import update_board
 
         step = max(0, min(int(step), len(self.frames) - 1))
         if self.step.value != step:

@@ -112,7 +112,7 @@ class DifficultyWorkbench(CodeMixin):
         self._levels_arg = None if levels is None else list(levels)
         self._telemetry_arg = telemetry
         if levels is None:
-            from labkit.hexpuzzle.mainline import campaign
+            from labkit.hexpuzzle.shipped_campaign import campaign
 
             levels = campaign()
             if telemetry is None and sample_telemetry_path().is_file():

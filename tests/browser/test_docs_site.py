@@ -18,7 +18,7 @@ NOTEBOOKS = sorted((ROOT / "notebooks").glob("*.ipynb"))
 
 @pytest.fixture(scope="module")
 def site(tmp_path_factory, executed_notebooks):
-    from labkit._docs import build
+    from labkit_build.docs import build
 
     work = tmp_path_factory.mktemp("docs")
     return build(work / "html", src=work / "src", notebooks=NOTEBOOKS,

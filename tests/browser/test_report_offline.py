@@ -25,7 +25,7 @@ def _shows_an_app(path) -> bool:
 
 @pytest.fixture(scope="module")
 def report(tmp_path_factory, executed_notebooks):
-    from labkit._report import build
+    from labkit_build.report import build
 
     out = tmp_path_factory.mktemp("report")
     build(out, NOTEBOOKS, executed=executed_notebooks)
@@ -87,7 +87,7 @@ def test_every_report_page_works_offline(report, offline_page):
 
 
 def test_the_offline_checker_sees_a_cdn_script():
-    from labkit._report import external_resources
+    from labkit_build.report import external_resources
 
     page = (
         '<link rel="stylesheet" href="//cdn.example/a.css"><img src="data:image/png;base64,AA">'

@@ -9,7 +9,7 @@ import pytest
 
 from labkit import ArgumentError
 from labkit.cli import main
-from labkit.encounter.cli_balance import parse_grid
+from labkit.encounter.cli.balance import parse_grid
 
 
 def test_sweep_resumes_from_its_directory_and_writes_csv(tmp_path, capsys):

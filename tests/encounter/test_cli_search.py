@@ -9,7 +9,7 @@ import pytest
 
 from labkit import ArgumentError
 from labkit.cli import main
-from labkit.encounter.cli_search import parse_knobs
+from labkit.encounter.cli.search import parse_knobs
 
 
 def test_importance_prints_knobs_by_name_and_unit_and_writes_table_and_chart(tmp_path, capsys):

@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 from labkit.encounter import _game_kernels as gk
-from labkit.encounter.sim import outcome_only as fast
+from labkit.encounter.sim import fast_outcome as fast
 from labkit.encounter.sim.batch import run_batch
 from labkit.encounter.sim.runner import outcome_row
 from labkit.encounter.sim.settings import SimulationSettings as S

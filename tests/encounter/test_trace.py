@@ -9,12 +9,12 @@ import sys
 
 import pytest
 
+from labkit.encounter.draw_sim import frame_svg
 from labkit.encounter.records.playback import playback
 from labkit.encounter.records.replay import Divergence, replay
 from labkit.encounter.records.trace import SimulationTrace, TraceError
 from labkit.encounter.sim.runner import simulate
 from labkit.encounter.sim.settings import SimulationSettings
-from labkit.encounter.sim_draw import frame_svg
 from labkit.rng import entropy
 
 SETTINGS = [

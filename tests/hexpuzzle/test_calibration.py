@@ -131,7 +131,7 @@ def reference_index(table, sizes):
 
 
 def test_observed_index_matches_plain_reference_and_weighted_means():
-    from labkit.hexpuzzle.mainline import campaign
+    from labkit.hexpuzzle.shipped_campaign import campaign
 
     levels = campaign()[:4]
     table = simulate_telemetry(levels, 12, rng=5)
@@ -210,7 +210,7 @@ def test_bootstrap_modes_and_no_bootstrap():
 
 
 def test_simulated_players_on_the_campaign_fit_honestly():
-    from labkit.hexpuzzle.mainline import campaign
+    from labkit.hexpuzzle.shipped_campaign import campaign
 
     levels = campaign()
     tele = simulate_telemetry(levels, 25, rng=9)

@@ -9,7 +9,7 @@ import math
 import pytest
 
 from labkit import LabkitError
-from labkit.hexpuzzle import mainline as camp
+from labkit.hexpuzzle import shipped_campaign as camp
 from labkit.hexpuzzle.cli.solver import register_solver_commands
 from labkit.hexpuzzle.difficulty.scoring import score
 from labkit.hexpuzzle.solving.solver import replay, solve

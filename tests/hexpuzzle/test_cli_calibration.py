@@ -17,7 +17,7 @@ def run(argv):
 
 
 def test_telemetry_then_calibrate(tmp_path, capsys):
-    from labkit.hexpuzzle.mainline import campaign
+    from labkit.hexpuzzle.shipped_campaign import campaign
 
     levels = campaign()[:10]
     files = []

@@ -9,7 +9,7 @@ import pytest
 
 from labkit._data import data_path
 from labkit.hexpuzzle import SkillModel, shipped_skill_model
-from labkit.hexpuzzle.mainline import campaign_path
+from labkit.hexpuzzle.shipped_campaign import campaign_path
 
 
 def run(*args):

@@ -6,7 +6,7 @@ import pytest
 
 from labkit.hexpuzzle.difficulty.scoring import band, js_round, parts_from, score
 from labkit.hexpuzzle.level import STRAIGHT, Level
-from labkit.hexpuzzle.tap import trace
+from labkit.hexpuzzle.tap_trace import trace
 from tests.hexpuzzle.helpers import complete
 
 

@@ -171,7 +171,7 @@ def test_holdout_on_an_ability_driven_world(fitted_world):
 
 
 def test_cli_prints_the_funnel_and_writes_csv(tmp_path, shipped_fit):
-    from labkit.hexpuzzle.mainline import campaign_path
+    from labkit.hexpuzzle.shipped_campaign import campaign_path
 
     _, _, model = shipped_fit
     model.save(tmp_path / "model.json")

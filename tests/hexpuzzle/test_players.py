@@ -15,7 +15,7 @@ from labkit.hexpuzzle.difficulty.players import (
 )
 from labkit.hexpuzzle.difficulty.telemetry import COLUMNS
 from labkit.hexpuzzle.game import PuzzleState
-from labkit.hexpuzzle.mainline import campaign
+from labkit.hexpuzzle.shipped_campaign import campaign
 from labkit.hexpuzzle.solving.hints import hint
 
 

@@ -15,7 +15,7 @@ from labkit.hexpuzzle.solving import _kernels as _solver_kernels
 from labkit.hexpuzzle.solving.contacts import contact_table
 from labkit.hexpuzzle.solving.hints import advise, hint
 from labkit.hexpuzzle.solving.solver import Action, replay, solve
-from labkit.hexpuzzle.tap import trace
+from labkit.hexpuzzle.tap_trace import trace
 from tests.hexpuzzle.helpers import random_level, ring_loop_level
 
 

@@ -21,7 +21,7 @@ from labkit.hexpuzzle.solving.solver import (
     solve,
 )
 from labkit.hexpuzzle.status import SolutionStatus
-from labkit.hexpuzzle.tap import trace
+from labkit.hexpuzzle.tap_trace import trace
 
 # b (at the centre, heading down-left) is free; a's path grazes b, so a goes in a second layer.
 TWO_LAYERS = Level.hexagon(2, tiles=[("a", 1, 1, 0), ("b", 0, 0, 5)])

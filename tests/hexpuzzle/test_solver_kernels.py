@@ -12,9 +12,9 @@ import numpy as np
 import pytest
 
 from labkit.hexpuzzle import _kernels
+from labkit.hexpuzzle.collision import MINKOWSKI_RADIUS
 from labkit.hexpuzzle.solving import _kernels as _solver_kernels
-from labkit.hexpuzzle.sweep import MINKOWSKI_RADIUS
-from labkit.hexpuzzle.tap import trace
+from labkit.hexpuzzle.tap_trace import trace
 from tests.hexpuzzle.helpers import random_level
 
 

@@ -12,8 +12,8 @@ import math
 
 import pytest
 
+from labkit.mapturn.battle import classic_battle
 from labkit.mapturn.defs import EnemyDef
-from labkit.mapturn.skills import classic_battle
 from labkit.mapturn.world import Hero
 
 from .helpers import game

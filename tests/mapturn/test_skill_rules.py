@@ -1,12 +1,11 @@
-"""Skill-state rules of labkit.mapturn.skills, one rule at a time on a bare SkillState (SPEC M1,
+"""Skill-state rules of labkit.mapturn.battle, one rule at a time on a bare SkillState (SPEC M1,
 M3, M7 and the module's recorded decisions), expected values worked by hand."""
 
 from __future__ import annotations
 
 import math
 
-from labkit.mapturn.defs import EnemyDef, ItemDef
-from labkit.mapturn.skills import (
+from labkit.mapturn.battle import (
     activate_status_skill,
     apply_status_after_battle,
     cancel_status_skill,
@@ -14,6 +13,7 @@ from labkit.mapturn.skills import (
     settle_battle_time_cost,
     toggle_battle_skill,
 )
+from labkit.mapturn.defs import EnemyDef, ItemDef
 from labkit.mapturn.state import SkillState
 from labkit.mapturn.world import Hero
 

@@ -17,7 +17,7 @@ from labkit.pathfinding import (
     PathFinder,
     TileDef,
 )
-from labkit.pathfinding.mapfile import MapFile, data_path, load_map, map_from_dict, save_map
+from labkit.pathfinding.map_file import MapFile, data_path, load_map, map_from_dict, save_map
 
 from .conftest import text_map
 

@@ -201,7 +201,7 @@ def test_trace_viewer_with_an_edited_trace_embeds_the_document():
 
 
 def _small_campaign():
-    from labkit.hexpuzzle.mainline import campaign
+    from labkit.hexpuzzle.shipped_campaign import campaign
 
     return campaign()[:8]
 

@@ -65,7 +65,7 @@ def test_move_limit_slider_changes_pressure_and_status():
 
 
 def test_save_and_load_back(tmp_path):
-    from labkit.hexpuzzle.mainline import campaign
+    from labkit.hexpuzzle.shipped_campaign import campaign
 
     original = campaign()[5]
     ws = make(original)

@@ -2,7 +2,7 @@
 
 :func:`playback` starts from the stored initial map and applies the events of each step to a
 board of actors, loot, corpses and the sounds of that step, yielding one :class:`Frame` per step
-(frame 0 = spawn). Drawing a frame is :mod:`labkit.encounter.sim_draw`'s job.
+(frame 0 = spawn). Drawing a frame is :mod:`labkit.encounter.draw_sim`'s job.
 
 Examples
 --------

@@ -44,8 +44,8 @@ from typing import Any
 import labkit
 from labkit.encounter.records.journal import CATEGORIES, events_html
 from labkit.encounter.rules.balance import MAX_STOCK
+from labkit.encounter.sim.room_map import ROOM_KINDS
 from labkit.encounter.sim.settings import SimulationSettings
-from labkit.encounter.sim.world import ROOM_KINDS
 from labkit.encounter.status import END_REASONS, EndReason
 from labkit.io import FormatError, as_int, check, check_header, dumps, load_json, pointer, save_json
 from labkit.io import field as get
@@ -194,7 +194,7 @@ class SimulationTrace:
         )
         picture = ""
         if self.map is not None:
-            from labkit.encounter.sim_draw import final_state_svg
+            from labkit.encounter.draw_sim import final_state_svg
 
             try:
                 picture = f"<div>final state</div>{final_state_svg(self)}"

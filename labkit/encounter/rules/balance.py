@@ -199,7 +199,7 @@ class Balance:
         >>> again.max_rounds, again.to_dict() == b.to_dict()
         (7, True)
         """
-        from labkit.encounter.rules._balance_doc import balance_to_dict
+        from labkit.encounter.rules.balance_file import balance_to_dict
 
         return balance_to_dict(self, FORMAT, VERSIONS[-1])
 

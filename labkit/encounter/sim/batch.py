@@ -20,7 +20,7 @@ chunk that is run twice (a lost worker) can neither duplicate nor drop a row (ch
 Every game's outcome depends only on its settings, so the table is the same on every engine.
 
 How each game is played: ``mode="outcome"`` (the default) runs the whole game in one numba
-kernel (:mod:`labkit.encounter.sim.outcome_only`: no journal, no observations, numpy's random
+kernel (:mod:`labkit.encounter.sim.fast_outcome`: no journal, no observations, numpy's random
 numbers bit for bit), ``mode="full"`` the journalled :class:`~labkit.encounter.GameSession`;
 the rows are the same (tested over 1,000+ seeds), the first about 5-20x faster. The chunks go
 through :func:`labkit.encounter.sim.engine.play_jobs` (shared with sweeps and tuning).
@@ -131,7 +131,7 @@ def run_batch(
         Keep each settings' map seed instead of setting it to the seed.
     mode : {"outcome", "full"}
         ``"outcome"`` (default) plays each game in the numba kernel of
-        :mod:`labkit.encounter.sim.outcome_only`; ``"full"`` in the journalled
+        :mod:`labkit.encounter.sim.fast_outcome`; ``"full"`` in the journalled
         :class:`~labkit.encounter.sim.session.GameSession`. The rows are the same.
 
     Returns

@@ -131,8 +131,8 @@ class Importance:
         return f"{head}; {noise} ({self.games} games)."
 
     def plot(self, ax: Any = None, **style: Any) -> Any:
-        """Bars with 95 % intervals (:func:`labkit.encounter.search_draw.draw_importance`)."""
-        from labkit.encounter.search_draw import draw_importance
+        """Bars with 95 % intervals (:func:`labkit.encounter.draw_search.draw_importance`)."""
+        from labkit.encounter.draw_search import draw_importance
 
         return draw_importance(self, ax=ax, **style)
 

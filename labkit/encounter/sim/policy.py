@@ -37,7 +37,7 @@ import numpy as np
 
 from labkit.encounter.rules.notes import NoteKind, Observation
 from labkit.encounter.rules.sound import DIRECTION_VECTORS, Direction
-from labkit.encounter.sim.world import STEPS
+from labkit.encounter.sim.room_map import STEPS
 from labkit.rng import RngLike, make_rng
 
 __all__ = [

@@ -47,10 +47,10 @@ def play_chunk(docs: Mapping[int, dict], jobs: Sequence[Job], mode: str = "full"
 
     Returns ``(job index, *outcome_row)`` per game (see
     :func:`~labkit.encounter.sim.runner.outcome_row`); ``mode="outcome"`` plays them in the numba
-    kernel (:mod:`labkit.encounter.sim.outcome_only`, the same rows), ``"full"`` in the session.
+    kernel (:mod:`labkit.encounter.sim.fast_outcome`, the same rows), ``"full"`` in the session.
     """
     if mode == "outcome":
-        from labkit.encounter.sim.outcome_only import play_outcomes
+        from labkit.encounter.sim.fast_outcome import play_outcomes
 
         return play_outcomes(docs, jobs)
     base = {k: SimulationSettings.from_dict(doc) for k, doc in docs.items()}

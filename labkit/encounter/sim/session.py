@@ -52,8 +52,8 @@ from labkit.encounter.rules.notes import NoteBook, NoteKind
 from labkit.encounter.rules.sound import Direction
 from labkit.encounter.sim.actors import FIGHT_ACTIONS, Actor, Phase
 from labkit.encounter.sim.policy import POLICIES
+from labkit.encounter.sim.room_map import World, room_id
 from labkit.encounter.sim.settings import SimulationError, SimulationSettings
-from labkit.encounter.sim.world import World, room_id
 from labkit.encounter.status import END_REASONS, EndReason
 from labkit.rng import stream
 

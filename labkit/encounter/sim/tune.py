@@ -108,9 +108,9 @@ class Tuned:
 
     def plot(self, ax: Any = None, **style: Any) -> Any:
         """Draw the response curve with intervals, the target and the chosen value
-        (:func:`labkit.encounter.sim_draw.draw_response`: a new figure's axes when ``ax`` is
+        (:func:`labkit.encounter.draw_sim.draw_response`: a new figure's axes when ``ax`` is
         None; returns the artists)."""
-        from labkit.encounter.sim_draw import draw_response
+        from labkit.encounter.draw_sim import draw_response
 
         return draw_response(self, ax=ax, **style)
 

@@ -111,8 +111,8 @@ class TunedMany:
 
     def plot(self, ax: Any = None, **style: Any) -> Any:
         """The trials by their misses, the Pareto front and the re-checked candidates
-        (:func:`labkit.encounter.search_draw.draw_pareto`)."""
-        from labkit.encounter.search_draw import draw_pareto
+        (:func:`labkit.encounter.draw_search.draw_pareto`)."""
+        from labkit.encounter.draw_search import draw_pareto
 
         return draw_pareto(self, ax=ax, **style)
 

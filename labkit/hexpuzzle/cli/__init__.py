@@ -131,7 +131,7 @@ def _load(path: str, orientation: int) -> Any:
 def _show(args: argparse.Namespace) -> int:
     from labkit import io as lio
     from labkit.hexpuzzle import draw
-    from labkit.hexpuzzle.tap import trace
+    from labkit.hexpuzzle.tap_trace import trace
 
     level = _load(args.file, args.orientation)
     print(_describe(level))
@@ -149,7 +149,7 @@ def _show(args: argparse.Namespace) -> int:
 
 
 def _trace(args: argparse.Namespace) -> int:
-    from labkit.hexpuzzle.tap import trace
+    from labkit.hexpuzzle.tap_trace import trace
 
     level = _load(args.file, args.orientation)
     t = trace(level, args.tile)

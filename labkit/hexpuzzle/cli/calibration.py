@@ -58,7 +58,7 @@ def load_levels(paths: list[str] | None) -> list:
     """Levels from files, campaign files, lists of levels or folders (default: the campaign)."""
     from labkit.hexpuzzle.cli.solver import read_levels
     from labkit.hexpuzzle.level import Level
-    from labkit.hexpuzzle.mainline import campaign
+    from labkit.hexpuzzle.shipped_campaign import campaign
 
     if not paths:
         return campaign()

@@ -220,7 +220,7 @@ def _generate(args: argparse.Namespace) -> int:
 
 
 def _campaign(args: argparse.Namespace) -> int:
-    from labkit.hexpuzzle.mainline import SEED, build, save
+    from labkit.hexpuzzle.shipped_campaign import SEED, build, save
 
     seed = SEED if args.seed is None else args.seed
     if args.curve is not None:

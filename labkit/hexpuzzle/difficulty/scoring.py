@@ -17,7 +17,7 @@ estimate, not calibrated on players.
 
 Decisions the rules leave open
 ------------------------------
-* T and F are read from :func:`~labkit.hexpuzzle.tap.trace` on the level as loaded (the same
+* T and F are read from :func:`~labkit.hexpuzzle.tap_trace.trace` on the level as loaded (the same
   judge as a tap); W and R from :func:`~labkit.hexpuzzle.solving.solver.solve`.
 * Statuses: ``"ok"``; ``"invalid_empty"`` (no tiles: total 0, no parts, no band);
   ``"unsolvable"`` and ``"undetermined"`` (solver ``exhausted``): the parts that need no
@@ -42,16 +42,14 @@ import html
 import math
 from dataclasses import dataclass
 
+from labkit.hexpuzzle.difficulty.parts import PARTS, WEIGHTS
 from labkit.hexpuzzle.level import Level
 from labkit.hexpuzzle.solving.solver import MAX_STATES, Solution, solve
 from labkit.hexpuzzle.status import DifficultyStatus, SolutionStatus
-from labkit.hexpuzzle.tap import trace
+from labkit.hexpuzzle.tap_trace import trace
 
 __all__ = ["BANDS", "PARTS", "WEIGHTS", "Difficulty", "band", "js_round", "score"]
 
-#: The six parts and their weights (points at full strength).
-WEIGHTS = {"size": 15, "turns": 20, "layers": 20, "blocking": 15, "rotation": 20, "pressure": 10}
-PARTS = tuple(WEIGHTS)
 #: ``(lowest total, name)`` of each band.
 BANDS = ((0, "easy"), (30, "intermediate"), (50, "hard"), (70, "challenge"))
 STATUSES = tuple(DifficultyStatus)

@@ -1,4 +1,4 @@
-"""Batch form of :func:`~labkit.hexpuzzle.tap.trace`: solver, hints, difficulty, generator.
+"""Batch form of :func:`~labkit.hexpuzzle.tap_trace.trace`: solver, hints, difficulty, generator.
 
 A tap's outcome depends only on the board orientation, the tapped tile and *which other tiles
 are still on the board*. The tile's planned path is fixed per orientation, and whether its swept
@@ -41,10 +41,10 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import NDArray
 
+from labkit.hexpuzzle.collision import MINKOWSKI_RADIUS
 from labkit.hexpuzzle.geometry import tile_path
 from labkit.hexpuzzle.level import Level
 from labkit.hexpuzzle.solving import _kernels as _solver_kernels
-from labkit.hexpuzzle.sweep import MINKOWSKI_RADIUS
 
 __all__ = ["ContactTable", "contact_table", "mask_of"]
 

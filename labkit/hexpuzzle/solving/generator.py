@@ -1,9 +1,10 @@
 """Level generator (rule H8): build a level backwards under the real collision rules.
 
 The construction runs the game in reverse. On an empty board with random tracks it places tiles
-one at a time; each new tile must be able to exit — judged by :func:`~labkit.hexpuzzle.tap.trace`
-— with every earlier-placed tile present. Played forwards, the last tile placed leaves first and
-always finds exactly the tiles placed before it, so the reversed order is a solution.
+one at a time; each new tile must be able to exit — judged by
+:func:`~labkit.hexpuzzle.tap_trace.trace` — with every earlier-placed tile present. Played
+forwards, the last tile placed leaves first and always finds exactly the tiles placed before it,
+so the reversed order is a solution.
 
 To need several rotations the construction interleaves them (rule H8's measured advice): tiles are
 placed in batches, and between batches the board is turned one step, so forwards the player must
@@ -46,7 +47,7 @@ from labkit.hexpuzzle import coords
 from labkit.hexpuzzle.level import STRAIGHT, Board, Level, Tile, all_matchings
 from labkit.hexpuzzle.solving.contacts import contact_table
 from labkit.hexpuzzle.solving.solver import search, solve
-from labkit.hexpuzzle.tap import trace
+from labkit.hexpuzzle.tap_trace import trace
 from labkit.rng import RngLike, make_rng, stream
 
 #: Most levels one call of :func:`generate_many` makes (work and memory are linear in it).

@@ -22,7 +22,7 @@ Decisions the rules leave open
 * ``solve`` of a :class:`PuzzleState` plans from its orientation and remaining tiles; steps
   already used are not its concern (see :mod:`.hints`). An empty level is ``"solved"`` by the
   empty sequence here; :func:`~labkit.hexpuzzle.difficulty.scoring.score` reports it as invalid.
-* Exits are judged by :mod:`.contacts`, a table memoising :func:`~labkit.hexpuzzle.tap.trace`
+* Exits are judged by :mod:`.contacts`, a table memoising :func:`~labkit.hexpuzzle.tap_trace.trace`
   per (orientation, tile) for every remaining set at once (its tests check it against trace).
 
 Examples

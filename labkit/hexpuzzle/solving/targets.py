@@ -364,7 +364,7 @@ def generate_to_target(
     kind, target, tol, wanted = _check(
         score, success, model, ability, tolerance, rotations, tiles, radius, time_limit, budget
     )
-    from labkit.hexpuzzle._levelfile import MAX_ID
+    from labkit.hexpuzzle.level_file import MAX_ID
 
     if not isinstance(id, str) or not 0 < len(id) <= MAX_ID:  # what Level.load would refuse
         raise ArgumentError(f"must be text of 1 to {MAX_ID} characters", argument="id",

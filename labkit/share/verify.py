@@ -33,7 +33,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from labkit._bundle import (
+from labkit.share.bundle import (
     MAX_TIMEOUT,
     TOLERANCE,
     BundleError,
@@ -43,7 +43,7 @@ from labkit._bundle import (
     package_versions,
     reads,
 )
-from labkit._bundle_zip import BundleZip, safe_name
+from labkit.share.bundle_zip import BundleZip, safe_name
 
 TIMING = re.compile(
     r"\d+(?:\.\d+)?(?:e[-+]?\d+)?\s*(?:ns|µs|us|ms|s|sec|seconds|min|it/s|s/it|nb/s)\b"
@@ -127,7 +127,7 @@ def compare_png(old: bytes, new: bytes) -> tuple[bool, str]:
 
 def _parts(cell: Any, state: dict) -> tuple[list[str], list[bytes]]:
     """A cell's comparable texts and PNG images (widget views as their static snapshot)."""
-    from labkit._snapshot import render_widget
+    from labkit.share.snapshot import render_widget
 
     texts, pngs = [], []
     # A kernel splits printed text into stream outputs as it flushes: compare it as one text.
@@ -209,7 +209,7 @@ def _notebook(raw: bytes, name: str, file: str) -> Any:
 def verify(path: str | Path, *, timeout: int = 600) -> Verdict:
     """Check a bundle's files and re-execute its notebook here; see the module docstring.
 
-    Every entry is checked before extraction (:mod:`labkit._bundle_zip`: limits, names,
+    Every entry is checked before extraction (:mod:`labkit.share.bundle_zip`: limits, names,
     duplicates, manifest keys); files marked external are listed, never opened.
     """
     from labkit._args import check_int

@@ -2,14 +2,14 @@
 
 Steps: stage ``docs/conf.py``, ``docs/index.md`` and the rules (``docs/rules/``) into ``SRC``
 (default ``build/docs-src``);
-execute every notebook with static figures (:func:`labkit._report.execute_notebook`) and turn
-widget apps into static snapshots (:func:`labkit._snapshot.staticize`); write one API page per
+execute every notebook with static figures (:func:`labkit_build.report.execute_notebook`) and turn
+widget apps into static snapshots (:func:`labkit.share.snapshot.staticize`); write one API page per
 domain listing every name in that package's ``__all__`` (classes, functions, exceptions,
 constants, sub-modules); then run Sphinx (myst-nb renders the notebooks without executing them
 again) into ``OUT`` (default ``build/docs/html``). The pages use relative links and local
 scripts only, so the site works from the file system and from ``python -m http.server``.
 
-Usage: ``python -m labkit._docs [OUT] [--src SRC] [--notebooks NB ...]``.
+Usage: ``python -m labkit_build.docs [OUT] [--src SRC] [--notebooks NB ...]``.
 """
 
 from __future__ import annotations
@@ -127,8 +127,8 @@ def stage_notebooks(
     import nbformat
     from tqdm.auto import tqdm
 
-    from labkit._report import execute_notebook
-    from labkit._snapshot import staticize
+    from labkit.share.snapshot import staticize
+    from labkit_build.report import execute_notebook
 
     folder = src / "notebooks"
     folder.mkdir(parents=True, exist_ok=True)
@@ -177,7 +177,7 @@ def build(
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m labkit._docs", description=__doc__)
+    parser = argparse.ArgumentParser(prog="python -m labkit_build.docs", description=__doc__)
     parser.add_argument("out", nargs="?", default=str(ROOT / "build" / "docs" / "html"))
     parser.add_argument("--src", help="staging folder (default build/docs-src)")
     parser.add_argument("--notebooks", nargs="*", help="only these notebooks (default: all)")

@@ -2,9 +2,9 @@
 
 Figures are rendered with the inline backend (``LABKIT_STATIC_FIGURES=1``) so the HTML carries
 real images for people who do not run Python. Widget apps become static snapshots (their figure
-and their controls' values, :mod:`labkit._snapshot`), and the page template loads nothing from
+and their controls' values, :mod:`labkit.share.snapshot`), and the page template loads nothing from
 outside the page (no require.js, MathJax, Mermaid or widget manager from a CDN): a report opens
-offline as it does online. Usage: ``python -m labkit._report OUTDIR [NOTEBOOK ...]``.
+offline as it does online. Usage: ``python -m labkit_build.report OUTDIR [NOTEBOOK ...]``.
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ def execute_notebook(path: Path, timeout: int = 900):
     import nbformat
     from nbclient import NotebookClient
 
-    from labkit._bundle import environment
+    from labkit.share.bundle import environment
 
     nb = nbformat.read(path, as_version=4)
     client = NotebookClient(
@@ -85,7 +85,7 @@ def offline_exporter():
 def render_offline(nb, exporter=None) -> str:
     """HTML of an executed notebook with widget apps as static snapshots; checked offline."""
     from labkit import LabkitError
-    from labkit._snapshot import staticize
+    from labkit.share.snapshot import staticize
 
     staticize(nb)
     body, _ = (exporter or offline_exporter()).from_notebook_node(nb)

@@ -11,7 +11,7 @@ A bundle is hostile until proven otherwise. Before anything is read:
   lying header or a bad CRC is refused, not trusted);
 * the manifest is checked key by key (types, SHA-256 spelling, paths inside the bundle).
 
-Every problem is a one-line :class:`~labkit._bundle.BundleError` naming the bundle and entry.
+Every problem is a one-line :class:`~labkit.share.bundle.BundleError` naming the bundle and entry.
 """
 
 from __future__ import annotations
@@ -22,8 +22,8 @@ import zlib
 from pathlib import PurePosixPath
 from typing import Any
 
-from labkit._bundle import FORMAT, VERSION, BundleError
 from labkit.io import check_header, parse_json
+from labkit.share.bundle import FORMAT, VERSION, BundleError
 
 #: Most entries a bundle may hold (a notebook, its manifest and its data files).
 MAX_ENTRIES = 10_000
@@ -47,7 +47,7 @@ def safe_name(name: str) -> str:
     >>> safe_name("../x")
     Traceback (most recent call last):
     ...
-    labkit._bundle.BundleError: unsafe path inside the bundle (got '../x')
+    labkit.share.bundle.BundleError: unsafe path inside the bundle (got '../x')
     """
     if not isinstance(name, str):
         raise BundleError("unsafe path inside the bundle", value=name)
@@ -71,7 +71,7 @@ class BundleZip:
     >>> BundleZip(buf, "b.zip")
     Traceback (most recent call last):
     ...
-    labkit._bundle.BundleError: b.zip: entry 'manifest.json' appears twice in the bundle
+    labkit.share.bundle.BundleError: b.zip: entry 'manifest.json' appears twice in the bundle
     """
 
     def __init__(self, source: Any, file: str) -> None:

@@ -1,18 +1,16 @@
-"""Outcome-only games (rule W3): the numbers a batch row needs, five times faster and more.
+"""The arguments of the whole-game kernel (:func:`labkit.encounter._game_kernels.play_game`).
 
-:func:`outcome_row_fast` plays one game in the numba kernel
-(:func:`labkit.encounter._game_kernels.play_game`) and returns exactly what
-:func:`~labkit.encounter.sim.runner.outcome_row` returns for the same settings — the journalled
-:class:`~labkit.encounter.sim.session.GameSession` — with no journal, no observations, no notes
-objects and no per-step allocations: the rules run on arrays. Games whose policies are not the
-shipped ones (``scavenger``, ``hunter``, ``random``) fall back to the session.
+The balance as the kernel's arrays, and the pre-drawn raw outputs of each random stream, for one
+game of some :class:`~labkit.encounter.sim.settings.SimulationSettings`. Apart from
+:mod:`labkit.encounter.sim.fast_outcome` (which plays the kernel on them) so that the kernel's
+warm-up can build its example arguments here without importing the module that imports it.
+The table layout (item kinds, columns) is :mod:`labkit.encounter._game_layout`.
 
 Examples
 --------
->>> from labkit.encounter.sim.runner import outcome_row
 >>> from labkit.encounter.sim.settings import SimulationSettings
->>> s = SimulationSettings(seed=7, map_seed=7)
->>> outcome_row_fast(s) == outcome_row(s)
+>>> args = kernel_args(SimulationSettings(), seed=0, map_seed=0)
+>>> args[0] * args[1] == SimulationSettings().width * SimulationSettings().height
 True
 """
 
@@ -20,30 +18,27 @@ from __future__ import annotations
 
 import functools
 import json
-from collections.abc import Mapping, Sequence
 
 import numpy as np
 
-from labkit.encounter import _game_kernels as gk
-from labkit.encounter.sim.runner import Row, outcome_row
+from labkit.encounter import _game_layout as gk
+from labkit.encounter._policy_kernels import HUNTER, RANDOM, SCAVENGER
 from labkit.encounter.sim.settings import SimulationSettings
-from labkit.encounter.status import EndReason
 
-__all__ = ["play_outcomes", "outcome_row_fast", "kernel_args", "FIRST_BUFFER"]
+__all__ = ["kernel_args", "FIRST_BUFFER", "SIDES"]
 
 FIRST_BUFFER = 256  # raw draws per policy stream at first; a game that needs more is replayed
-_POLICY_CODES = {"scavenger": gk.SCAVENGER, "hunter": gk.HUNTER, "random": gk.RANDOM}
-# the kernel's end codes 0, 1, 2, spelled as the session spells them (one definition)
-_END = (str(EndReason.VICTORY), str(EndReason.STEP_LIMIT), str(EndReason.MUTUAL_DEATH))
-_SIDES = ("npc", "monster")
+_POLICY_CODES = {"scavenger": SCAVENGER, "hunter": HUNTER, "random": RANDOM}
+#: The kernel's side codes 0 and 1.
+SIDES = ("npc", "monster")
 
 
 @functools.lru_cache(maxsize=64)
 def _tables(patch_text: str) -> dict:
     """The balance as the kernel's arrays (items by sorted name)."""
     from labkit.encounter.sim.policy import _UNIT, SLIP, HunterPolicy, ScavengerPolicy
+    from labkit.encounter.sim.room_map import KIND_WEIGHTS, ROOM_KINDS, YIELDS_QUOTA
     from labkit.encounter.sim.settings import _patched
-    from labkit.encounter.sim.world import KIND_WEIGHTS, ROOM_KINDS, YIELDS_QUOTA
 
     b = _patched(patch_text)
     names = sorted({*b.weapons, *b.armour, *b.attachments, *b.ammo})
@@ -65,7 +60,7 @@ def _tables(patch_text: str) -> dict:
     for n, k in b.pool_stock.items():
         items[idx[n], gk.I_STOCK] = k
     chars = np.zeros((2, 6), dtype=np.int64)
-    for s, side in enumerate(_SIDES):
+    for s, side in enumerate(SIDES):
         c = b.characters[side]
         chars[s] = (c.hit, c.pursuit, c.agility, c.first_strike, c.life, idx[c.weapon])
     cdf = np.asarray(KIND_WEIGHTS, dtype=np.float64).cumsum()
@@ -74,8 +69,8 @@ def _tables(patch_text: str) -> dict:
     names_by_dir = ["N", "NE", "E", "SE", "S", "SW", "W", "NW"]
     alpha = np.argsort(np.argsort(names_by_dir, kind="stable"), kind="stable")
     retreat = np.zeros((3, 4), dtype=np.int64)
-    retreat[gk.SCAVENGER] = ScavengerPolicy.retreat_life
-    retreat[gk.HUNTER] = HunterPolicy.retreat_life
+    retreat[SCAVENGER] = ScavengerPolicy.retreat_life
+    retreat[HUNTER] = HunterPolicy.retreat_life
     return {
         "cdf": cdf,
         "quota_kind": np.array([k in YIELDS_QUOTA for k in ROOM_KINDS]),
@@ -96,14 +91,6 @@ def _tables(patch_text: str) -> dict:
     }
 
 
-def _shipped(settings: SimulationSettings) -> bool:
-    from labkit.encounter.sim import policy
-
-    shipped = {"scavenger": policy.ScavengerPolicy, "hunter": policy.HunterPolicy,
-               "random": policy.RandomPolicy}  # fmt: skip
-    return all(policy.POLICIES.get(p) is shipped.get(p) for p in settings.policies)
-
-
 @functools.lru_cache(maxsize=256)
 def _key(name: str) -> tuple[int, ...]:
     from labkit.rng import _name_key
@@ -115,11 +102,6 @@ def _bits(seed: int, name: str) -> np.random.PCG64:
     """The bit generator of ``labkit.rng.stream(seed, name)`` for an int seed, made directly
     (no Generator around it: the kernel reads its raw outputs)."""
     return np.random.PCG64(np.random.SeedSequence(seed, spawn_key=_key(name)))
-
-
-def outcome_row_fast(settings: SimulationSettings) -> Row:
-    """:func:`~labkit.encounter.sim.runner.outcome_row`, played by the numba kernel."""
-    return _play(settings, settings.seed, settings.map_seed)
 
 
 def kernel_args(settings: SimulationSettings, seed: int, map_seed: int, size: int = 0) -> tuple:
@@ -147,33 +129,3 @@ def kernel_args(settings: SimulationSettings, seed: int, map_seed: int, size: in
         t["unit"], t["alpha"], raw_map, np.zeros(4, dtype=np.uint64), raw,
         np.zeros((n, 4), dtype=np.uint64), process, np.zeros(6 + 2 * n, dtype=np.int64),
     )  # fmt: skip
-
-
-def _play(settings: SimulationSettings, seed: int, map_seed: int) -> Row:
-    """One game of ``settings`` with these (already checked) seeds."""
-    if not _shipped(settings):
-        return outcome_row(settings.replace(seed=seed, map_seed=map_seed))
-    size = FIRST_BUFFER
-    while True:  # a game that runs out of pre-drawn numbers is replayed with longer buffers
-        args = kernel_args(settings, seed, map_seed, size)
-        gk.play_game(*args)
-        out = args[-1]
-        if out[0] == gk.OK:
-            break
-        size *= 4
-    n = (out.size - 6) // 2
-    return (
-        _SIDES[out[1]] if out[1] >= 0 else "",
-        _END[out[2]],
-        int(out[3]),
-        int(out[4]),
-        int(out[5]),
-        tuple(bool(v) for v in out[6 : 6 + n]),
-        tuple(int(v) for v in out[6 + n :]),
-    )
-
-
-def play_outcomes(docs: Mapping[int, dict], jobs: Sequence[tuple[int, int, int, int]]) -> list:
-    """Play ``jobs`` outcome-only; rows as :func:`~labkit.encounter.sim.batch.play_chunk` gives."""
-    base = {k: SimulationSettings.from_dict(doc) for k, doc in docs.items()}
-    return [(i, *_play(base[k], seed, map_seed)) for i, k, seed, map_seed in jobs]

@@ -15,7 +15,7 @@ import argparse
 from typing import Any
 
 from labkit import _args as A
-from labkit.encounter.cli_options import (
+from labkit.encounter.cli.options import (
     cluster_options,
     dask_client,
     game_options,
@@ -61,10 +61,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                      help="frames (game steps) per second")  # fmt: skip
     ani.add_argument("--last", type=A.int_range(0, None), help="stop after this step")
     ani.set_defaults(func=_cmd_animate)
-    from labkit.encounter import cli_balance, cli_compare
+    from labkit.encounter.cli import balance, compare
 
-    cli_balance.register(sub, game_options)  # sweep, tune
-    cli_compare.register(sub, game_options)  # compare
+    balance.register(sub, game_options)  # sweep, tune
+    compare.register(sub, game_options)  # compare
 
 
 def _cmd_animate(args: argparse.Namespace) -> int:

@@ -23,7 +23,7 @@ def _find(args: argparse.Namespace) -> int:
     from labkit import io
     from labkit.pathfinding import EIGHT_WAY, DefaultPassPredicate, PathFinder, PathfindingStatus
     from labkit.pathfinding.draw import layer_svg
-    from labkit.pathfinding.mapfile import load_map
+    from labkit.pathfinding.map_file import load_map
 
     mf = load_map(args.map)
     face = EIGHT_WAY if args.diagonal else mf.face

@@ -227,7 +227,7 @@ def load_map(path: str | os.PathLike, state: Any = None) -> MapFile:
 
     Examples
     --------
-    >>> from labkit.pathfinding.mapfile import load_map, data_path
+    >>> from labkit.pathfinding.map_file import load_map, data_path
     >>> mf = load_map(data_path("corridors.json"))
     >>> mf.game_map.width, mf.face.name
     (12, '4-way')

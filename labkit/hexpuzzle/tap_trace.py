@@ -35,10 +35,10 @@ import numpy as np
 from numpy.typing import NDArray
 
 from labkit.hexpuzzle import _kernels
+from labkit.hexpuzzle.collision import MINKOWSKI_RADIUS
 from labkit.hexpuzzle.geometry import TilePath, tile_path
 from labkit.hexpuzzle.level import Level, TileError
 from labkit.hexpuzzle.status import Outcome
-from labkit.hexpuzzle.sweep import MINKOWSKI_RADIUS
 
 __all__ = ["Trace", "trace", "OUTCOMES"]
 

@@ -50,10 +50,10 @@ def format_event(event: tuple) -> str:
 
 
 def _cmd_play(args: argparse.Namespace) -> int:
-    from .actions import Actions
-    from .defs import load_tower
-    from .scheduler import MapTurn
-    from .world import World
+    from labkit.mapturn.actions import Actions
+    from labkit.mapturn.defs import load_tower
+    from labkit.mapturn.scheduler import MapTurn
+    from labkit.mapturn.world import World
 
     engine = MapTurn(World(load_tower(args.tower)))
     if args.load:
@@ -103,7 +103,7 @@ def _tokens(script: str) -> list[str]:
 
 
 def _cmd_timeline(args: argparse.Namespace) -> int:
-    from .timeline import gauge_timeline
+    from labkit.mapturn.timeline import gauge_timeline
 
     costs = args.time_costs
     try:

@@ -23,9 +23,9 @@ import math
 from dataclasses import dataclass
 from typing import Protocol
 
-from .defs import EnemyDef, ItemDef
-from .state import SkillState
-from .world import Hero
+from labkit.mapturn.defs import EnemyDef, ItemDef
+from labkit.mapturn.state import SkillState
+from labkit.mapturn.world import Hero
 
 __all__ = [
     "BattleOutcome",

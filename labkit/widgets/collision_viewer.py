@@ -22,10 +22,10 @@ from labkit import ArgumentError
 from labkit._data import data_path
 from labkit._text import html_text
 from labkit.hexpuzzle import Level, Trace, trace
+from labkit.hexpuzzle.collision import TILE_RADIUS
 from labkit.hexpuzzle.coords import centre
 from labkit.hexpuzzle.draw import BoardPlot
 from labkit.hexpuzzle.draw import update as update_board
-from labkit.hexpuzzle.sweep import TILE_RADIUS
 from labkit.widgets._code import CodeMixin, level_code, literal, path_code, source
 from labkit.widgets._controls import WIDE, snapped, tip
 from labkit.widgets._figure import FigurePane, new_figure

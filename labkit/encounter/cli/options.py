@@ -1,5 +1,5 @@
 """Options shared by the ``labkit sim`` commands (``cli``) and its balance commands
-(``cli_balance``): the game options (argparse types with ranges, checked before any game), and
+(``cli.balance``): the game options (argparse types with ranges, checked before any game), and
 turning them into settings and seed lists.
 
 Both command modules import this one, so neither imports the other's helpers (no cycle).

@@ -4,7 +4,7 @@ A bundle is a zip file holding
 
 * ``manifest.json`` (format ``labkit.bundle``, version 1): the notebook's name, every data file
   it read through labkit's loaders with its SHA-256 and size, the installed package versions,
-  the reproducibility stamp and the tolerances :mod:`labkit._verify` applies;
+  the reproducibility stamp and the tolerances :mod:`labkit.share.verify` applies;
 * ``notebook/NAME.ipynb``: the executed notebook (static figures, widget state kept);
 * ``data/...``: the files read from labkit's data folder, at their paths inside it;
 * ``notebook/...``: files read from beside the notebook, at their paths relative to it.
@@ -38,7 +38,7 @@ VERSION = 1
 #: Longest per-cell timeout ``bundle`` and ``verify`` take, in seconds (a day).
 MAX_TIMEOUT = 86_400
 ZIP_DATE = (2000, 1, 1, 0, 0, 0)  # fixed: the same inputs give the same zip bytes
-# What verify accepts as "the same" (documented in labkit._verify and the README).
+# What verify accepts as "the same" (documented in labkit.share.verify and the README).
 TOLERANCE = {
     "numbers_rtol": 1e-6,
     "numbers_atol": 1e-9,

@@ -1,7 +1,7 @@
 """``labkit sim sweep`` and ``labkit sim tune``: the balance lab on the command line.
 
 (``labkit sim importance`` and ``tune``'s several-target form live in
-:mod:`labkit.encounter.cli_search`.)
+:mod:`labkit.encounter.cli.search`.)
 
 Examples (shell)::
 
@@ -23,7 +23,7 @@ from typing import Any
 
 from labkit import ArgumentError
 from labkit._args import int_range
-from labkit.encounter.cli_options import (
+from labkit.encounter.cli.options import (
     cluster_options,
     dask_client,
     pair,
@@ -71,11 +71,11 @@ def register(sub: argparse._SubParsersAction, game_options: Any) -> None:
                     help="seeds per point at first (at least 10)")  # fmt: skip
     tu.add_argument("--patch-out", help="write {pointer: value} as JSON (atomic)")
     _engine_options(tu)
-    from labkit.encounter import cli_search
+    from labkit.encounter.cli import search
 
-    cli_search.add_tune_options(tu)
+    search.add_tune_options(tu)
     tu.set_defaults(func=_cmd_tune, make_executor=_executor)
-    cli_search.register(sub, game_options, _engine_options, _executor)  # importance
+    search.register(sub, game_options, _engine_options, _executor)  # importance
 
 
 def _engine_options(p: argparse.ArgumentParser) -> None:
@@ -180,7 +180,7 @@ def _cmd_tune(args: argparse.Namespace) -> int:
     from labkit.encounter.sim.tune import tune
 
     if args.knob:  # several targets over several knobs
-        from labkit.encounter.cli_search import cmd_tune_many
+        from labkit.encounter.cli.search import cmd_tune_many
 
         return cmd_tune_many(args)
     if args.param is None or args.bounds is None or len(args.target) != 1:

@@ -20,12 +20,12 @@ import math
 from typing import Any
 
 from labkit import _args as A
-from labkit.encounter.cli_options import parse_seeds, settings_from_args
+from labkit.encounter.cli.options import parse_seeds, settings_from_args
 
 
 def register(sub: argparse._SubParsersAction, game_options: Any) -> None:
     """Add ``compare`` to the ``labkit sim`` group."""
-    from labkit.encounter.cli_balance import _engine_options
+    from labkit.encounter.cli.balance import _engine_options
 
     cp = sub.add_parser("compare", help="compare two balance versions on common seeds")
     game_options(cp)
@@ -82,7 +82,7 @@ def format_table(table: Any) -> list[str]:
 
 
 def _cmd_compare(args: argparse.Namespace) -> int:
-    from labkit.encounter.cli_balance import _executor
+    from labkit.encounter.cli.balance import _executor
     from labkit.encounter.sim.compare import compare, play_pair, version_patch
 
     seeds = parse_seeds(args.seeds)

@@ -28,7 +28,7 @@ import numpy as np
 
 from labkit._draw import drawing, styled
 from labkit._svg import document
-from labkit.encounter.sim.world import ROOM_KINDS
+from labkit.encounter.sim.room_map import ROOM_KINDS
 
 if TYPE_CHECKING:
     from labkit.encounter.records.playback import Frame

@@ -93,12 +93,12 @@ def add_tune_options(tu: argparse.ArgumentParser) -> None:
 
 
 def _executor(args: argparse.Namespace) -> tuple[Any, Any]:
-    # the engine options' reader comes with the parser (cli_balance owns it: no import loop)
+    # the engine options' reader comes with the parser (cli.balance owns it: no import loop)
     return args.make_executor(args)
 
 
 def _cmd_importance(args: argparse.Namespace) -> int:
-    from labkit.encounter.cli_options import parse_seeds, settings_from_args
+    from labkit.encounter.cli.options import parse_seeds, settings_from_args
     from labkit.encounter.sim.importance import importance
 
     knobs = parse_knobs(args.knob)
@@ -140,7 +140,7 @@ def _num(v: float) -> str:
 def cmd_tune_many(args: argparse.Namespace) -> int:
     """``labkit sim tune --knob ... --target ...``: exit 0 when every target holds on fresh
     seeds, 1 when not."""
-    from labkit.encounter.cli_options import parse_seeds, settings_from_args
+    from labkit.encounter.cli.options import parse_seeds, settings_from_args
     from labkit.encounter.sim.tune_many import tune_many
 
     knobs = parse_knobs(args.knob)
