@@ -321,7 +321,7 @@ def huge_grid_file(kind: str, tmp: Path) -> tuple[Path, str]:
         doc["floors"][floor]["map"] = [[0] * 3000] * 3000
         message = f"/floors/{floor}/map: a floor is at most 256x256 cells (got '3000x3000')"
     else:
-        from labkit.pathfinding.mapfile import data_path
+        from labkit.pathfinding.map_file import data_path
 
         doc = json.loads(Path(data_path("corridors.json")).read_text())
         doc["event"] = [[0] * 3000] * 3000
@@ -340,7 +340,7 @@ def _load_tower(path: Path) -> Any:
 
 
 def _load_map(path: Path) -> Any:
-    from labkit.pathfinding.mapfile import load_map
+    from labkit.pathfinding.map_file import load_map
 
     return load_map(path)
 

@@ -1,4 +1,4 @@
-"""Sharing, from the rules of labkit._verify, labkit._bundle and labkit._snapshot.
+"""Sharing, from the rules of labkit.share.verify, labkit.share.bundle and labkit.share.snapshot.
 
 * numbers may differ within ``|a - b| <= atol + rtol * |b|`` (as ``numpy.isclose(a, b)``: a the
   recorded number, b the one now), rtol 1e-6, atol 1e-9 -- one just past that is a mismatch;
@@ -15,10 +15,10 @@ import shutil
 import nbformat
 import pytest
 
-from labkit import _verify
-from labkit._bundle import BundleError, bundle
 from labkit._data import data_path
-from labkit._snapshot import render_widget
+from labkit.share import verify
+from labkit.share.bundle import BundleError, bundle
+from labkit.share.snapshot import render_widget
 
 
 @pytest.mark.parametrize(
@@ -36,15 +36,15 @@ from labkit._snapshot import render_widget
     ],
 )
 def test_a_number_just_past_the_stated_tolerance_is_a_mismatch(recorded, now, ok):
-    same, why = _verify.compare_text(f"mean {recorded} of 2", f"mean {now} of 2")
+    same, why = verify.compare_text(f"mean {recorded} of 2", f"mean {now} of 2")
     assert same is ok, why
     if not ok:
         assert why == f"number {recorded} recorded, {now} now (beyond rtol 1e-06, atol 1e-09)"
 
 
 def test_masked_timings_and_addresses_are_not_differences():
-    assert _verify.compare_text("took 3.2 s at 0x7f00aa11bb", "took 41 ms at 0x55cc0102ff")[0]
-    assert not _verify.compare_text("took 3.2 s, 7 levels", "took 41 ms, 8 levels")[0]
+    assert verify.compare_text("took 3.2 s at 0x7f00aa11bb", "took 41 ms at 0x55cc0102ff")[0]
+    assert not verify.compare_text("took 3.2 s, 7 levels", "took 41 ms, 8 levels")[0]
 
 
 def notebook(folder, *cells):
@@ -78,7 +78,7 @@ def test_a_package_version_that_differs_or_is_missing_is_listed(tmp_path, monkey
     here["only-here"] = "1.0"  # installed but never recorded: not a difference
 
     def same_outputs(nb, folder, log, timeout, **env):  # the cells' outputs are not the point
-        for cell, old in zip(_verify.code_cells(nb), _verify.code_cells(recorded)):
+        for cell, old in zip(verify.code_cells(nb), verify.code_cells(recorded)):
             cell.outputs = copy.deepcopy(old.outputs)
         return nb
 
@@ -86,16 +86,16 @@ def test_a_package_version_that_differs_or_is_missing_is_listed(tmp_path, monkey
 
     with zipfile.ZipFile(out) as zf:
         recorded = nbformat.reads(zf.read(manifest["notebook"]).decode(), as_version=4)
-    monkeypatch.setattr(_verify, "execute", same_outputs)
-    monkeypatch.setattr(_verify, "package_versions", lambda: here)
-    verdict = _verify.verify(out)
+    monkeypatch.setattr(verify, "execute", same_outputs)
+    monkeypatch.setattr(verify, "package_versions", lambda: here)
+    verdict = verify.verify(out)
     assert sorted(verdict.packages) == [
         f"numpy: {manifest['packages']['numpy']} recorded, 0.0.1 here",
         f"scipy: {manifest['packages']['scipy']} recorded, not installed here",
     ]
     assert not verdict.ok and all(ok for _, _, ok in verdict.cells) and not verdict.files
-    monkeypatch.setattr(_verify, "package_versions", lambda: dict(manifest["packages"]))
-    assert _verify.verify(out).ok
+    monkeypatch.setattr(verify, "package_versions", lambda: dict(manifest["packages"]))
+    assert verify.verify(out).ok
 
 
 def selection(index, labels=("easy", "normal", "hard"), name="DropdownModel"):

@@ -21,7 +21,7 @@ SNAKE = re.compile(r"\b[a-z][a-z0-9]*(?:_[a-z0-9]+)+\b")
 def same_level(monkeypatch):
     from labkit.hexpuzzle import score
     from labkit.hexpuzzle.evaluation import baselines
-    from labkit.hexpuzzle.mainline import campaign
+    from labkit.hexpuzzle.shipped_campaign import campaign
     from labkit.widgets import _variety_panel
 
     level = next(lv for lv in campaign() if score(lv).R == 1)
