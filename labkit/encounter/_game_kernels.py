@@ -41,6 +41,7 @@ from labkit.encounter._kernels import (
 from labkit.encounter._policy_kernels import (
     _DX,
     _DY,
+    _GAME_RULES,
     EQUIP,
     EXPLORE,
     FIGHT_ATTACK,
@@ -78,7 +79,7 @@ VICTORY, STEP_LIMIT, MUTUAL_DEATH = 0, 1, 2
 
 
 # -- the map ----------------------------------------------------------------------------------
-@kernel
+@kernel(reference=_GAME_RULES)
 def _generate(w, h, n_actors, cdf, quota_kind, armory, items, quota_item, raw, st):
     """Room kinds, dealt loot (cells x items) and spawn cells, as ``World.generate`` draws them."""
     n = w * h
@@ -119,7 +120,7 @@ def _generate(w, h, n_actors, cdf, quota_kind, armory, items, quota_item, raw, s
 
 
 # -- the game ---------------------------------------------------------------------------------
-@kernel
+@kernel(reference=_GAME_RULES)
 def _legal(a, side, cell, w, h, dropped, bag, weapon, armour, attachment, loaded, stealth,
            items, out):  # fmt: skip
     """``Actor.legal_actions`` as codes, in the same order; returns how many."""
@@ -156,7 +157,7 @@ def _legal(a, side, cell, w, h, dropped, bag, weapon, armour, attachment, loaded
     return n + 1
 
 
-@kernel
+@kernel(reference=_GAME_RULES)
 def _move(x, to, w, cell, stealth, known, notes, count, turn, snd, emit, ns):
     """``GameSession._move``: enter room ``to`` (seen, noted, heard at level 2)."""
     cell[x] = to
@@ -168,7 +169,7 @@ def _move(x, to, w, cell, stealth, known, notes, count, turn, snd, emit, ns):
     return notes, ns + 1
 
 
-@kernel
+@kernel(reference=_GAME_RULES)
 def _unequip_weapon(a, bag, weapon, attachment, loaded, items):
     wp = weapon[a]
     if wp >= 0 and items[wp, I_AMMO] >= 0 and loaded[a] > 0:
@@ -178,7 +179,7 @@ def _unequip_weapon(a, bag, weapon, attachment, loaded, items):
     attachment[a] = -1
 
 
-@kernel
+@kernel(reference=_GAME_RULES)
 def _fighter(a, side, life, weapon, armour, loaded, stealth, items, chars, bonus, row):
     """``compose(bag.loadout(...))``: the kernel's fighter row of actor a."""
     c = side[a]
@@ -205,7 +206,7 @@ def _example() -> tuple:
     return kernel_args(SimulationSettings(), 0, 0)
 
 
-@kernel(example=_example)
+@kernel(example=_example, reference=_GAME_RULES)
 def play_game(w, h, side, policy, level, max_steps, cdf, quota_kind, armory, items, quota_item,
               chars, combat, hit_t, pur_t, prio, slip, retreat_life, rank, bullet, unit, alpha,
               raw_map, st_map, raw, st, process, out):  # fmt: skip
