@@ -74,19 +74,27 @@ class MapFile:
         return map_from_dict(doc, state)
 
     def save(self, path: str | os.PathLike) -> None:
-        """Write the map file atomically."""
-        save_map(path, self)
+        """Write the map file atomically (the one saving path; :func:`save_map` is an alias)."""
+        doc = map_to_dict(self.game_map, self.cost, self.face)
+        io.save_json(path, doc, format=FORMAT, version=VERSIONS[-1])
 
     @classmethod
     def load(cls, path: str | os.PathLike, state: Any = None) -> MapFile:
-        """Read and validate a map file (see :func:`load_map`).
+        """Read and validate a map file; errors name the file, the JSON pointer and the value.
+
+        The one loading path of the map format; :func:`load_map` is an alias.
 
         Examples
         --------
         >>> MapFile.load(data_path("corridors.json")).game_map.width
         12
         """
-        return load_map(path, state)
+        doc = io.load_json(path, format=FORMAT, versions=VERSIONS, error=MapError,
+                           max_bytes=MAX_BYTES)  # fmt: skip
+        try:
+            return map_from_dict(doc, state)
+        except MapError as exc:
+            raise exc.with_file(str(path)) from None
 
 
 def _grid(value: Any, at: str, kind: type, shape: tuple[int, int] | None) -> np.ndarray:
@@ -204,7 +212,7 @@ def map_to_dict(
 
 
 def load_map(path: str | os.PathLike, state: Any = None) -> MapFile:
-    """Read and validate a map file; errors name the file, the JSON pointer and the value.
+    """Read and validate a map file: an alias of :meth:`MapFile.load`.
 
     Examples
     --------
@@ -213,17 +221,12 @@ def load_map(path: str | os.PathLike, state: Any = None) -> MapFile:
     >>> mf.game_map.width, mf.face.name
     (12, '4-way')
     """
-    doc = io.load_json(path, format=FORMAT, versions=VERSIONS, error=MapError, max_bytes=MAX_BYTES)
-    try:
-        return map_from_dict(doc, state)
-    except MapError as exc:
-        raise exc.with_file(str(path)) from None
+    return MapFile.load(path, state)
 
 
 def save_map(path: str | os.PathLike, map_file: MapFile) -> None:
-    """Write a map file atomically."""
-    doc = map_to_dict(map_file.game_map, map_file.cost, map_file.face)
-    io.save_json(path, doc, format=FORMAT, version=VERSIONS[-1])
+    """Write a map file atomically: an alias of :meth:`MapFile.save` (argument order kept)."""
+    map_file.save(path)
 
 
 def data_path(name: str) -> str:
