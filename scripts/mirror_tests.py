@@ -1,4 +1,4 @@
-"""Move test files so the tests mirror the package: ``tests/<domain>/<subpackage>/test_<module>.py``.
+"""Move test files so the tests mirror the package: tests/<domain>/<subpackage>/test_<module>.py.
 
 Re-runnable (a second run moves nothing); run from the repository root::
 
@@ -10,8 +10,10 @@ Where a file goes:
 * an app's test (in ``tests/widgets*`` or listed in ``WIDGET_TESTS``) goes to ``tests/widgets/``,
   renamed after its app module where ``RENAME`` says so;
 * ``tests/<domain>/test_<name>.py`` goes beside the module ``<name>`` when exactly one module of
-  that name exists in a subpackage of ``labkit/<domain>/``; otherwise it stays (a test spanning
-  modules, or one whose module is at the domain's top level already);
+  that name exists in a subpackage of ``labkit/<domain>/`` (a command module of the same name
+  aside); otherwise it stays (a test spanning modules, or one whose module is at the domain's
+  top level already); ``test_cli_<name>.py`` goes to ``tests/<domain>/cli/test_<name>.py`` when
+  ``labkit/<domain>/cli/<name>.py`` exists;
 * ``RENAME`` maps a test file to the name it should have (split or misnamed files).
 
 After moving, relative imports in the moved files become absolute (``from .helpers`` ->
@@ -37,17 +39,17 @@ PACKAGE = ROOT / "labkit"
 DOMAINS = ("hexpuzzle", "pathfinding", "mapturn", "encounter")
 # App tests kept in domain folders (they test labkit.widgets apps).
 WIDGET_TESTS = {
-    "tests/encounter/test_balance_tuner.py",
-    "tests/encounter/test_probability_explorer.py",
-    "tests/encounter/test_trace_viewer.py",
-    "tests/hexpuzzle/test_widget.py",
-    "tests/mapturn/test_gauge_tuner.py",
-    "tests/pathfinding/test_playground.py",
+    "tests/widgets/test_balance_tuner.py",
+    "tests/widgets/test_probability.py",
+    "tests/widgets/test_trace_viewer.py",
+    "tests/widgets/test_collision_sweep.py",
+    "tests/widgets/test_gauge_tuner.py",
+    "tests/widgets/test_playground.py",
 }
 # Old path -> new path, where the rule above cannot guess the module's name.
 RENAME = {
-    "tests/encounter/test_probability_explorer.py": "tests/widgets/test_probability.py",
-    "tests/hexpuzzle/test_widget.py": "tests/widgets/test_collision_sweep.py",
+    "tests/widgets/test_probability.py": "tests/widgets/test_probability.py",
+    "tests/widgets/test_collision_sweep.py": "tests/widgets/test_collision_sweep.py",
 }
 # Tests that span a domain's modules although one module shares their name.
 KEEP = {"tests/hexpuzzle/test_funnel.py"}  # funnel() and its CLI, not only cli/funnel.py
@@ -81,10 +83,19 @@ def plan() -> dict[str, str]:
         elif parts[0].startswith("widgets") or rel in WIDGET_TESTS:
             new = f"tests/widgets/{path.name}"
         elif len(parts) == 2 and parts[0] in DOMAINS:
-            homes = by_domain[parts[0]].get(path.stem[len("test_") :], [])
-            if len(homes) != 1:
-                continue
-            new = f"tests/{parts[0]}/{homes[0].parent.as_posix()}/{path.name}"
+            name = path.stem[len("test_") :]
+            homes = by_domain[parts[0]].get(name, [])
+            if name.startswith("cli_") and Path("cli", name[4:] + ".py") in by_domain[parts[0]].get(
+                name[4:], []
+            ):
+                new = f"tests/{parts[0]}/cli/test_{name[4:]}.py"  # test_cli_skill: cli/skill.py
+            else:
+                # A name shared with a command module: the test is of the library module.
+                if len(homes) > 1:
+                    homes = [h for h in homes if h.parts[0] != "cli"]
+                if len(homes) != 1:
+                    continue
+                new = f"tests/{parts[0]}/{homes[0].parent.as_posix()}/{path.name}"
         else:
             continue
         if new != rel:
@@ -156,8 +167,9 @@ def apply(moves: dict[str, str]) -> None:
             for mod, name in fixtures_left_behind(source, old, new)
         ]
         if lines:
-            source = re.sub(r"^(from __future__ import annotations\n)", r"\1\n" + "\n".join(lines) + "\n",
-                            source, count=1, flags=re.M)  # fmt: skip
+            block = "\n".join(lines) + "\n"
+            source = re.sub(r"^(from __future__ import annotations\n)", r"\1\n" + block, source,
+                            count=1, flags=re.M)  # fmt: skip
         (ROOT / new).parent.mkdir(parents=True, exist_ok=True)
         folder = (ROOT / new).parent
         while folder != TESTS:
