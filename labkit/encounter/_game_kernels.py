@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from labkit._jit import kernel
+from labkit._jit import Covered, kernel
 from labkit.encounter._kernels import (
     A_ESCAPED,
     A_WINS,
@@ -206,7 +206,14 @@ def _example() -> tuple:
     return kernel_args(SimulationSettings(), 0, 0)
 
 
-@kernel(example=_example, reference=_GAME_RULES)
+@kernel(
+    example=_example,
+    reference=Covered(
+        "the whole game; its rules in plain Python are GameSession, which outcome_only (this "
+        "kernel) must equal seed for seed",
+        "test_outcome_only_equals_the_session_over_a_thousand_seeds",
+    ),
+)
 def play_game(w, h, side, policy, level, max_steps, cdf, quota_kind, armory, items, quota_item,
               chars, combat, hit_t, pur_t, prio, slip, retreat_life, rank, bullet, unit, alpha,
               raw_map, st_map, raw, st, process, out):  # fmt: skip

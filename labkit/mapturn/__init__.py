@@ -31,6 +31,7 @@ from .defs import (
     load_tower,
     parse_tower,
 )
+from .draw import draw_raster
 from .scheduler import MapTurn, MapTurnError
 from .skills import BattleOutcome, classic_battle
 from .state import MapTurnState, SaveError, SkillState
@@ -65,4 +66,5 @@ __all__ = [
     "gauge_timeline",
     "load_tower",
     "parse_tower",
+    "draw_raster",
 ]

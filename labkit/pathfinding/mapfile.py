@@ -58,7 +58,14 @@ MAX_BYTES = 128 * 1024 * 1024
 
 @dataclass
 class MapFile:
-    """A loaded map file: the map, its cost field (or None) and its direction handler."""
+    """A loaded map file: the map, its cost field (or None) and its direction handler.
+
+    Examples
+    --------
+    >>> mf = MapFile.load(data_path("swamp.json"))
+    >>> mf.cost is not None, mf.face.name
+    (True, '8-way')
+    """
 
     game_map: GameMap
     cost: NDArray[np.float64] | None
@@ -225,12 +232,27 @@ def load_map(path: str | os.PathLike, state: Any = None) -> MapFile:
 
 
 def save_map(path: str | os.PathLike, map_file: MapFile) -> None:
-    """Write a map file atomically: an alias of :meth:`MapFile.save` (argument order kept)."""
+    """Write a map file atomically: an alias of :meth:`MapFile.save` (argument order kept).
+
+    Examples
+    --------
+    >>> import os, tempfile
+    >>> path = os.path.join(tempfile.mkdtemp(), "copy.json")
+    >>> save_map(path, load_map(data_path("corridors.json")))
+    >>> load_map(path).game_map.width
+    12
+    """
     map_file.save(path)
 
 
 def data_path(name: str) -> str:
-    """Path of a shipped example map in ``data/maps``."""
+    """Path of a shipped example map in ``data/maps``.
+
+    Examples
+    --------
+    >>> data_path("corridors.json").endswith("corridors.json")
+    True
+    """
     from labkit._data import data_path as shipped
 
     return str(shipped("maps", name))
