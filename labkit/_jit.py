@@ -7,6 +7,11 @@ Every kernel in ``labkit/*/_kernels.py`` is decorated with :func:`kernel`, which
   uncached rather than failing (an install in a read-only place must still work);
 * registers the kernel with an example-argument factory so that :func:`warmup` (and
   ``labkit warmup``) can compile every kernel up front;
+* records the kernel's plain-Python reference (``reference=``): a function with the kernel's
+  arguments and results, a ``"module:function"`` path to one (resolved only when asked, so a
+  reference can live in the test tree), or a :class:`Covered` note saying why the kernel has no
+  twin of its own and which rule test checks it. ``tests/test_kernel_registry.py`` walks the
+  registry; ``python -m labkit._jit`` prints it;
 * can be switched to plain Python, process-wide with ``LABKIT_DISABLE_JIT=1`` or for a block of
   code with :func:`plain_python` (used by benchmarks to time kernels against their own
   ``.py_func``).
@@ -85,14 +90,47 @@ def _choose_cache() -> tuple[bool, str]:
 CACHE_ENABLED, CACHE_DIR = _choose_cache()
 
 
+@dataclass(frozen=True)
+class Covered:
+    """Why a kernel has no plain-Python twin of its own, and the test that checks it.
+
+    For helpers inlined into a bigger kernel (checked through that kernel's reference) and for
+    kernels whose reference is a whole readable model with other arguments (the game session,
+    a Dijkstra over an explicit graph). ``test`` is the name of a test function under ``tests/``.
+    """
+
+    why: str
+    test: str
+
+
 @dataclass
 class Kernel:
-    """A registered kernel: its dispatcher, home module and example arguments."""
+    """A registered kernel: its dispatcher, home module, example arguments and reference."""
 
     name: str
     module: str
     dispatcher: Any
     example: Callable[[], tuple] | None
+    reference: Callable | str | Covered | None = None
+
+    def reference_function(self) -> Callable | None:
+        """The reference as a callable (a ``"module:function"`` path imported now), else None."""
+        ref = self.reference
+        if isinstance(ref, str):
+            module, _, attr = ref.partition(":")
+            return getattr(importlib.import_module(module), attr)  # type: ignore[no-any-return]
+        return ref if callable(ref) else None
+
+    def describe_reference(self) -> str:
+        """One line for the registry table."""
+        ref = self.reference
+        if ref is None:
+            return "MISSING"
+        if isinstance(ref, Covered):
+            return f"covered by {ref.test}: {ref.why}"
+        if isinstance(ref, str):
+            return ref
+        return f"{ref.__module__}:{ref.__qualname__}"
 
 
 REGISTRY: dict[str, Kernel] = {}
@@ -102,15 +140,18 @@ def kernel(
     fn: Callable | None = None,
     *,
     example: Callable[[], tuple] | None = None,
+    reference: Callable | str | Covered | None = None,
     parallel: bool = False,
     fastmath: bool = False,
     cache: bool = True,
 ) -> Any:
-    """Decorate a kernel: ``@kernel`` or ``@kernel(example=lambda: (args,))``.
+    """Decorate a kernel: ``@kernel`` or ``@kernel(example=lambda: (args,), reference=...)``.
 
     ``example`` returns a tuple of arguments with the dtypes the public function passes, used
-    by :func:`warmup` to compile ahead of time. With JIT disabled the plain function is returned,
-    given a ``py_func`` attribute so references read the same either way.
+    by :func:`warmup` to compile ahead of time and by the registry test to compare the kernel
+    with its ``reference`` (see the module docstring for what a reference may be). With JIT
+    disabled the plain function is returned, given a ``py_func`` attribute so references read the
+    same either way.
 
     Examples
     --------
@@ -140,7 +181,7 @@ def kernel(
             )(f)
         name = f"{f.__module__}.{f.__qualname__}"
         if not f.__module__.startswith("labkit._jit") and "<" not in f.__qualname__:
-            REGISTRY[name] = Kernel(name, f.__module__, compiled, example)
+            REGISTRY[name] = Kernel(name, f.__module__, compiled, example, reference)
         return compiled
 
     return wrap(fn) if fn is not None else wrap
@@ -211,6 +252,19 @@ def warmup(progress: bool = True) -> dict[str, float]:
     return timings
 
 
+def registry_table() -> list[tuple[str, str]]:
+    """(kernel, reference) for every kernel of every domain, for the docs and the closing note.
+
+    Examples
+    --------
+    >>> rows = dict(registry_table())
+    >>> rows["labkit._tour_kernel.chebyshev_rings"]
+    'tests.kernel_references:chebyshev_rings'
+    """
+    import_kernel_modules()
+    return [(k.name, k.describe_reference()) for k in REGISTRY.values()]
+
+
 def info() -> dict[str, str]:
     """Numba facts for ``labkit info``: version, cache directory, threading layer, JIT switch."""
     layer: str
@@ -225,3 +279,10 @@ def info() -> dict[str, str]:
         "numba threads": str(numba.config.NUMBA_NUM_THREADS),
         "jit": "disabled (LABKIT_DISABLE_JIT)" if DISABLED else "enabled",
     }
+
+
+if __name__ == "__main__":  # python -m labkit._jit: the registry table
+    from labkit import _jit as _registered  # the imported module, not this __main__ copy
+
+    for _name, _ref in _registered.registry_table():
+        print(f"{_name}\t{_ref}")

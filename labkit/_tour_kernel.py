@@ -12,7 +12,7 @@ from labkit import ArgumentError
 from labkit._jit import kernel
 
 
-@kernel(example=lambda: (4, 5, 1, 2))
+@kernel(example=lambda: (4, 5, 1, 2), reference="tests.kernel_references:chebyshev_rings")
 def chebyshev_rings(height, width, y, x):
     out = np.empty((height, width), dtype=np.int64)
     for i in range(height):

@@ -75,12 +75,12 @@ MODULES: dict[str, tuple[str, list[str], bool]] = {
     ),
     "hex-solver": (
         "labkit/hexpuzzle/solving/solver.py",
-        ["tests/hexpuzzle/test_solver.py", "tests/hexpuzzle/test_solver_contract.py"],
+        ["tests/hexpuzzle/solving/test_solver.py", "tests/hexpuzzle/test_solver_contract.py"],
         False,
     ),
     "hex-solver-kernels": (
         "labkit/hexpuzzle/solving/_kernels.py",
-        ["tests/hexpuzzle/test_solver.py", "tests/hexpuzzle/test_solver_kernels.py"],
+        ["tests/hexpuzzle/solving/test_solver.py", "tests/hexpuzzle/test_solver_kernels.py"],
         True,
     ),
     "mapturn-scheduler": (
@@ -108,13 +108,13 @@ MODULES: dict[str, tuple[str, list[str], bool]] = {
     "mapturn-kernels": ("labkit/mapturn/_kernels.py", ["tests/mapturn/test_timeline.py"], True),
     "encounter-tables": (
         "labkit/encounter/rules/tables.py",
-        ["tests/encounter/test_tables.py", "tests/encounter/test_tables_contract.py"],
+        ["tests/encounter/rules/test_tables.py", "tests/encounter/test_tables_contract.py"],
         False,
     ),
     "encounter-sound": (
         "labkit/encounter/rules/sound.py",
         [
-            "tests/encounter/test_sound.py",
+            "tests/encounter/rules/test_sound.py",
             "tests/encounter/test_earshot.py",
             "tests/encounter/test_sound_errors.py",
         ],
@@ -122,15 +122,15 @@ MODULES: dict[str, tuple[str, list[str], bool]] = {
     ),
     "encounter-cards": (
         "labkit/encounter/rules/cards.py",
-        ["tests/encounter/test_cards.py", "tests/encounter/test_cards_rules.py"],
+        ["tests/encounter/rules/test_cards.py", "tests/encounter/test_cards_rules.py"],
         False,
     ),
     "encounter-kernels": (
         "labkit/encounter/_kernels.py",
         [
-            "tests/encounter/test_combat.py",
-            "tests/encounter/test_tables.py",
-            "tests/encounter/test_sound.py",
+            "tests/encounter/rules/test_combat.py",
+            "tests/encounter/rules/test_tables.py",
+            "tests/encounter/rules/test_sound.py",
             "tests/encounter/test_earshot.py",
             "tests/encounter/test_kernel_contract.py",
         ],

@@ -45,7 +45,9 @@ Examples
 from __future__ import annotations
 
 from labkit.encounter.animation import animate
-from labkit.encounter.records.journal import ActionJournal
+from labkit.encounter.draw_compare import draw_forest, draw_survival_bands
+from labkit.encounter.draw_sim import draw_survival, draw_win_rates
+from labkit.encounter.records.journal import ActionJournal, describe
 from labkit.encounter.records.playback import Frame, playback
 from labkit.encounter.records.replay import Divergence, replay
 from labkit.encounter.records.trace import SimulationTrace, TraceError
@@ -60,12 +62,14 @@ from labkit.encounter.rules.combat import (
     compose,
     sample_hits,
     simulate_fights,
+    wilson_interval,
 )
 from labkit.encounter.rules.notes import NoteBook, NoteKind, Observation
 from labkit.encounter.rules.sound import Direction, SoundError, heard_at, propagate_sound
 from labkit.encounter.sim.actors import Actor, Phase
-from labkit.encounter.sim.batch import BatchResult, run_batch, survival_curve
+from labkit.encounter.sim.batch import BatchResult, local_executor, run_batch, survival_curve
 from labkit.encounter.sim.compare import compare, play_pair, survival_bands, version_patch
+from labkit.encounter.sim.fast_outcome import outcome_row_fast
 from labkit.encounter.sim.importance import Importance, importance
 from labkit.encounter.sim.paired import mcnemar_exact, paired_table, seeds_needed
 from labkit.encounter.sim.policy import (
@@ -78,7 +82,7 @@ from labkit.encounter.sim.policy import (
 )
 from labkit.encounter.sim.ratings import bradley_terry, cycles, policy_balance, round_robin
 from labkit.encounter.sim.room_map import World
-from labkit.encounter.sim.runner import outcome, simulate
+from labkit.encounter.sim.runner import outcome, outcome_row, simulate
 from labkit.encounter.sim.session import GameSession
 from labkit.encounter.sim.settings import SimulationError, SimulationSettings
 from labkit.encounter.sim.sweep import SweepError, design, sweep
@@ -164,4 +168,13 @@ __all__ = [
     "cycles",
     "policy_balance",
     "round_robin",
+    "wilson_interval",
+    "describe",
+    "local_executor",
+    "draw_survival",
+    "draw_win_rates",
+    "draw_forest",
+    "draw_survival_bands",
+    "outcome_row_fast",
+    "outcome_row",
 ]

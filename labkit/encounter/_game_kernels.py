@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from labkit._jit import kernel
+from labkit._jit import Covered, kernel
 from labkit.encounter._game_layout import (
     ARMOUR,
     ATTACHMENT,
@@ -69,6 +69,7 @@ from labkit.encounter._kernels import (
 from labkit.encounter._policy_kernels import (
     _DX,
     _DY,
+    _GAME_RULES,
     EQUIP,
     EXPLORE,
     FIGHT_ATTACK,
@@ -96,7 +97,7 @@ __all__ = ["play_game", "SCAVENGER", "HUNTER", "RANDOM", "OK", "OVERFLOW", "WAIT
 
 
 # -- the map ----------------------------------------------------------------------------------
-@kernel
+@kernel(reference=_GAME_RULES)
 def _generate(w, h, n_actors, cdf, quota_kind, armory, items, quota_item, raw, st):
     """Room kinds, dealt loot (cells x items) and spawn cells, as ``World.generate`` draws them."""
     n = w * h
@@ -137,7 +138,7 @@ def _generate(w, h, n_actors, cdf, quota_kind, armory, items, quota_item, raw, s
 
 
 # -- the game ---------------------------------------------------------------------------------
-@kernel
+@kernel(reference=_GAME_RULES)
 def _legal(a, side, cell, w, h, dropped, bag, weapon, armour, attachment, loaded, stealth,
            items, out):  # fmt: skip
     """``Actor.legal_actions`` as codes, in the same order; returns how many."""
@@ -174,7 +175,7 @@ def _legal(a, side, cell, w, h, dropped, bag, weapon, armour, attachment, loaded
     return n + 1
 
 
-@kernel
+@kernel(reference=_GAME_RULES)
 def _move(x, to, w, cell, stealth, known, notes, count, turn, snd, emit, ns):
     """``GameSession._move``: enter room ``to`` (seen, noted, heard at level 2)."""
     cell[x] = to
@@ -186,7 +187,7 @@ def _move(x, to, w, cell, stealth, known, notes, count, turn, snd, emit, ns):
     return notes, ns + 1
 
 
-@kernel
+@kernel(reference=_GAME_RULES)
 def _unequip_weapon(a, bag, weapon, attachment, loaded, items):
     wp = weapon[a]
     if wp >= 0 and items[wp, I_AMMO] >= 0 and loaded[a] > 0:
@@ -196,7 +197,7 @@ def _unequip_weapon(a, bag, weapon, attachment, loaded, items):
     attachment[a] = -1
 
 
-@kernel
+@kernel(reference=_GAME_RULES)
 def _fighter(a, side, life, weapon, armour, loaded, stealth, items, chars, bonus, row):
     """``compose(bag.loadout(...))``: the kernel's fighter row of actor a."""
     c = side[a]
@@ -223,7 +224,14 @@ def _example() -> tuple:
     return kernel_args(SimulationSettings(), 0, 0)
 
 
-@kernel(example=_example)
+@kernel(
+    example=_example,
+    reference=Covered(
+        "the whole game; its rules in plain Python are GameSession, which outcome_only (this "
+        "kernel) must equal seed for seed",
+        "test_outcome_only_equals_the_session_over_a_thousand_seeds",
+    ),
+)
 def play_game(w, h, side, policy, level, max_steps, cdf, quota_kind, armory, items, quota_item,
               chars, combat, hit_t, pur_t, prio, slip, retreat_life, rank, bullet, unit, alpha,
               raw_map, st_map, raw, st, process, out):  # fmt: skip

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from labkit._jit import kernel
+from labkit._jit import Covered, kernel
 
 # Fighter row columns.
 HIT, PURSUIT, GRADE, AGILITY, FIRST_STRIKE, PROTECTION, DAMAGE = 0, 1, 2, 3, 4, 5, 6
@@ -46,13 +46,24 @@ def _example_tables():
     return hit, pur, np.array([0.5, 0.2, 0.1, 0.9])
 
 
+_FIGHT_RULES = Covered(
+    "a step of a fight; the readable fights() plays whole fights one draw at a time "
+    "and must give the same outcomes and tallies",
+    "test_fight_kernel_matches_the_readable_reference",
+)
+
+
 @kernel(
     example=lambda: (
         np.arange(-5, 6, dtype=np.int64),
         _example_tables()[0],
         np.random.default_rng(0),
         np.empty(11, dtype=np.bool_),
-    )
+    ),
+    reference=Covered(
+        "draws from a Generator: equal to numpy's own draws on the same stream",
+        "test_sample_hits_equals_numpy_with_the_same_stream",
+    ),
 )
 def sample_hits(index, table, rng, out):
     """out[i] = one draw < table[clamp(index[i], -4, 4)]; returns out."""
@@ -66,7 +77,7 @@ def sample_hits(index, table, rng, out):
     return out
 
 
-@kernel
+@kernel(example=lambda: (_example_tables()[0], 3, 1), reference="tests.kernel_references:chance")
 def _chance(table, level, agility):
     k = level - agility
     if k < -4:
@@ -76,7 +87,7 @@ def _chance(table, level, agility):
     return table[k + 4]
 
 
-@kernel
+@kernel(reference=_FIGHT_RULES)
 def _land(stats, life, s, t, min_wound):
     wound = stats[s, DAMAGE] - stats[t, PROTECTION]
     if wound < min_wound:
@@ -85,7 +96,7 @@ def _land(stats, life, s, t, min_wound):
     return life[t] <= 0
 
 
-@kernel
+@kernel(reference=_FIGHT_RULES)
 def _strike(stats, life, ammo, s, t, bonus, hit_t, min_wound, rng, counters):
     """One blow by side s on side t; True when t dies. Always one draw."""
     counters[s, STRIKES] += 1
@@ -101,7 +112,7 @@ def _strike(stats, life, ammo, s, t, bonus, hit_t, min_wound, rng, counters):
     return False
 
 
-@kernel
+@kernel(reference=_FIGHT_RULES)
 def _pursue(stats, life, ammo, s, t, pur_t, min_wound, rng, counters):
     """Side s pursues retreating side t; True when t dies. No draw when the grade is <= 0."""
     if stats[s, GRADE] <= 0:
@@ -131,7 +142,8 @@ def _pursue(stats, life, ammo, s, t, pur_t, min_wound, rng, counters):
         1,
         np.random.default_rng(0),
         np.zeros((2, 4), dtype=np.int64),
-    )
+    ),
+    reference=_FIGHT_RULES,
 )
 def exchange(
     stats, life, ammo, round_no, act_a, act_b, hit_t, pur_t, prio, min_wound, rng, counters
@@ -172,7 +184,8 @@ def exchange(
         1,
         30,
         np.random.default_rng(0),
-    )
+    ),
+    reference=_FIGHT_RULES,
 )
 def fight_monte_carlo(stats, n, hit_t, pur_t, prio, min_wound, max_rounds, rng):
     """Play n fights with threshold policies (retreat once life <= retreat_at, else attack).
@@ -209,7 +222,7 @@ def fight_monte_carlo(stats, n, hit_t, pur_t, prio, min_wound, max_rounds, rng):
     return outcome, rounds, first, counters
 
 
-@kernel
+@kernel(example=lambda: (3, -1), reference="tests.kernel_references:compass")
 def compass(dx, dy):
     """Direction code of the vector (dx, dy) (y down = south): 0 N, 1 NE ... 7 NW, 8 HERE."""
     if dx == 0 and dy == 0:
@@ -232,7 +245,8 @@ def compass(dx, dy):
         np.array([1, 5], dtype=np.int64),
         np.array([2, 4], dtype=np.int64),
         np.array([3, 2], dtype=np.int64),
-    )
+    ),
+    reference="tests.kernel_references:propagate_sound",
 )
 def propagate_sound(height, width, xs, ys, levels):
     """Strongest audible source per cell (Chebyshev rule); returns (strength, direction, source).

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from labkit._jit import kernel
+from labkit._jit import Covered, kernel
 from labkit.encounter._rng_kernels import _integers, _random
 
 # Action codes (moves are the compass codes 0..7; equip is EQUIP + item index).
@@ -26,8 +26,15 @@ _DX = (0, 1, 1, 1, 0, -1, -1, -1)
 _DY = (-1, -1, 0, 1, 1, 1, 0, -1)
 
 
+_GAME_RULES = Covered(
+    "a step of the game inlined in play_game; the rules in plain Python are "
+    "GameSession, which outcome_only must equal seed for seed",
+    "test_outcome_only_equals_the_session_over_a_thousand_seeds",
+)
+
+
 # -- notebooks --------------------------------------------------------------------------------
-@kernel
+@kernel(reference=_GAME_RULES)
 def _note(notes, count, a, kind, turn, cell, direction, strength):
     """Append a note to actor a's book; returns the (possibly grown) notes array."""
     if count[a] == notes.shape[1]:
@@ -41,7 +48,7 @@ def _note(notes, count, a, kind, turn, cell, direction, strength):
     return notes
 
 
-@kernel
+@kernel(reference=_GAME_RULES)
 def _first_visible(notes, count, a, turn):
     """Notes are in turn order, so the visible ones (last 5 turns) are a suffix."""
     k = count[a]
@@ -50,7 +57,7 @@ def _first_visible(notes, count, a, turn):
     return k
 
 
-@kernel
+@kernel(reference=_GAME_RULES)
 def _prune(notes, count, a, turn):
     start = max(_first_visible(notes, count, a, turn), count[a] - CAPACITY)
     kept = count[a] - start
@@ -59,7 +66,7 @@ def _prune(notes, count, a, turn):
 
 
 # -- policies ---------------------------------------------------------------------------------
-@kernel
+@kernel(reference=_GAME_RULES)
 def _heard(notes, count, a, turn, sig, out):
     """fresh_signal: the loudest signal since the last decision, else the freshest signal note.
     Writes (direction, strength) to out; False when nothing was heard."""
@@ -74,7 +81,7 @@ def _heard(notes, count, a, turn, sig, out):
     return False
 
 
-@kernel
+@kernel(reference=_GAME_RULES)
 def _toward(moves, nm, direction, sign, unit, alpha):
     """Moves ranked along (sign 1) or away from (-1) a direction; ties by action name."""
     vx, vy = unit[direction, 0], unit[direction, 1]
@@ -95,7 +102,7 @@ def _toward(moves, nm, direction, sign, unit, alpha):
     return ranked
 
 
-@kernel
+@kernel(reference=_GAME_RULES)
 def _pick_fresh(options, n, seen, x, y, w, raw, st):
     """``pick(fresh or options)``: a random move into a room not in ``seen``, else any of the
     options; WAIT when there is none."""
@@ -112,7 +119,7 @@ def _pick_fresh(options, n, seen, x, y, w, raw, st):
     return WAIT
 
 
-@kernel
+@kernel(reference=_GAME_RULES)
 def _decide(a, legal, nl, fighting, policy, level, slip, retreat_life, life, max_life, weapon,
             cell, w, h, bag, rank, bullet, explored, known, notes, count, turn, sig, unit, alpha,
             raw, st):  # fmt: skip

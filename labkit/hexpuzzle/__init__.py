@@ -29,10 +29,17 @@ from __future__ import annotations
 from labkit.hexpuzzle.animation import animate, save_animation, sweep_animation
 from labkit.hexpuzzle.campaign_file import Campaign
 from labkit.hexpuzzle.collision import MINKOWSKI_RADIUS, TILE_RADIUS, first_contact, first_contacts
+from labkit.hexpuzzle.coords import centre, hexagon_cells, hexagon_vertices
 from labkit.hexpuzzle.difficulty.calibration import Calibration
-from labkit.hexpuzzle.difficulty.fit import calibrate
-from labkit.hexpuzzle.difficulty.observed import CalibrationError, ObservedIndex, observed_index
+from labkit.hexpuzzle.difficulty.fit import calibrate, example_difficulties, strengths
+from labkit.hexpuzzle.difficulty.observed import (
+    COMPONENTS,
+    CalibrationError,
+    ObservedIndex,
+    observed_index,
+)
 from labkit.hexpuzzle.difficulty.players import (
+    SKILL_GROUPS,
     Player,
     make_players,
     simulate_telemetry,
@@ -40,7 +47,7 @@ from labkit.hexpuzzle.difficulty.players import (
     telemetry_from_weights,
 )
 from labkit.hexpuzzle.difficulty.ratings import LevelRatings, glicko2
-from labkit.hexpuzzle.difficulty.scoring import Difficulty, score
+from labkit.hexpuzzle.difficulty.scoring import PARTS, WEIGHTS, Difficulty, score
 from labkit.hexpuzzle.difficulty.skill import (
     SkillModel,
     SkillModelError,
@@ -51,7 +58,7 @@ from labkit.hexpuzzle.difficulty.skill_compare import FitComparison, compare_fit
 from labkit.hexpuzzle.difficulty.skill_quit import QuitModel
 from labkit.hexpuzzle.difficulty.skill_report import SkillReport
 from labkit.hexpuzzle.difficulty.skill_sim import telemetry_from_skill
-from labkit.hexpuzzle.difficulty.skill_validate import validation_table
+from labkit.hexpuzzle.difficulty.skill_validate import validation_row, validation_table
 from labkit.hexpuzzle.difficulty.telemetry import (
     TelemetryError,
     load_telemetry,
@@ -59,6 +66,7 @@ from labkit.hexpuzzle.difficulty.telemetry import (
     save_telemetry,
 )
 from labkit.hexpuzzle.difficulty.telemetry_file import Telemetry
+from labkit.hexpuzzle.draw import BoardPlot
 from labkit.hexpuzzle.evaluation.draw_evaluation import draw_control_map, draw_expressive_range
 from labkit.hexpuzzle.evaluation.evaluate import GeneratorReport, evaluate_generator
 from labkit.hexpuzzle.game import PuzzleError, PuzzleState, Snapshot
@@ -85,6 +93,8 @@ from labkit.hexpuzzle.solving.generator import (
     GeneratorOptionError,
     generate,
     generate_many,
+    place_backwards,
+    random_board,
 )
 from labkit.hexpuzzle.solving.hints import Advice, advise, hint
 from labkit.hexpuzzle.solving.solver import Action, Solution, replay, solve
@@ -186,4 +196,17 @@ __all__ = [
     "sweep_animation",
     "tile_path",
     "trace",
+    "BoardPlot",
+    "centre",
+    "hexagon_cells",
+    "hexagon_vertices",
+    "place_backwards",
+    "random_board",
+    "example_difficulties",
+    "strengths",
+    "PARTS",
+    "WEIGHTS",
+    "COMPONENTS",
+    "SKILL_GROUPS",
+    "validation_row",
 ]

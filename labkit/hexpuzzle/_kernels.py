@@ -30,7 +30,7 @@ import math
 
 import numpy as np
 
-from labkit._jit import kernel
+from labkit._jit import Covered, kernel
 
 # Edge normals of a flat-top hexagon (one per pair of opposite edges).
 _C30 = math.sqrt(3.0) / 2.0
@@ -45,7 +45,13 @@ def _example_single():
 
 # Warm-up compiles the single-path form trace() and the solver call; sweep_many's warm-up
 # compiles the candidate-list form it calls.
-@kernel(example=_example_single)
+@kernel(
+    example=_example_single,
+    reference=Covered(
+        "the readable reference_first_contact takes one path and radius; thousands of random cases",
+        "test_kernel_matches_reference_on_thousands_of_random_cases",
+    ),
+)
 def sweep(path, centres, active, skip, radius, among=None, n_among=0):
     """Earliest contact of ``path`` (n, 2) with the hexagons at ``centres[j]`` for active j != skip.
 
@@ -127,7 +133,10 @@ def sweep(path, centres, active, skip, radius, among=None, n_among=0):
     return math.inf, -1
 
 
-@kernel(example=lambda: (np.array([0.0, 1.0, 1.0, 2.0]), 1.0, True))
+@kernel(
+    example=lambda: (np.array([0.0, 1.0, 1.0, 2.0]), 1.0, True),
+    reference="tests.kernel_references:count_below",
+)
 def count_below(sorted_values, v, or_equal):
     """How many entries of the increasing ``sorted_values`` are ``< v`` (``<= v`` if
     ``or_equal``). Branch-free bisection: the comparisons are unpredictable, and a mispredicted
@@ -148,7 +157,13 @@ def _example_batch():
     return np.stack([path, path[::-1].copy()]), centres, radius
 
 
-@kernel(example=_example_batch)
+@kernel(
+    example=_example_batch,
+    reference=Covered(
+        "many paths: equal to the single-path sweep path by path",
+        "test_batch_equals_one_by_one",
+    ),
+)
 def sweep_many(paths, centres, radius):
     """:func:`sweep` for every path of ``paths`` (m, n, 2) against all ``centres``.
 

@@ -74,7 +74,13 @@ def neighbour(q: int, r: int, direction: int) -> Cell:
 
 
 def centre(q: float, r: float, radius: float = 1.0) -> tuple[float, float]:
-    """Pixel centre ``(x, y)`` of cell ``(q, r)`` for cells of circumradius ``radius``."""
+    """Pixel centre ``(x, y)`` of cell ``(q, r)`` for cells of circumradius ``radius``.
+
+    Examples
+    --------
+    >>> centre(2, -1)
+    (3.0, 0.0)
+    """
     return (1.5 * q * radius, SQRT3 * (r + q / 2.0) * radius)
 
 

@@ -90,6 +90,14 @@ class BoardPlot:
     """A board drawn on ``ax`` with artists kept for in-place updates.
 
     ``style`` takes the keys of :data:`BOARD_STYLE` (``labels`` among them).
+
+    Examples
+    --------
+    >>> import matplotlib.pyplot as plt
+    >>> fig, ax = plt.subplots()
+    >>> BoardPlot(ax, labels=False).labels
+    False
+    >>> plt.close(fig)
     """
 
     def __init__(self, ax: Any, **style: Any) -> None:

@@ -32,6 +32,7 @@ from .defs import (
     load_tower,
     parse_tower,
 )
+from .draw import draw_raster
 from .scheduler import MapTurn, MapTurnError
 from .state import MapTurnState, SaveError, SkillState
 from .status import ActionKind
@@ -65,4 +66,5 @@ __all__ = [
     "gauge_timeline",
     "load_tower",
     "parse_tower",
+    "draw_raster",
 ]

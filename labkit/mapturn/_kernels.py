@@ -4,14 +4,21 @@ from __future__ import annotations
 
 import numpy as np
 
-from labkit._jit import kernel
+from labkit._jit import Covered, kernel
 
 
 def _example():
     return (np.array([1.0, 2.0, 0.5, 0.0]), 10, np.zeros(4), True, 40)
 
 
-@kernel(example=_example)
+@kernel(
+    example=_example,
+    reference=Covered(
+        "the readable gauge rule lists (tick, enemy) events in a dict; the kernel fills "
+        "fixed-size event arrays",
+        "test_kernel_matches_the_reference",
+    ),
+)
 def gauge_run(costs, ticks, gauges, record, capacity):
     """Run the gauge rule (M5) for every enemy over ``ticks`` ticks.
 

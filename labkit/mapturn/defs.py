@@ -172,14 +172,29 @@ class Tower:
 
     @classmethod
     def load(cls, path: str | Path) -> Tower:
-        """Read and validate a tower file and the tables it names (see :func:`load_tower`).
+        """Read and validate a tower file and the tables it names.
+
+        The one loading path of the tower format; :func:`load_tower` is an alias.
+
+        Raises
+        ------
+        TowerError
+            Unreadable file, wrong format or version, or a broken rule (file, pointer, value).
 
         Examples
         --------
         >>> sorted(Tower.load(example_tower_path()).floors)
         ['F1', 'F2']
         """
-        return load_tower(path)
+        path = Path(path)
+        doc = load_json(path, format=TOWER_FORMAT, versions=(1,), error=TowerError,
+                        max_bytes=MAX_BYTES, check_text=_floor_sizes)  # fmt: skip
+        try:
+            return parse_tower(doc, base=path.parent, source=str(path))
+        except TowerError as exc:
+            if exc.file is None:
+                exc.with_file(str(path))
+            raise
 
     def to_dict(self) -> dict[str, Any]:
         """The tower document with every table inline; :meth:`from_dict` reads it back.
@@ -458,7 +473,7 @@ def _floor_sizes(data: bytes) -> None:
 
 
 def load_tower(path: str | Path) -> Tower:
-    """Load and validate a tower file (and the tables it names).
+    """Load and validate a tower file (and the tables it names): an alias of :meth:`Tower.load`.
 
     Examples
     --------
@@ -468,15 +483,7 @@ def load_tower(path: str | Path) -> Tower:
     >>> tower.enemies["bat"].time_cost
     2.0
     """
-    path = Path(path)
-    doc = load_json(path, format=TOWER_FORMAT, versions=(1,), error=TowerError,
-                    max_bytes=MAX_BYTES, check_text=_floor_sizes)  # fmt: skip
-    try:
-        return parse_tower(doc, base=path.parent, source=str(path))
-    except TowerError as exc:
-        if exc.file is None:
-            exc.with_file(str(path))
-        raise
+    return Tower.load(path)
 
 
 def example_tower_path() -> Path:

@@ -8,9 +8,11 @@ predicate and direction handler (:class:`PathfindingSystem`).
 
 from __future__ import annotations
 
+from labkit.pathfinding.draw import layer_svg
 from labkit.pathfinding.finder import PathFinder, PathfindingStatus, PathResult
 from labkit.pathfinding.graph import CostWarning, MapGraph, MapGraphBuilder
 from labkit.pathfinding.grid import grid_costs, grid_path
+from labkit.pathfinding.map_file import MapFile, data_path, load_map, save_map
 from labkit.pathfinding.mover import HeroMover, StepResult
 from labkit.pathfinding.predicate import (
     DefaultPassPredicate,
@@ -60,4 +62,9 @@ __all__ = [
     "PathfindingSystem",
     "LayerWarning",
     "Walk",
+    "MapFile",
+    "data_path",
+    "load_map",
+    "save_map",
+    "layer_svg",
 ]

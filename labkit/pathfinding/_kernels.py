@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from labkit._jit import kernel
+from labkit._jit import Covered, kernel
 
 # Neighbour offsets: the four cardinal moves first, then the diagonals.
 _DX = np.array([0, 1, 0, -1, 1, 1, -1, -1], dtype=np.int64)
@@ -31,7 +31,20 @@ def _heap_example():
     return (np.array([1.0, 2.0, 3.0]), np.array([0, 1, 2], dtype=np.int64), np.full(3, -1), 2)
 
 
-@kernel(example=_heap_example)
+_HEAP_STEP = Covered(
+    "a heap step; pushes, pops and decrease-keys come out in heapq's order",
+    "test_heap_pops_in_heapq_order",
+)
+
+
+_GRID_DIJKSTRA = Covered(
+    "ties make parent trees differ: distances against a readable Dijkstra over the "
+    "explicit move graph, parents checked as a shortest-path tree",
+    "test_grid_kernels_match_a_readable_dijkstra",
+)
+
+
+@kernel(example=_heap_example, reference=_HEAP_STEP)
 def heap_refill_root(keys, nodes, pos, size):
     """After popping the root of a heap of ``size + 1``, move its last entry to the root and
     sift it down, so that ``keys[:size]`` is a heap again."""
@@ -59,7 +72,7 @@ def heap_refill_root(keys, nodes, pos, size):
         pos[c] = i
 
 
-@kernel(example=lambda: (*_heap_example()[:3], 2, 0.5, 2))
+@kernel(example=lambda: (*_heap_example()[:3], 2, 0.5, 2), reference=_HEAP_STEP)
 def heap_sift_up(keys, nodes, pos, i, k, v):
     """Put ``v`` with key ``k`` at slot ``i`` (a new last slot, or ``v``'s own slot after its key
     dropped) and sift it up; equal keys stay below their parent."""
@@ -85,7 +98,7 @@ def _grid_example():
     return (cost, 0, 0, 4, 3, True)
 
 
-@kernel(example=_grid_example)
+@kernel(example=_grid_example, reference=_GRID_DIJKSTRA)
 def grid_search(cost, sx, sy, tx, ty, diagonal):
     """Dijkstra from (sx, sy); stops when (tx, ty) is settled (tx < 0: settle everything).
 
@@ -151,7 +164,10 @@ def grid_search(cost, sx, sy, tx, ty, diagonal):
     return dist.reshape(h, w), parent
 
 
-@kernel(example=lambda: (np.array([-1, 0, 1], dtype=np.int64), 2, 3))
+@kernel(
+    example=lambda: (np.array([-1, 0, 1], dtype=np.int64), 2, 3),
+    reference="tests.kernel_references:trace_cells",
+)
 def trace_cells(parent, target, width):
     """Walk ``parent`` back from ``target``; return the (n, 2) int64 (x, y) cells start first."""
     n = 1
@@ -168,7 +184,10 @@ def trace_cells(parent, target, width):
     return out
 
 
-@kernel(example=lambda: (np.array([[1.0, 2.0], [0.0, np.inf]]),))
+@kernel(
+    example=lambda: (np.array([[1.0, 2.0], [0.0, np.inf]]),),
+    reference="tests.kernel_references:small_integer_costs",
+)
 def small_integer_costs(cost):
     """Largest cost if every open cell's cost is an integer <= 255, else -1 (use the heap).
 
@@ -188,7 +207,7 @@ def _dial_example():
     return _grid_example() + (1,)
 
 
-@kernel(example=_dial_example)
+@kernel(example=_dial_example, reference=_GRID_DIJKSTRA)
 def grid_search_buckets(cost, sx, sy, tx, ty, diagonal, top):
     """``grid_search`` for integer costs <= ``top``: Dial's bucket queue, same results.
 
@@ -291,7 +310,7 @@ def _bfs_example():
     return (can, hit, _DX[:4].copy(), _DY[:4].copy(), 1, 1, False)
 
 
-@kernel(example=_bfs_example)
+@kernel(example=_bfs_example, reference="tests.kernel_references:bfs_graph")
 def bfs_graph(can, hit, dxs, dys, sx, sy, start_terminal):
     """Reachable-only BFS of P5 over a pass table ``can[y, x, k]`` / ``hit[y, x]``.
 
@@ -341,7 +360,13 @@ def _graph_search_example():
     return (edges, np.ones(2), np.zeros(2, dtype=np.bool_), 0, 1)
 
 
-@kernel(example=_graph_search_example)
+@kernel(
+    example=_graph_search_example,
+    reference=Covered(
+        "the readable Dijkstra settles every node; the kernel stops at the target",
+        "test_graph_search_matches_a_readable_dijkstra_and_counts_settled_nodes",
+    ),
+)
 def graph_search(edges, cost, terminal, source, target):
     """Least-cost search of P6: lazy binary heap, stale entries skipped, terminals not expanded.
 

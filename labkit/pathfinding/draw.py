@@ -64,7 +64,14 @@ def _arrows(tile: TileDef, cx: float, cy: float) -> list[str]:
 def layer_svg(
     layer: MapLayer, result: PathResult | None = None, cost: np.ndarray | None = None
 ) -> str:
-    """SVG text of ``layer`` (and its map's other layers), optionally with a result on top."""
+    """SVG text of ``layer`` (and its map's other layers), optionally with a result on top.
+
+    Examples
+    --------
+    >>> from labkit.pathfinding.map_file import data_path, load_map
+    >>> layer_svg(load_map(data_path("corridors.json")).game_map.event_layer).startswith("<svg")
+    True
+    """
     h, w = layer.height, layer.width
     game_map = layer.game_map
     full = h * CELL + (CAPTION if result is not None else 0)

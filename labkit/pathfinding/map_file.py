@@ -58,7 +58,14 @@ MAX_BYTES = 128 * 1024 * 1024
 
 @dataclass
 class MapFile:
-    """A loaded map file: the map, its cost field (or None) and its direction handler."""
+    """A loaded map file: the map, its cost field (or None) and its direction handler.
+
+    Examples
+    --------
+    >>> mf = MapFile.load(data_path("swamp.json"))
+    >>> mf.cost is not None, mf.face.name
+    (True, '8-way')
+    """
 
     game_map: GameMap
     cost: NDArray[np.float64] | None
@@ -74,19 +81,27 @@ class MapFile:
         return map_from_dict(doc, state)
 
     def save(self, path: str | os.PathLike) -> None:
-        """Write the map file atomically."""
-        save_map(path, self)
+        """Write the map file atomically (the one saving path; :func:`save_map` is an alias)."""
+        doc = map_to_dict(self.game_map, self.cost, self.face)
+        io.save_json(path, doc, format=FORMAT, version=VERSIONS[-1])
 
     @classmethod
     def load(cls, path: str | os.PathLike, state: Any = None) -> MapFile:
-        """Read and validate a map file (see :func:`load_map`).
+        """Read and validate a map file; errors name the file, the JSON pointer and the value.
+
+        The one loading path of the map format; :func:`load_map` is an alias.
 
         Examples
         --------
         >>> MapFile.load(data_path("corridors.json")).game_map.width
         12
         """
-        return load_map(path, state)
+        doc = io.load_json(path, format=FORMAT, versions=VERSIONS, error=MapError,
+                           max_bytes=MAX_BYTES, check_text=_grid_sizes)  # fmt: skip
+        try:
+            return map_from_dict(doc, state)
+        except MapError as exc:
+            raise exc.with_file(str(path)) from None
 
 
 def _grid(value: Any, at: str, kind: type, shape: tuple[int, int] | None) -> np.ndarray:
@@ -223,7 +238,7 @@ def _grid_sizes(data: bytes) -> None:
 
 
 def load_map(path: str | os.PathLike, state: Any = None) -> MapFile:
-    """Read and validate a map file; errors name the file, the JSON pointer and the value.
+    """Read and validate a map file: an alias of :meth:`MapFile.load`.
 
     Examples
     --------
@@ -232,22 +247,31 @@ def load_map(path: str | os.PathLike, state: Any = None) -> MapFile:
     >>> mf.game_map.width, mf.face.name
     (12, '4-way')
     """
-    doc = io.load_json(path, format=FORMAT, versions=VERSIONS, error=MapError,
-                       max_bytes=MAX_BYTES, check_text=_grid_sizes)  # fmt: skip
-    try:
-        return map_from_dict(doc, state)
-    except MapError as exc:
-        raise exc.with_file(str(path)) from None
+    return MapFile.load(path, state)
 
 
 def save_map(path: str | os.PathLike, map_file: MapFile) -> None:
-    """Write a map file atomically."""
-    doc = map_to_dict(map_file.game_map, map_file.cost, map_file.face)
-    io.save_json(path, doc, format=FORMAT, version=VERSIONS[-1])
+    """Write a map file atomically: an alias of :meth:`MapFile.save` (argument order kept).
+
+    Examples
+    --------
+    >>> import os, tempfile
+    >>> path = os.path.join(tempfile.mkdtemp(), "copy.json")
+    >>> save_map(path, load_map(data_path("corridors.json")))
+    >>> load_map(path).game_map.width
+    12
+    """
+    map_file.save(path)
 
 
 def data_path(name: str) -> str:
-    """Path of a shipped example map in ``data/maps``."""
+    """Path of a shipped example map in ``data/maps``.
+
+    Examples
+    --------
+    >>> data_path("corridors.json").endswith("corridors.json")
+    True
+    """
     from labkit._data import data_path as shipped
 
     return str(shipped("maps", name))

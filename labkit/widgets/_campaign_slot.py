@@ -15,8 +15,7 @@ from pathlib import Path
 
 from labkit import ArgumentError
 from labkit._text import html_text
-from labkit.hexpuzzle.campaign_file import Campaign
-from labkit.hexpuzzle.level import Level, LevelError
+from labkit.hexpuzzle import Campaign, Level, LevelError
 
 __all__ = ["CampaignSlot"]
 

@@ -17,8 +17,7 @@ from typing import Any
 
 import numpy as np
 
-from labkit.encounter.rules.balance import Balance
-from labkit.encounter.rules.combat import Loadout, compose
+from labkit.encounter import Balance, Loadout, compose
 
 _FIELDS = ("character", "weapon", "armour")
 

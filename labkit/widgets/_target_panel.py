@@ -16,8 +16,7 @@ from collections.abc import Callable
 from typing import Any
 
 from labkit import ArgumentError
-from labkit.hexpuzzle.level import Level
-from labkit.hexpuzzle.solving.generator import GeneratorOptionError
+from labkit.hexpuzzle import GeneratorOptionError, Level
 
 __all__ = ["TargetPanel"]
 
@@ -89,7 +88,7 @@ class TargetPanel:
 
     def generate(self, target: float | None = None) -> Level | None:
         """Search for a level at ``target`` (default: the slider); ``None`` if none is found."""
-        from labkit.hexpuzzle.solving.targets import generate_to_target
+        from labkit.hexpuzzle import generate_to_target
 
         goal = float(self.target.value if target is None else target)
         seed = int(self.seed.value)

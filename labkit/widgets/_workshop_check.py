@@ -8,8 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from labkit.hexpuzzle import trace
-from labkit.hexpuzzle.level import Level
+from labkit.hexpuzzle import Level, trace
 
 
 def _tiles(ids: list[str]) -> str:

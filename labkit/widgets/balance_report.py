@@ -19,7 +19,7 @@ import math
 from typing import Any
 
 from labkit import LabkitError
-from labkit.encounter.sim.settings import SimulationSettings
+from labkit.encounter import SimulationSettings
 from labkit.widgets._code import CodeMixin, literal, source
 from labkit.widgets._figure import FigurePane, new_figure
 
@@ -97,7 +97,7 @@ class BalanceReport(CodeMixin):
 
     def run(self) -> Any:
         """Play both versions on the seeds; updates the table and the figure."""
-        from labkit.encounter.sim.compare import compare, play_pair, survival_bands
+        from labkit.encounter import compare, play_pair, survival_bands
 
         try:
             seeds = range(max(1, int(self.seeds.value)))
@@ -113,7 +113,7 @@ class BalanceReport(CodeMixin):
 
     def run_policies(self) -> Any:
         """Every NPC policy against every monster policy in both versions (one table)."""
-        from labkit.encounter.sim.ratings import policy_balance
+        from labkit.encounter import policy_balance
 
         try:
             self.policies = policy_balance(self.version("a"), self.version("b"),
@@ -161,7 +161,7 @@ class BalanceReport(CodeMixin):
                 f"{rows}</table>")  # fmt: skip
 
     def _show(self) -> None:
-        from labkit.encounter.draw_compare import draw_forest, draw_survival_bands
+        from labkit.encounter import draw_forest, draw_survival_bands
 
         if self.table is None:
             self.text.value = f"<span style='color:#b00'>{html.escape(self.error or '')}</span>"

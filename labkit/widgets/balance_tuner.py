@@ -163,7 +163,7 @@ class BalanceTuner(CodeMixin):
 
     def run(self) -> Any:
         """Tune the chosen parameter; updates the progress bar, the text and the figure."""
-        from labkit.encounter.sim.tune import tune
+        from labkit.encounter import tune
 
         bounds: tuple = (self.low.value, self.high.value)
         if self.integer:

@@ -21,10 +21,7 @@ import numpy as np
 from labkit import ArgumentError
 from labkit._data import data_path
 from labkit._text import html_text
-from labkit.hexpuzzle import Level, Trace, trace
-from labkit.hexpuzzle.collision import TILE_RADIUS
-from labkit.hexpuzzle.coords import centre
-from labkit.hexpuzzle.draw import BoardPlot
+from labkit.hexpuzzle import TILE_RADIUS, BoardPlot, Level, Trace, centre, trace
 from labkit.hexpuzzle.draw import update as update_board
 from labkit.widgets._code import CodeMixin, level_code, literal, path_code, source
 from labkit.widgets._controls import WIDE, snapped, tip
@@ -195,7 +192,7 @@ class CollisionSweepViewer(CodeMixin):
     def animation(self, *, frames: int = 30, interval: int = 60):
         """The selected tap's sweep scrubbed from start to end, as a ``matplotlib`` animation
         (see :func:`labkit.hexpuzzle.sweep_animation`)."""
-        from labkit.hexpuzzle.animation import sweep_animation
+        from labkit.hexpuzzle import sweep_animation
 
         if self.trace is None:
             from labkit import ArgumentError
@@ -205,7 +202,7 @@ class CollisionSweepViewer(CodeMixin):
 
     def save(self, path: str | Path, *, frames: int = 30, fps: float = 15) -> None:
         """Write the sweep as ``path`` (``.gif``; ``.mp4`` when ffmpeg is present)."""
-        from labkit.hexpuzzle.animation import save_animation
+        from labkit.hexpuzzle import save_animation
 
         save_animation(self.animation(frames=frames), path, fps=fps)
 

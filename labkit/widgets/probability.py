@@ -28,15 +28,8 @@ from typing import Any
 import numpy as np
 
 from labkit import LabkitError
-from labkit.encounter import draw
+from labkit.encounter import FightStats, Loadout, compose, draw, simulate_fights, wilson_interval
 from labkit.encounter.rules.balance import Balance, PriorityRule, default_balance
-from labkit.encounter.rules.combat import (
-    FightStats,
-    Loadout,
-    compose,
-    simulate_fights,
-    wilson_interval,
-)
 from labkit.encounter.rules.tables import INDICES, table_index
 from labkit.widgets._code import CodeError, CodeMixin, literal, path_code, source
 from labkit.widgets._controls import tip

@@ -15,7 +15,7 @@ from typing import Any
 
 import numpy as np
 
-from labkit.hexpuzzle.difficulty.scoring import Difficulty
+from labkit.hexpuzzle import Difficulty
 from labkit.widgets._figure import FigurePane, new_figure
 
 __all__ = ["SkillPanel"]
@@ -43,7 +43,7 @@ class SkillPanel:
 
     def fit(self) -> Any:
         """Fit the model and its held-out report, then redraw; returns the model."""
-        from labkit.hexpuzzle.difficulty.skill import fit_skill_model
+        from labkit.hexpuzzle import fit_skill_model
 
         if self.telemetry is None:
             self.summary.value = "<b>no telemetry: nothing to fit the skill model to</b>"

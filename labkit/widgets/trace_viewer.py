@@ -23,8 +23,7 @@ import html
 import os
 from typing import Any
 
-from labkit.encounter.records.playback import playback
-from labkit.encounter.records.trace import SimulationTrace
+from labkit.encounter import SimulationTrace, playback
 from labkit.widgets._code import CodeMixin, literal, path_code, source
 from labkit.widgets._figure import FigurePane, new_figure
 from labkit.widgets.glossary import event_sentence, words
@@ -137,7 +136,7 @@ class TraceViewer(CodeMixin):
 
     def animation(self, *, interval: int = 300):
         """The whole game as a ``matplotlib`` animation (see :func:`labkit.encounter.animation`)."""
-        from labkit.encounter.animation import animate
+        from labkit.encounter import animate
 
         return animate(self.trace, interval=interval, size=self._size)
 
@@ -167,7 +166,7 @@ class TraceViewer(CodeMixin):
 
     def _resimulates(self) -> bool:
         if not hasattr(self, "_same_as_simulated"):
-            from labkit.encounter.sim.runner import simulate
+            from labkit.encounter import simulate
 
             try:
                 again = simulate(self.trace.settings, version=self.trace.version)

@@ -43,11 +43,9 @@ import numpy as np
 
 from labkit._data import data_path
 from labkit._text import html_text
+from labkit.hexpuzzle import Level, calibrate, observed_index, strengths
 from labkit.hexpuzzle.difficulty.calibration import BAND_NAMES, DEFAULT_EDGES, band_of
-from labkit.hexpuzzle.difficulty.fit import calibrate, strengths
-from labkit.hexpuzzle.difficulty.observed import observed_index
 from labkit.hexpuzzle.difficulty.scoring import PARTS, WEIGHTS, Difficulty, js_round, score
-from labkit.hexpuzzle.level import Level
 from labkit.widgets._busy import busy
 from labkit.widgets._code import (
     CodeError,
@@ -112,7 +110,7 @@ class DifficultyWorkbench(CodeMixin):
         self._levels_arg = None if levels is None else list(levels)
         self._telemetry_arg = telemetry
         if levels is None:
-            from labkit.hexpuzzle.shipped_campaign import campaign
+            from labkit.hexpuzzle import campaign
 
             levels = campaign()
             if telemetry is None and sample_telemetry_path().is_file():

@@ -39,9 +39,7 @@ from typing import Any
 import numpy as np
 
 from labkit._text import html_text
-from labkit.hexpuzzle import coords
-from labkit.hexpuzzle.difficulty.scoring import score
-from labkit.hexpuzzle.draw import BoardPlot
+from labkit.hexpuzzle import BoardPlot, coords, score
 from labkit.hexpuzzle.draw import update as update_board
 from labkit.hexpuzzle.level import MAX_RADIUS, STRAIGHT, Level, LevelError, all_matchings
 from labkit.widgets._code import CodeMixin, literal, source

@@ -85,9 +85,16 @@ def compass(dx, dy):
 
 def sound(shape, sources):
     """For every cell, try every source: (strength, direction name) with the tie rule."""
+    strength, direction, _ = sound_sources(shape, sources)
+    return strength, direction
+
+
+def sound_sources(shape, sources):
+    """:func:`sound` and, per cell, the index of the source heard (-1 for none)."""
     h, w = shape
     strength = np.zeros(shape, dtype=np.int64)
     direction = np.full(shape, "NONE", dtype=object)
+    source = np.full(shape, -1, dtype=np.int64)
     for y in range(h):
         for x in range(w):
             best, best_k = 0, -1
@@ -98,5 +105,6 @@ def sound(shape, sources):
             if best_k >= 0:
                 sx, sy, _ = sources[best_k]
                 strength[y, x] = best
+                source[y, x] = best_k
                 direction[y, x] = compass(sx - x, sy - y)
-    return strength, direction
+    return strength, direction, source

@@ -30,7 +30,7 @@ from labkit.hexpuzzle.evaluation.measures import (
 from labkit.hexpuzzle.solving.constraints import constraints, score_bounds
 from labkit.hexpuzzle.solving.solver import solver_calls
 from labkit.rng import make_rng
-from tests.hexpuzzle.test_curve import turned_picture
+from tests.hexpuzzle.solving.test_curve import turned_picture
 
 #: A hand-made radius-2 level: straight tracks, three tiles, one blocking another.
 TRACKS = (3, 4, 5, 0, 1, 2)  # every port to its opposite

@@ -1,6 +1,7 @@
 """Each kernel of ``labkit.pathfinding._kernels`` against a plain-Python reference.
 
-The heap against ``heapq``; ``bfs_graph`` against a readable BFS over the same pass table;
+The heap against ``heapq``; ``bfs_graph`` against the readable BFS of
+``tests/kernel_references.py``;
 ``graph_search`` against a readable Dijkstra (its settled count included); ``grid_search`` and
 the bucket queue against a readable Dijkstra with early stop at the target; ``trace_cells`` and
 ``small_integer_costs`` on hand-worked inputs. Small inputs: these run once per mutant.
@@ -9,12 +10,12 @@ the bucket queue against a readable Dijkstra with early stop at the target; ``tr
 from __future__ import annotations
 
 import heapq
-from collections import deque
 
 import numpy as np
 import pytest
 
 from labkit.pathfinding import _kernels
+from tests import kernel_references
 
 # -- heap -------------------------------------------------------------------------------------
 
@@ -258,31 +259,6 @@ def test_an_all_blocked_grid_reaches_only_the_start():
 # -- object-level graph -----------------------------------------------------------------------
 
 
-def reference_bfs(can, hit, dxs, dys, sx, sy, start_terminal):
-    h, w, k = can.shape
-    index = np.full((h, w), -1)
-    index[sy, sx] = 0
-    cells, edges, terminal = [(sx, sy)], [[-1] * k], [start_terminal]
-    queue = deque([0])
-    while queue:
-        u = queue.popleft()
-        if terminal[u]:
-            continue
-        ux, uy = cells[u]
-        for d in range(k):
-            nx, ny = ux + int(dxs[d]), uy + int(dys[d])
-            if not can[uy, ux, d] or not (0 <= nx < w and 0 <= ny < h) or (nx, ny) == (ux, uy):
-                continue
-            if index[ny, nx] < 0:
-                index[ny, nx] = len(cells)
-                cells.append((nx, ny))
-                edges.append([-1] * k)
-                terminal.append(bool(hit[ny, nx]))
-                queue.append(index[ny, nx])
-            edges[u][d] = index[ny, nx]
-    return index, np.array(cells).reshape(-1, 2), np.array(edges).reshape(-1, k), terminal
-
-
 def test_bfs_graph_matches_a_readable_bfs():
     rng = np.random.default_rng(47)
     offsets = np.array([(0, -1), (1, 0), (0, 1), (-1, 0), (1, 1), (0, 0), (-1, -1)])
@@ -296,7 +272,7 @@ def test_bfs_graph_matches_a_readable_bfs():
         sx, sy = int(rng.integers(w)), int(rng.integers(h))
         start_terminal = bool(rng.random() < 0.15)
         got = _kernels.bfs_graph(can, hit, dxs, dys, sx, sy, start_terminal)
-        want = reference_bfs(can, hit, dxs, dys, sx, sy, start_terminal)
+        want = kernel_references.bfs_graph(can, hit, dxs, dys, sx, sy, start_terminal)
         # node numbers and cells are integers, terminal flags booleans (MapGraph's arrays)
         assert [a.dtype for a in got] == [np.int64, np.int64, np.int64, np.bool_]
         np.testing.assert_array_equal(got[0], want[0])

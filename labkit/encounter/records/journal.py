@@ -97,7 +97,13 @@ class ActionJournal:
 
 
 def describe(event: dict[str, Any]) -> str:
-    """One event in a short line of words (for tables and the viewer)."""
+    """One event in a short line of words (for tables and the viewer).
+
+    Examples
+    --------
+    >>> describe({"category": "decision", "state": {"action": "explore"}})
+    'decides explore'
+    """
     s = event["state"]
     cat = event["category"]
     if cat == "decision":

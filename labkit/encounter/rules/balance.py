@@ -182,12 +182,22 @@ class Balance:
     def load(cls, path: str | os.PathLike | None = None) -> Balance:
         """Read and validate a balance file (default: the shipped A edition).
 
+        The one loading path of the balance format; :func:`load_balance` is an alias.
+
+        Raises
+        ------
+        BalanceError
+            Unreadable file, wrong format/version, or any broken rule (pointer and value named).
+
         Examples
         --------
         >>> Balance.load().edition == default_balance().edition
         True
         """
-        return load_balance(path)
+        path = DEFAULT_PATH if path is None else Path(path)
+        doc = load_json(path, format=FORMAT, versions=VERSIONS, error=BalanceError,
+                        max_bytes=MAX_BYTES)  # fmt: skip
+        return balance_from_dict(doc, file=str(path))
 
     def to_dict(self) -> dict[str, Any]:
         """The balance document (format and version first); :meth:`from_dict` reads it back.
@@ -510,22 +520,14 @@ def _build(doc: dict, file: str | None) -> Balance:
 
 
 def load_balance(path: str | os.PathLike | None = None) -> Balance:
-    """Load and validate a balance file (default: the shipped A edition).
-
-    Raises
-    ------
-    BalanceError
-        Unreadable file, wrong format/version, or any broken rule (pointer and value named).
+    """Load and validate a balance file: an alias of :meth:`Balance.load`.
 
     Examples
     --------
     >>> load_balance().edition == default_balance().edition
     True
     """
-    path = DEFAULT_PATH if path is None else Path(path)
-    doc = load_json(path, format=FORMAT, versions=VERSIONS, error=BalanceError,
-                    max_bytes=MAX_BYTES)  # fmt: skip
-    return balance_from_dict(doc, file=str(path))
+    return Balance.load(path)
 
 
 @functools.lru_cache(maxsize=1)

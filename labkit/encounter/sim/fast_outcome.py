@@ -41,7 +41,15 @@ def _shipped(settings: SimulationSettings) -> bool:
 
 
 def outcome_row_fast(settings: SimulationSettings) -> Row:
-    """:func:`~labkit.encounter.sim.runner.outcome_row`, played by the numba kernel."""
+    """:func:`~labkit.encounter.sim.runner.outcome_row`, played by the numba kernel.
+
+    Examples
+    --------
+    >>> from labkit.encounter.sim.runner import outcome_row
+    >>> settings = SimulationSettings(seed=3, max_steps=30)
+    >>> outcome_row_fast(settings) == outcome_row(settings)
+    True
+    """
     return _play(settings, settings.seed, settings.map_seed)
 
 

@@ -11,12 +11,18 @@ import math
 
 import numpy as np
 
-from labkit._jit import kernel
+from labkit._jit import Covered, kernel
 
 PI2 = math.pi * math.pi
 
 
-@kernel
+_GLICKO2 = Covered(
+    "a Glicko-2 step; checked game by game against the plain ratings.glicko2",
+    "test_kernel_matches_the_plain_algorithm",
+)
+
+
+@kernel(reference=_GLICKO2)
 def new_volatility(phi, sigma, v, delta, tau):
     """Glickman's step 5: the new volatility by the Illinois algorithm (tolerance 1e-6)."""
     a = math.log(sigma * sigma)
@@ -47,7 +53,7 @@ def new_volatility(phi, sigma, v, delta, tau):
     return math.exp(A / 2.0)
 
 
-@kernel
+@kernel(reference=_GLICKO2)
 def one_game(mu, phi, sigma, mu_o, phi_o, s, tau):
     """One player's Glicko-2 update after one game against an opponent: (μ', φ', σ')."""
     g = 1.0 / math.sqrt(1.0 + 3.0 * phi_o * phi_o / PI2)
@@ -67,7 +73,7 @@ def _example():
             z.copy(), z + 2.0, z + 0.06, np.zeros(2, np.int64), 0.5, 0.3, 0.63)  # fmt: skip
 
 
-@kernel(example=_example)
+@kernel(example=_example, reference=_GLICKO2)
 def rate_games(player, level, score, p_mu, p_phi, p_sigma, p_n, l_mu, l_phi, l_sigma, l_n,
                tau, cap, provisional):  # fmt: skip
     """Rate games in order, in place. ``score`` is the player's result (1 = first-try win).

@@ -21,7 +21,7 @@ import math
 import numpy as np
 from numba import prange
 
-from labkit._jit import kernel
+from labkit._jit import Covered, kernel
 
 
 def _example():
@@ -38,7 +38,13 @@ def _example():
 BLOCKS = 16
 
 
-@kernel(example=_example, fastmath=True)
+_MARGINAL = Covered(
+    "fills output arrays in place; _skill_kernels.reference_marginal returns them",
+    "test_kernel_matches_its_plain_reference",
+)
+
+
+@kernel(example=_example, fastmath=True, reference=_MARGINAL)
 def marginal(indptr, item, y1, y0, lp, lq, p, z, logw, gu, gv, u, v, mean, want):
     """Σ log marginal over players; fills ``gu``/``gv`` (items) and, when ``want``, the
     per-entry ``u``/``v`` (score parts) and the posterior mean node ``mean`` per player."""
@@ -46,7 +52,7 @@ def marginal(indptr, item, y1, y0, lp, lq, p, z, logw, gu, gv, u, v, mean, want)
     return _block(0, n, indptr, item, y1, y0, lp, lq, p, z, logw, gu, gv, u, v, mean, want)
 
 
-@kernel(example=_example, fastmath=True, parallel=True)
+@kernel(example=_example, fastmath=True, parallel=True, reference=_MARGINAL)
 def marginal_threads(indptr, item, y1, y0, lp, lq, p, z, logw, gu, gv, u, v, mean, want):
     """:func:`marginal` with the players cut into :data:`BLOCKS` blocks run on threads (for
     large tables only: on a busy machine a thread that waits for a core stalls the rest)."""
@@ -69,7 +75,7 @@ def marginal_threads(indptr, item, y1, y0, lp, lq, p, z, logw, gu, gv, u, v, mea
     return totals.sum()
 
 
-@kernel(fastmath=True)
+@kernel(fastmath=True, reference=_MARGINAL)
 def _block(first, stop, indptr, item, y1, y0, lp, lq, p, z, logw, gu, gv, u, v, mean, want):
     """Players ``first … stop − 1`` of :func:`marginal`."""
     n_nodes = z.shape[0]

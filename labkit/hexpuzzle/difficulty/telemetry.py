@@ -204,8 +204,11 @@ def load_telemetry(
 ) -> Any:
     """Read telemetry: a CSV file, a Parquet file or a folder of Parquet files (streamed).
 
-    The same loading path as :meth:`~labkit.hexpuzzle.Telemetry.load` (which also keeps the
-    comment lines).
+    The loading path of :meth:`~labkit.hexpuzzle.Telemetry.load` (both read through
+    ``read_table``, which checks every row), returning the rows themselves instead of a
+    ``Telemetry``: ``load_telemetry(p, frame=False)`` equals ``Telemetry.load(p).table`` and
+    ``load_telemetry(p, frame=True)`` equals ``Telemetry.load(p).to_frame()``; the same errors.
+    ``Telemetry.load`` also keeps the comment lines.
 
     Parameters
     ----------

@@ -31,7 +31,7 @@ import math
 
 import numpy as np
 
-from labkit._jit import kernel
+from labkit._jit import Covered, kernel
 
 GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 MIX1 = np.uint64(0xBF58476D1CE4E5B9)
@@ -40,7 +40,12 @@ S30, S27, S31, S11 = np.uint64(30), np.uint64(27), np.uint64(31), np.uint64(11)
 TO_UNIT = 1.0 / 9007199254740992.0
 
 
-@kernel
+@kernel(
+    reference=Covered(
+        "SplitMix64: the published first outputs",
+        "test_splitmix_matches_the_published_first_outputs",
+    )
+)
 def uniform(state):
     """Next SplitMix64 uniform in [0, 1) of ``state`` (a 1-element uint64 array, advanced)."""
     z = state[0] + GOLDEN
@@ -61,7 +66,13 @@ def _example():
     return theta, seeds, -1.0, 1.0, w, q, True, counts
 
 
-@kernel(example=_example)
+@kernel(
+    example=_example,
+    reference=Covered(
+        "the plain game loop for loop returns counts; the kernel fills a counts array",
+        "test_kernel_and_py_func_agree_with_the_plain_game",
+    ),
+)
 def play(theta, seeds, g0, dg, w, q, moves_on, counts):
     """Play players ``theta`` (P,) with their ``seeds`` (P,) uint64; add to ``counts`` (5, L).
 

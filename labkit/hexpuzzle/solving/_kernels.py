@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from labkit._jit import kernel
+from labkit._jit import Covered, kernel
 from labkit.hexpuzzle import _kernels
 
 
@@ -31,7 +31,13 @@ def _example_blockers():
     return points, starts, skip, centres, 1.76
 
 
-@kernel(example=_example_blockers)
+@kernel(
+    example=_example_blockers,
+    reference=Covered(
+        "blockers of many segments: equal to one sweep per segment",
+        "test_path_blockers_of_many_paths_match_one_by_one_sweeps",
+    ),
+)
 def path_blockers(points, starts, skip, centres, radius):
     """Every obstacle each path touches: ``hit[p, j]`` for path ``points[starts[p]:starts[p+1]]``.
 
@@ -58,7 +64,13 @@ def _example_closure():
     return exits, blockers, np.int64(7), np.zeros(3, dtype=np.int64)
 
 
-@kernel(example=_example_closure)
+@kernel(
+    example=_example_closure,
+    reference=Covered(
+        "the readable closure works on sets of tiles, not bit layers",
+        "test_closure_kernel_matches_reference_and_py_func",
+    ),
+)
 def closure_layers(exits, blockers, remaining, layers):
     """Remove every tile that can exit, layer by layer, at one orientation.
 

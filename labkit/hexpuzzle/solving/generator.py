@@ -100,7 +100,13 @@ def _draw(rng: np.random.Generator, span: tuple[int, int]) -> int:
 
 
 def random_board(rng: np.random.Generator, radius: int, straight: float = 0.0) -> Board:
-    """A hexagonal board of ``radius``, random tracks (straight with probability ``straight``)."""
+    """A hexagonal board of ``radius``, random tracks (straight with probability ``straight``).
+
+    Examples
+    --------
+    >>> len(random_board(np.random.default_rng(0), 2).cells)  # a radius-2 hexagon: 19 cells
+    19
+    """
     tracks = {}
     for cell in coords.hexagon_cells(radius):
         if rng.random() < straight:
@@ -122,6 +128,13 @@ def place_backwards(
     Each tile exits at its batch's orientation with all earlier-placed tiles present. Returns
     the tiles in placement order (play them back to front); fewer than asked when the board
     runs out of valid spots.
+
+    Examples
+    --------
+    >>> rng = np.random.default_rng(0)
+    >>> tiles = place_backwards(rng, random_board(rng, 2), [(0, 2)])
+    >>> len(tiles) <= 2
+    True
     """
     placed: tuple[Tile, ...] = ()
     cells = sorted(board.cells)

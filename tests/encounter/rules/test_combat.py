@@ -22,8 +22,7 @@ from labkit.encounter.rules.combat import (
     simulate_fights,
     wilson_interval,
 )
-
-from . import reference
+from tests.encounter import reference
 
 B = default_balance()
 CHI2_LIMIT = sps.chi2.ppf(0.999, df=9)  # 27.9: a fixed-seed sample passes, a shifted table fails

@@ -9,8 +9,7 @@ from hypothesis import strategies as st
 
 from labkit import ArgumentError, _jit
 from labkit.encounter.rules.sound import Direction, SoundError, heard_at, propagate_sound
-
-from . import reference
+from tests.encounter import reference
 
 
 def names(direction: np.ndarray) -> np.ndarray:

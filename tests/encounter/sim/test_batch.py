@@ -13,8 +13,7 @@ from labkit.encounter.sim import pool as worker_pool
 from labkit.encounter.sim.batch import run_batch
 from labkit.encounter.sim.runner import outcome, simulate
 from labkit.encounter.sim.settings import SimulationSettings
-
-from ..faults import DiskFull
+from tests.faults import DiskFull
 
 BASE = SimulationSettings(max_steps=200)
 

@@ -13,7 +13,7 @@ from labkit.hexpuzzle.cli.solver import register_solver_commands
 from labkit.hexpuzzle.coords import rotate_cell
 from labkit.hexpuzzle.solving.curve import puzzle_key
 from tests.hexpuzzle.helpers import random_level
-from tests.hexpuzzle.test_targets import StandInSkillModel, assert_verified
+from tests.hexpuzzle.solving.test_targets import StandInSkillModel, assert_verified
 
 
 def turned_picture(level: Level, k: int) -> Level:
