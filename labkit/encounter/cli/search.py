@@ -74,6 +74,7 @@ def register(sub: argparse._SubParsersAction, game_options: Any, engine_options:
     im.add_argument("--trajectories", type=int, default=20, help="Morris paths")
     im.add_argument("--seeds", default="0:1000000", help="seed pool, cut into blocks")
     im.add_argument("--rng", type=int, default=0, help="seed of the design and bootstrap")
+    im.add_argument("--out", help="directory of the evaluations (the same command resumes)")
     im.add_argument("--csv", help="write the tidy table as CSV")
     im.add_argument("--plot", help="save the bar chart (PNG, SVG, PDF)")
     engine_options(im)
@@ -89,6 +90,9 @@ def add_tune_options(tu: argparse.ArgumentParser) -> None:
                     help="several targets: fresh games per re-checked candidate")  # fmt: skip
     tu.add_argument("--sampler", choices=("tpe", "nsga2"), default="tpe")
     tu.add_argument("--enough", type=int, help="stop after this many trials meet every target")
+    tu.add_argument("--refine", type=int, default=0,
+                    help="several targets: trials of the budget kept for a local refinement "
+                         "when the re-check fails (confirmed on further fresh seeds)")  # fmt: skip
     tu.add_argument("--out", help="several targets: directory of the study (resumable)")
 
 
@@ -108,11 +112,17 @@ def _cmd_importance(args: argparse.Namespace) -> int:
     try:
         imp = importance(base, knobs, seeds=seeds, method=args.method, outcome=args.outcome,
                          games=args.games, n=args.n, trajectories=args.trajectories,
-                         rng=args.rng, executor=executor, progress=not args.quiet)  # fmt: skip
+                         rng=args.rng, executor=executor, progress=not args.quiet,
+                         out=args.out)  # fmt: skip
     finally:
         if close is not None:
             close()
     print(imp.summary())
+    tiers = imp.tiers()
+    if any(len(tier) > 1 for tier in tiers):
+        labels = imp.table.drop_duplicates("knob").set_index("knob")["label"]
+        print("ties (the data cannot order them): " + "; ".join(
+            " = ".join(labels[k] for k in tier) for tier in tiers if len(tier) > 1))  # fmt: skip
     t = imp.table[imp.table["index"] == imp.main].sort_values("rank", na_position="last")
     for r in t.itertuples():
         rng = "" if r.knob == "seed block" else f" {_num(r.low)} to {_num(r.high)}"
@@ -146,11 +156,13 @@ def cmd_tune_many(args: argparse.Namespace) -> int:
     knobs = parse_knobs(args.knob)
     base = settings_from_args(args, 0)
     executor, close = _executor(args)
-    seeds = args.seeds if args.seeds != "0:4000" else f"0:{args.games + args.fresh}"
+    wanted = args.games + args.fresh * (2 if args.refine else 1)
+    seeds = args.seeds if args.seeds != "0:4000" else f"0:{wanted}"
     try:
         t = tune_many(base, knobs, args.target, budget=args.budget or 300,
                       seeds=parse_seeds(seeds), games=args.games, fresh=args.fresh,
                       sampler=args.sampler, enough=args.enough, out=args.out,
+                      refine=args.refine,
                       executor=executor, progress=not args.quiet)  # fmt: skip
     finally:
         if close is not None:

@@ -14,10 +14,14 @@ draw is measured and reported (the noise share), not hidden in the knobs' indice
   other step replays the same seeds (common random numbers), so a knob that changes nothing has
   effects of exactly 0.
 * ``method="sobol"`` (the knobs that matter): first-order (``first``, the share of variance the
-  knob explains alone) and total-order (``total``, with every interaction) indices by the
-  Saltelli (2010) / Jansen estimators that :func:`scipy.stats.sobol_indices` uses, on a
-  scrambled Sobol' design of ``n`` base rows (``n * (knobs + 3)`` evaluations). The seed block's
-  total-order index is the noise share.
+  knob explains alone) and total-order (``total``, with every interaction among the knobs)
+  indices on a scrambled Sobol' design of ``n`` base rows (``n * (knobs + 3)`` evaluations):
+  Saltelli (2010) first order as :func:`scipy.stats.sobol_indices`, and a *knob-only* Jansen
+  total (:func:`~labkit.encounter.sim.importance_estimators.knob_totals`): a knob's matrix
+  plays new seeds, and the seed block's own part is taken out, so a knob that only
+  reshuffles the luck (a loot change: the same seeds play out differently, the expected
+  outcome stays) has a total of 0 instead of the noise share. The seed block's total-order
+  index is the noise share. Every index is a share of the variance of one evaluation.
 
 Intervals are 95 % percentile bootstraps (over Morris paths, over Sobol base rows; streams of
 :mod:`labkit.rng`), widened where needed so that each estimate lies inside its own interval.
@@ -53,21 +57,27 @@ from typing import Any
 import numpy as np
 
 from labkit import ArgumentError
+from labkit.encounter.sim.importance_estimators import (
+    _morris,
+    _sobol,
+    _tiers,
+    knob_totals,
+    sobol_estimates,
+)
 from labkit.encounter.sim.knobs import (
     OUTCOME_WORDS,
     OUTCOMES,
     GamePlayer,
-    Knob,
     Response,
     knob_list,
 )
 
-__all__ = ["importance", "Importance", "SEED_BLOCK", "sobol_estimates"]
+__all__ = ["importance", "Importance", "SEED_BLOCK", "sobol_estimates", "knob_totals"]
 
 #: The name of the seed-block factor in the tables.
 SEED_BLOCK = "seed block"
 _COLUMNS = ["knob", "label", "unit", "low", "high", "index", "value", "lo", "hi", "matters",
-            "rank"]  # fmt: skip
+            "rank", "tier"]  # fmt: skip
 
 
 @dataclass
@@ -76,8 +86,9 @@ class Importance:
 
     ``table`` has one row per (knob, index): ``knob``, ``label`` (words and unit), ``unit``,
     ``low``, ``high``, ``index`` (Morris ``mu_star``, ``mu``, ``sigma``; Sobol ``first``,
-    ``total``), ``value``, ``lo``, ``hi`` (95 %), ``matters`` and ``rank`` (1 = the knob that
-    moves the outcome most; the seed block has no rank). ``noise`` is the seed block's share of
+    ``total``), ``value``, ``lo``, ``hi`` (95 %), ``matters``, ``rank`` (1 = the knob that
+    moves the outcome most; the seed block has none) and ``tier`` (knobs in one tier are tied:
+    :meth:`tiers`). ``noise`` is the seed block's share of
     variance (Sobol total-order) or its ``mu_star`` (Morris), with its interval.
 
     Examples
@@ -108,6 +119,26 @@ class Importance:
         """Knob names, the one that moves the outcome most first (seed block left out)."""
         t = self.table[(self.table["index"] == self.main) & (self.table["knob"] != SEED_BLOCK)]
         return list(t.sort_values("rank")["knob"])
+
+    def tiers(self) -> list[list[str]]:
+        """The ranking with its ties: knobs in one list are tied (next to each other in the
+        ranking, the 95 % interval of their paired bootstrap difference holds 0).
+
+        Examples
+        --------
+        >>> imp = importance(None, {"x": (0, 3), "y": (0, 3), "z": (0, 3)}, seeds=range(100),
+        ...                  games=1, outcome="steps", progress=False,
+        ...                  response=lambda p, s: {"steps": 2 * p["x"] + p["y"] + p["z"]})
+        >>> imp.tiers()
+        [['x'], ['y', 'z']]
+        """
+        t = self.table[(self.table["index"] == self.main) & (self.table["knob"] != SEED_BLOCK)]
+        out: list[list[str]] = []
+        for _, r in t.sort_values("rank").iterrows():
+            if not out or int(r["tier"]) != len(out):
+                out.append([])
+            out[-1].append(str(r["knob"]))
+        return out
 
     def summary(self) -> str:
         """One sentence naming the knobs that matter, with their main index and the noise."""
@@ -174,110 +205,6 @@ def _check(outcome: str, games: int, seeds: Iterable[int], method: str) -> np.nd
     return arr[: arr.size // games * games].reshape(-1, games)
 
 
-def _interval(boot: np.ndarray, est: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Percentile 95 % intervals of bootstrap rows, widened to hold the estimate."""
-    lo, hi = np.nanpercentile(boot, [2.5, 97.5], axis=0)
-    return np.minimum(lo, est), np.maximum(hi, est)
-
-
-def sobol_estimates(f_a: np.ndarray, f_b: np.ndarray, f_ab: np.ndarray) -> np.ndarray:
-    """First- and total-order indices ``(2, factors, ...)`` from the evaluations of A, B and
-    AB_i (Saltelli 2010 first order, Jansen total order: the estimators of
-    :func:`scipy.stats.sobol_indices`, on outputs centred the same way); ``f_a``, ``f_b``
-    ``(..., n)``, ``f_ab`` ``(factors, ..., n)``.
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> a, b = np.array([0.0, 1, 2, 3]), np.array([1.0, 3, 0, 2])
-    >>> sobol_estimates(a, b, np.stack([b, a])).round(2).tolist()   # f = the first factor
-    [[1.0, 0.0], [1.0, 0.0]]
-    """
-    # centred on the mean of A and B first, as scipy does (Sobol' & Levitan 1999: less bias)
-    mean = np.mean(np.concatenate([f_a, f_b], axis=-1), axis=-1, keepdims=True)
-    f_a, f_b, f_ab = f_a - mean, f_b - mean, f_ab - mean
-    var = np.var(np.concatenate([f_a, f_b], axis=-1), axis=-1)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        first = np.mean(f_b * (f_ab - f_a), axis=-1) / var
-        total = 0.5 * np.mean((f_a - f_ab) ** 2, axis=-1) / var
-    # an outcome that never changes: no knob explains any of it
-    first, total = np.where(var > 0, first, 0.0), np.where(var > 0, total, 0.0)
-    return np.stack([first, total])
-
-
-def _sobol(knobs: list[Knob], blocks: np.ndarray, n: int, evaluate: Any, gen: Any,
-           boots: int) -> tuple[list, int]:  # fmt: skip
-    from scipy.stats import qmc
-
-    d = len(knobs) + 1
-    if n < 8 or n & (n - 1):
-        raise ArgumentError("must be a power of two >= 8", argument="n", value=n)
-    sample = qmc.Sobol(2 * d, scramble=True, rng=gen).random_base2(int(math.log2(n)))
-    a, b = sample[:, :d], sample[:, d:]
-    ab = np.repeat(a[None], d, axis=0)
-    for i in range(d):
-        ab[i, :, i] = b[:, i]
-    rows = np.concatenate([a, b, ab.reshape(-1, d)])
-    f = evaluate(rows)
-    f_a, f_b, f_ab = f[:n], f[n : 2 * n], f[2 * n :].reshape(d, n)
-    est = sobol_estimates(f_a, f_b, f_ab)
-    idx = gen.integers(0, n, (boots, n))
-    boot = sobol_estimates(f_a[idx], f_b[idx], f_ab[:, idx])  # (2, d, boots)
-    out = []
-    for j, name in enumerate(("first", "total")):
-        lo, hi = _interval(boot[j].T, est[j])
-        out.append((name, est[j], lo, hi))
-    return out, rows.shape[0]
-
-
-def _morris(knobs: list[Knob], r: int, p: int, gen: Any, boots: int, play: Any) -> tuple:
-    d = len(knobs)
-    if isinstance(p, bool) or not isinstance(p, int) or p < 2 or p % 2:
-        raise ArgumentError("must be an even integer >= 2", argument="levels", value=p)
-    if isinstance(r, bool) or not isinstance(r, int) or r < 4:
-        raise ArgumentError("must be an integer >= 4", argument="trajectories", value=r)
-    delta = p / (2 * (p - 1))
-    paths, moved = [], []
-    for t in range(r):
-        start = gen.integers(0, p // 2, d) / (p - 1)
-        up = gen.random(d) < 0.5
-        x = np.where(up, start, start + delta)
-        block = 2 * t
-        order = gen.permutation(d + 1)  # d = the seed block's turn
-        path = [(x.copy(), block)]
-        for i in order:
-            if i == d:
-                block += 1
-            else:
-                x[i] = x[i] + delta if up[i] else x[i] - delta
-            path.append((x.copy(), block))
-        paths.append(path)
-        moved.append(order)
-    f = play([u for path in paths for u in path]).reshape(r, d + 2)
-    ee = np.zeros((r, d + 1))
-    for t, (path, order) in enumerate(zip(paths, moved)):
-        for step, i in enumerate(order):
-            diff = f[t, step + 1] - f[t, step]
-            if i == d:
-                ee[t, i] = diff  # a new block: the whole change is luck
-                continue
-            k = knobs[i]
-            v0, v1 = k.value(path[step][0][i]), k.value(path[step + 1][0][i])
-            ee[t, i] = diff / ((v1 - v0) / (k.high - k.low)) if v1 != v0 else math.nan
-
-    def stats(e: np.ndarray) -> np.ndarray:  # (..., r, d+1) -> (3, ..., d+1)
-        return np.stack([np.nanmean(np.abs(e), axis=-2), np.nanmean(e, axis=-2),
-                         np.nanstd(e, axis=-2, ddof=1)])  # fmt: skip
-
-    est = stats(ee)
-    boot = stats(ee[gen.integers(0, r, (boots, r))])  # (3, boots, d+1)
-    out = []
-    for j, name in enumerate(("mu_star", "mu", "sigma")):
-        lo, hi = _interval(boot[j], est[j])
-        out.append((name, est[j], lo, hi))
-    return out, r * (d + 2)
-
-
 def importance(
     base: Any,
     knobs: Mapping[str, Any],
@@ -295,6 +222,7 @@ def importance(
     executor: Any = None,
     progress: Any = True,
     response: Response | None = None,
+    out: Any = None,
 ) -> Importance:
     """How much each knob moves ``outcome``: Morris screening or Sobol indices, with noise.
 
@@ -325,6 +253,9 @@ def importance(
         Where the games run and a progress bar over games (as in :func:`~labkit.encounter.sweep`).
     response : callable, optional
         ``response(point, seeds) -> {outcome: per-game values}`` instead of the games.
+    out : path, optional
+        Directory for the evaluations, saved in parts: the same call again resumes
+        (:mod:`~labkit.encounter.sim.importance_parts`; needs an int ``rng``).
 
     Returns
     -------
@@ -357,6 +288,19 @@ def importance(
         got = player.play(points, [blocks[b] for b in which])
         return np.array([g[:, col].mean() for g in got])
 
+    if out is not None:
+        from labkit.encounter.sim.importance_parts import resumable, seeds_digest
+
+        if isinstance(rng, bool) or not isinstance(rng, int):
+            raise ArgumentError("must be an int to resume from out", argument="rng", value=rng)
+        evaluate = resumable(evaluate, out, {  # type: ignore[assignment]
+            "knobs": {k.name: [k.low, k.high] for k in ks}, "method": method,
+            "outcome": outcome, "games": games, "seeds": seeds_digest(blocks),
+            "n": n if method == "sobol" else None, "rng": rng,
+            "trajectories": trajectories if method == "morris" else None,
+            "levels": levels if method == "morris" else None,
+            "base": None if base is None or response is not None else base.to_dict()})  # fmt: skip
+
     try:
         if method == "sobol":
 
@@ -365,7 +309,7 @@ def importance(
                 pts = [{k.name: k.value(u) for k, u in zip(ks, row)} for row in rows]
                 return evaluate(pts, which.tolist())
 
-            found, evaluations = _sobol(ks, blocks, n, by_rows, gen, bootstrap)
+            found, evaluations, boot = _sobol(ks, blocks, n, by_rows, gen, bootstrap)
         else:
             if 2 * trajectories > len(blocks):
                 raise ArgumentError(f"needs {2 * trajectories} blocks of {games} seeds",
@@ -375,7 +319,7 @@ def importance(
                 pts = [{k.name: k.value(u) for k, u in zip(ks, x)} for x, _ in path]
                 return evaluate(pts, [b for _, b in path])
 
-            found, evaluations = _morris(ks, trajectories, levels, gen, bootstrap, by_path)
+            found, evaluations, boot = _morris(ks, trajectories, levels, gen, bootstrap, by_path)
     finally:
         player.close()
     names = [k.name for k in ks] + [SEED_BLOCK]
@@ -387,6 +331,7 @@ def importance(
     order = np.argsort(-np.nan_to_num(v[:-1], nan=-1.0), kind="stable")
     rank = np.empty(len(ks), dtype=int)
     rank[order] = np.arange(1, len(ks) + 1)
+    tier = _tiers(order, boot[:, :-1])
     records = []
     for name, (vals, los, his) in est.items():
         for i, kname in enumerate(names):
@@ -399,9 +344,11 @@ def importance(
                 "lo": float(los[i]), "hi": float(his[i]),
                 "matters": bool(matters_mask[i]) if k else False,
                 "rank": int(rank[i]) if k else pd.NA,
+                "tier": int(tier[i]) if k else pd.NA,
             })  # fmt: skip
     table = pd.DataFrame(records, columns=_COLUMNS)
     table["rank"] = table["rank"].astype("Int64")
+    table["tier"] = table["tier"].astype("Int64")
     matters = [ks[i].name for i in order if matters_mask[i]]
     noise = (float(est[main][0][-1]), float(est[main][1][-1]), float(est[main][2][-1]))
     return Importance(method, outcome, games, table, matters, noise, evaluations, player.games,

@@ -67,9 +67,12 @@ class TunedMany:
     its knob values (whole knobs as ints), else the re-checked candidate with the smallest
     summed miss. ``trials`` has one row per finished trial (``trial``, each knob, ``est:<outcome>``
     and ``miss:<outcome>`` on the search seeds, ``feasible``, ``front``); ``checked`` one row per
-    re-played candidate (knobs, ``est:``/``lo:``/``hi:``/``miss:`` per target on the fresh seeds,
-    ``met:`` per target, ``met``, ``sure``). ``games`` counts the games played in this call
-    (search and re-check; a resumed study's earlier games are not replayed).
+    re-played candidate (``stage`` ``"recheck"`` on the fresh seeds, ``"confirm"`` on the
+    confirmation seeds after a refinement; knobs, ``est:``/``lo:``/``hi:``/``miss:`` per target,
+    ``met:`` per target, ``met``, ``sure``); ``refined`` the refinement's trials on the fresh
+    seeds (None without one); after a refinement only the confirmation decides ``met``.
+    ``games`` counts the games played in this call (a resumed study's earlier search games
+    are not replayed; the re-check and refinement are played again, alike).
 
     Examples
     --------
@@ -89,6 +92,7 @@ class TunedMany:
     search_games: int
     fresh_games: int
     sampler: str
+    refined: Any = None
 
     def summary(self) -> str:
         """Sentences: the targets, what was found and whether it held on fresh seeds."""
@@ -96,6 +100,11 @@ class TunedMany:
         head = f"Targets: {goals}. {len(self.trials)} trials on {self.search_games} paired seeds"
         if self.best is None:
             return head + "; no candidate to re-check."
+        where = f"{self.fresh_games} fresh games"
+        if self.refined is not None:
+            head += (f", then {len(self.refined)} refinement trials around the closest "
+                     f"re-checked candidate on its {self.fresh_games} fresh seeds")  # fmt: skip
+            where = f"{self.fresh_games} confirmation games, seeds no choice has seen"
         knobs = ", ".join(f"{k.label} = {k.text(self.best[k.name])}" for k in self.knobs)
         row = self.checked[self.checked["trial"] == self.best["trial"]].iloc[0]
         parts = []
@@ -106,7 +115,7 @@ class TunedMany:
                          f"{'met' if row[f'met:{t.name}'] else 'NOT met'}")  # fmt: skip
         verdict = ("meets every target on fresh seeds" if self.met else
                    "is the closest found; not every target holds on fresh seeds")  # fmt: skip
-        return (f"{head}. {knobs} {verdict} ({self.fresh_games} fresh games: "
+        return (f"{head}. {knobs} {verdict} ({where}: "
                 f"{'; '.join(parts)}; {self.games} games in all).")  # fmt: skip
 
     def plot(self, ax: Any = None, **style: Any) -> Any:
@@ -193,6 +202,7 @@ def tune_many(
     games: int = 400,
     fresh: int = 2000,
     recheck: int = 5,
+    refine: int = 0,
     enough: int | None = None,
     sampler: str = "tpe",
     batch: int = 4,
@@ -216,11 +226,17 @@ def tune_many(
     budget : int
         Trials in the study (a resumed study counts its finished trials).
     seeds : iterable of int
-        The first ``games`` are the search's paired seeds, the next ``fresh`` the re-check's.
+        The first ``games`` are the search's paired seeds, the next ``fresh`` the re-check's
+        (and the refinement's), the ``fresh`` after those the confirmation's.
     games, fresh : int
         Games per trial; games per re-checked candidate.
     recheck : int
         Candidates re-played at most.
+    refine : int
+        Trials of ``budget`` kept for a local refinement when no re-checked candidate holds
+        (:mod:`~labkit.encounter.sim.tune_refine`: a compass search on the re-check's fresh
+        seeds from the closest candidate, its best points confirmed on the ``fresh`` seeds
+        after those); 0: none.
     enough : int, optional
         Stop searching once this many trials meet every target on the search seeds (default:
         spend the whole ``budget``).
@@ -270,16 +286,24 @@ def tune_many(
     ):
         raise ArgumentError("must be an integer >= 1 or None", argument="enough", value=enough)
     for name, v, lo in (("budget", budget, 1), ("games", games, 2), ("fresh", fresh, 2),
-                        ("recheck", recheck, 1), ("batch", batch, 1)):  # fmt: skip
+                        ("recheck", recheck, 1), ("batch", batch, 1),
+                        ("refine", refine, 0)):  # fmt: skip
         if isinstance(v, bool) or not isinstance(v, int) or v < lo:
             raise ArgumentError(f"must be an integer >= {lo}", argument=name, value=v)
     if sampler not in ("tpe", "nsga2"):
         raise ArgumentError("must be 'tpe' or 'nsga2'", argument="sampler", value=sampler)
+    if refine >= budget:
+        raise ArgumentError(f"must leave trials of budget={budget} to the search",
+                            argument="refine", value=refine)  # fmt: skip
     all_seeds = np.array(list(seeds), dtype=np.int64)
-    if all_seeds.size < games + fresh or np.unique(all_seeds).size != all_seeds.size:
-        raise ArgumentError(f"needs {games + fresh} distinct seeds (search and fresh)",
-                            argument="seeds", value=all_seeds.size)  # fmt: skip
+    wanted = games + fresh * (2 if refine else 1)
+    if all_seeds.size < wanted or np.unique(all_seeds).size != all_seeds.size:
+        raise ArgumentError(f"needs {wanted} distinct seeds (search, fresh"
+                            f"{', confirmation' if refine else ''})", argument="seeds",
+                            value=all_seeds.size)  # fmt: skip
     search, fresh_seeds = all_seeds[:games], all_seeds[games : games + fresh]
+    confirm_seeds = all_seeds[games + fresh : games + 2 * fresh]
+    searching = budget - refine
     optuna.logging.set_verbosity(optuna.logging.WARNING)
     seed = int(lrng.stream(rng, "tune_many").integers(2**31))
     # multivariate TPE sees how knobs act together (life against damage); a wider random start
@@ -309,8 +333,8 @@ def tune_many(
         if bar is not None:
             bar.update(done)
         feasible = sum(1 for t in study.trials if t.user_attrs.get("feasible"))
-        while done < budget and (enough is None or feasible < enough):
-            asked = [study.ask() for _ in range(min(batch, budget - done))]
+        while done < searching and (enough is None or feasible < enough):
+            asked = [study.ask() for _ in range(min(batch, searching - done))]
             points = [{k.name: (tr.suggest_int(k.name, int(k.low), int(k.high)) if k.integer
                                 else tr.suggest_float(k.name, k.low, k.high)) for k in ks}
                       for tr in asked]  # fmt: skip
@@ -329,11 +353,22 @@ def tune_many(
                 progress(done, budget)
         trials = _trial_table(study, ks, ts, optuna)
         checked, best, met = _recheck(trials, ks, ts, player, fresh_seeds, recheck, pd)
+        refined = None
+        if refine and not met and best is not None:
+            from labkit.encounter.sim.tune_refine import refine_and_confirm
+
+            refined, confirmed = refine_and_confirm(
+                ks, best, refine, int(trials["trial"].max()) + 1,
+                lambda pts, seeds, trial, stage: _judge(ts, pts, player.play(pts, [seeds] * len(
+                    pts)), trial, stage), fresh_seeds, confirm_seeds, recheck)  # fmt: skip
+            checked = pd.concat([checked, pd.DataFrame(confirmed)], ignore_index=True)
+            best, met = _pick(ks, checked[checked["stage"] == "confirm"])
     finally:
         if bar is not None:
             bar.close()
         player.close()
-    return TunedMany(ks, ts, trials, checked, best, met, player.games, games, fresh, sampler)
+    return TunedMany(ks, ts, trials, checked, best, met, player.games, games, fresh, sampler,
+                     refined)  # fmt: skip
 
 
 def _trial_table(study: Any, ks: list[Knob], ts: list[Target], optuna: Any) -> Any:
@@ -361,6 +396,36 @@ def _trial_table(study: Any, ks: list[Knob], ts: list[Target], optuna: Any) -> A
     return frame
 
 
+def _judge(ts: list[Target], points: list[dict], got: list[np.ndarray], trials: list[int],
+           stage: str) -> list[dict]:  # fmt: skip
+    """One record per re-played point: estimate, 95 % interval, miss and verdict per target."""
+    rows = []
+    for trial, point, g in zip(trials, points, got):
+        rec: dict[str, Any] = {"trial": trial, "stage": stage, **point}
+        met = sure = True
+        for t in ts:
+            est, lo, hi = estimate(t.outcome, g[:, OUTCOMES.index(t.outcome)])
+            ok = t.holds(est)
+            rec.update({f"est:{t.name}": est, f"lo:{t.name}": lo, f"hi:{t.name}": hi,
+                        f"miss:{t.name}": t.miss(est), f"met:{t.name}": ok})  # fmt: skip
+            met, sure = met and ok, sure and t.holds(lo) and t.holds(hi)
+        rec["met"], rec["sure"] = met, sure
+        rec["score"] = _score(ts, {t.outcome: rec[f"est:{t.name}"] for t in ts})[0]
+        rows.append(rec)
+    return rows
+
+
+def _pick(ks: list[Knob], checked: Any) -> tuple[dict | None, bool]:
+    """The best re-played candidate that holds, else the closest; and whether one holds."""
+    if checked.empty:
+        return None, False
+    held = checked[checked["met"]]
+    pick = (held if len(held) else checked).sort_values(["score", "trial"]).iloc[0]
+    best: dict[str, Any] = {"trial": int(pick["trial"])}
+    best.update({k.name: (int(pick[k.name]) if k.integer else float(pick[k.name])) for k in ks})
+    return best, bool(len(held))
+
+
 def _recheck(trials, ks, ts, player, fresh_seeds, recheck, pd) -> tuple:
     """Re-play the candidates on fresh seeds; the best one that still holds, else the closest."""
     pool = trials[trials["feasible"]] if trials["feasible"].any() else trials[trials["front"]]
@@ -374,24 +439,6 @@ def _recheck(trials, ks, ts, player, fresh_seeds, recheck, pd) -> tuple:
     points = [{k.name: (int(r[k.name]) if k.integer else float(r[k.name])) for k in ks}
               for _, r in pool.iterrows()]  # fmt: skip
     got = player.play(points, [fresh_seeds] * len(points))
-    rows = []
-    for (_, r), point, g in zip(pool.iterrows(), points, got):
-        rec: dict[str, Any] = {"trial": int(r["trial"]), **point}
-        met = sure = True
-        for t in ts:
-            est, lo, hi = estimate(t.outcome, g[:, OUTCOMES.index(t.outcome)])
-            ok = t.holds(est)
-            rec.update({f"est:{t.name}": est, f"lo:{t.name}": lo, f"hi:{t.name}": hi,
-                        f"miss:{t.name}": t.miss(est), f"met:{t.name}": ok})  # fmt: skip
-            met, sure = met and ok, sure and t.holds(lo) and t.holds(hi)
-        rec["met"], rec["sure"] = met, sure
-        rec["score"] = _score(ts, {t.outcome: rec[f"est:{t.name}"] for t in ts})[0]
-        rows.append(rec)
+    rows = _judge(ts, points, got, [int(r["trial"]) for _, r in pool.iterrows()], "recheck")
     checked = pd.DataFrame(rows)
-    if checked.empty:
-        return checked, None, False
-    held = checked[checked["met"]]
-    pick = (held if len(held) else checked).sort_values(["score", "trial"]).iloc[0]
-    best = {"trial": int(pick["trial"])}
-    best.update({k.name: (int(pick[k.name]) if k.integer else float(pick[k.name])) for k in ks})
-    return checked, best, bool(len(held))
+    return (checked, *_pick(ks, checked))

@@ -14,12 +14,16 @@ from labkit.encounter.cli.search import parse_knobs
 
 def test_importance_prints_knobs_by_name_and_unit_and_writes_table_and_chart(tmp_path, capsys):
     table, chart = tmp_path / "imp.csv", tmp_path / "imp.png"
-    rc = main(["sim", "importance", "--knob", "/characters/monster/life=2:8",
-               "--knob", "max_steps=40:300", "--trajectories", "4", "--games", "2",
-               "--seeds", "0:100", "--workers", "1", "--quiet", "--csv", str(table),
-               "--plot", str(chart)])  # fmt: skip
+    argv = ["sim", "importance", "--knob", "/characters/monster/life=2:8",
+            "--knob", "max_steps=40:300", "--trajectories", "4", "--games", "2",
+            "--seeds", "0:100", "--workers", "1", "--quiet", "--csv", str(table),
+            "--plot", str(chart), "--out", str(tmp_path / "run")]  # fmt: skip
+    rc = main(argv)
     text = capsys.readouterr().out
     assert rc == 0, text
+    assert list((tmp_path / "run").glob("part-*.json"))
+    assert main(argv) == 0  # resumed from its parts: the same table, no game played again
+    assert capsys.readouterr().out == text.replace("(32 games)", "(0 games)")
     assert "monster life (life points) 2 to 8: mu_star" in text
     assert "step limit (steps) 40 to 300: mu_star" in text
     assert "seed block (2 games): mu_star" in text and "noise" in text

@@ -133,3 +133,29 @@ def test_pareto_front_and_bad_arguments():
         tune_many(None, KNOBS, ["steps=1:2", "steps<9"], response=two_targets)
     with pytest.raises(ArgumentError, match="seeds"):
         tune_many(None, KNOBS, ["steps=1:2"], seeds=range(10), response=two_targets)
+
+
+def test_refinement_learns_from_a_failed_recheck_and_confirms_on_unseen_seeds():
+    # the NPC side wins a / 40 of games (a whole: only a = 20 gives 48-52 %), length 5 b. The
+    # search's 200 seeds are lucky (their uniforms squeezed to [0, 0.8): a / 32 there), so the
+    # search settles near a = 16 and the re-check on fresh seeds fails it (40 %); the refinement
+    # on those fresh seeds must walk to a = 20, and the confirmation seeds must hold it
+    luck = np.random.default_rng(9).random(6000)
+    luck[:200] *= 0.8
+
+    def biased(point, seeds):
+        return {"npc_win": (luck[seeds] < point["a"] / 40).astype(float),
+                "steps": 5.0 * point["b"] + 0 * seeds}  # fmt: skip
+
+    t = tune_many(None, {"a": (0, 40), "b": (0, 30)}, ["npc_win=0.5±0.02", "steps=40:60"],
+                  budget=60, refine=20, games=200, fresh=2000, recheck=3, response=biased,
+                  progress=False)  # fmt: skip
+    rechecked = t.checked[t.checked["stage"] == "recheck"]
+    assert not rechecked["met"].any()  # the winner's curse, caught
+    assert (rechecked["a"] < 19).all()
+    assert t.refined is not None and len(t.trials) + len(t.refined) <= 60
+    assert t.met and t.best["a"] == 20 and 8 <= t.best["b"] <= 12
+    row = t.checked[(t.checked["stage"] == "confirm") & (t.checked["trial"] == t.best["trial"])]
+    confirm = np.arange(2200, 4200)  # seeds neither the search nor the refinement played
+    assert row.iloc[0]["est:npc_win"] == pytest.approx(np.mean(luck[confirm] < 0.5))
+    assert "refinement trials" in t.summary() and "confirmation games" in t.summary()
