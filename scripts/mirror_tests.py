@@ -49,7 +49,14 @@ WIDGET_TESTS = {
 # Old path -> new path, where the rule above cannot guess the module's name.
 RENAME = {
     "tests/encounter/test_probability_explorer.py": "tests/widgets/test_probability.py",
-    "tests/hexpuzzle/test_widget.py": "tests/widgets/test_collision_sweep.py",
+    "tests/hexpuzzle/test_widget.py": "tests/widgets/test_collision_viewer.py",
+    # the modules scripts/house_renames.py renamed: their tests follow the new names
+    "tests/widgets/test_collision_sweep.py": "tests/widgets/test_collision_viewer.py",
+    "tests/hexpuzzle/test_sweep.py": "tests/hexpuzzle/test_collision.py",
+    "tests/hexpuzzle/test_sweep_grazing.py": "tests/hexpuzzle/test_collision_grazing.py",
+    "tests/hexpuzzle/test_sweep_kernel_args.py": "tests/hexpuzzle/test_collision_kernel_args.py",
+    "tests/test_bundle.py": "tests/share/test_bundle.py",
+    "tests/test_share_exact.py": "tests/share/test_verify_exact.py",
 }
 # Tests that span a domain's modules although one module shares their name.
 KEEP = {"tests/hexpuzzle/test_funnel.py"}  # funnel() and its CLI, not only cli/funnel.py

@@ -57,9 +57,9 @@ MODULES: dict[str, tuple[str, list[str], bool]] = {
     "hex-kernels": (
         "labkit/hexpuzzle/_kernels.py",
         [
-            "tests/hexpuzzle/test_sweep.py",
-            "tests/hexpuzzle/test_sweep_grazing.py",
-            "tests/hexpuzzle/test_sweep_kernel_args.py",
+            "tests/hexpuzzle/test_collision.py",
+            "tests/hexpuzzle/test_collision_grazing.py",
+            "tests/hexpuzzle/test_collision_kernel_args.py",
         ],
         True,
     ),
@@ -167,7 +167,7 @@ _SKILL = [H + "test_skill.py", H + "test_skill_exact.py"]
 _DROPOUT = [H + "test_skill_dropout.py", H + "test_skill_exact.py"]
 _PLAYERS = [H + "test_players.py", H + "test_players_progression.py", H + "test_skill_exact.py"]
 _FUNNEL = [H + "test_funnel.py", H + "test_funnel_kernel.py"]
-_SHARE = ["tests/test_bundle.py", "tests/test_share_exact.py"]
+_SHARE = ["tests/share/test_bundle.py", "tests/share/test_verify_exact.py"]
 _CURVE = [H + "test_curve.py", H + "test_curve_exact.py"]
 _SWEEP = [E + "test_sweep.py", E + "test_sweep_exact.py"]
 WAVES: list[tuple[str, str, list[str]]] = [
@@ -180,7 +180,8 @@ WAVES: list[tuple[str, str, list[str]]] = [
     ("players", D + "players.py", _PLAYERS),
     ("verify", "labkit/share/verify.py", _SHARE),
     ("bundle", "labkit/share/bundle.py", _SHARE),
-    ("snapshot", "labkit/share/snapshot.py", [E + "test_trace.py", "tests/test_share_exact.py"]),
+    ("snapshot", "labkit/share/snapshot.py",
+     [E + "test_trace.py", "tests/share/test_verify_exact.py"]),
     ("encounter-sweep", S + "sweep.py", _SWEEP),
     ("encounter-tune", S + "tune.py", [E + "test_tune.py", E + "test_sweep_exact.py"]),
     ("funnel-model", P + "model.py", _FUNNEL),

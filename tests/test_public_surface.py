@@ -24,7 +24,7 @@ FOUNDATION = ("labkit._text", "labkit._data", "labkit._jit")
 NOTEBOOK_EXCEPTIONS = {
     # The tour shows the command line and a kernel under the hood on purpose.
     "00_tour.ipynb: from labkit.cli import main",
-    "00_tour.ipynb: from labkit import _demo",
+    "00_tour.ipynb: from labkit import _tour_kernel",
     "02_collision_sweeps.ipynb: from labkit import _jit",
     "02_collision_sweeps.ipynb: from labkit.hexpuzzle import _kernels",
     # Drawing modules used as a namespace (draw.hit_table(...)); issue 30 item 2 renames them.
@@ -42,11 +42,13 @@ NOTEBOOK_EXCEPTIONS = {
 APP_EXCEPTIONS = {
     "_code.py: from labkit.hexpuzzle.difficulty.telemetry import to_csv",
     "_probability_goal.py: from labkit.encounter.rules.tables import INDICES",
+    # the generator the evaluation baselines compare against, wrapped for evaluate_generator
+    "_variety_panel.py: from labkit.hexpuzzle.evaluation.baselines import ours",
     "_workshop_check.py: from labkit.hexpuzzle.draw import TILE_COLOURS",
     "balance_tuner.py: from labkit.encounter.sim.settings import SimulationSettings, "
     "default_balance_document",
     "balance_tuner.py: from labkit.encounter.sim.sweep import METRICS",
-    "collision_sweep.py: from labkit.hexpuzzle.draw import update",
+    "collision_viewer.py: from labkit.hexpuzzle.draw import update",
     "gauge_tuner.py: from labkit.mapturn.draw import draw_raster, update_raster",
     "probability.py: from labkit.encounter import draw",
     "probability.py: from labkit.encounter.rules.balance import Balance, PriorityRule, "

@@ -70,8 +70,8 @@ class VarietyPanel:
 
     def run(self):
         """Evaluate the generator on :data:`TARGETS`, draw both pictures, say the answer."""
+        from labkit.hexpuzzle import evaluate_generator
         from labkit.hexpuzzle.evaluation.baselines import ours
-        from labkit.hexpuzzle.evaluation.evaluate import evaluate_generator
 
         total, made = len(TARGETS) * self.levels, [0]
 
@@ -114,10 +114,7 @@ class VarietyPanel:
 
     def draw(self) -> None:
         """Both pictures of the last evaluation, labelled through the glossary."""
-        from labkit.hexpuzzle.evaluation.draw_evaluation import (
-            draw_control_map,
-            draw_expressive_range,
-        )
+        from labkit.hexpuzzle import draw_control_map, draw_expressive_range
 
         self.fig.clear()  # a new evaluation is a new picture (the colour bars too)
         left, right = self.fig.subplots(1, 2)
