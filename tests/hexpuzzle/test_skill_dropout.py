@@ -320,3 +320,21 @@ def test_a_hash_collision_never_merges_two_different_histories(monkeypatch):
     assert distinct < merged.n_players <= ev.n_players  # nothing merged wrongly
     monkeypatch.undo()
     _collapsed_agrees(ev, distinct)
+
+
+def test_events_built_in_blocks_of_players_are_the_events_of_the_whole_table(monkeypatch):
+    from labkit.hexpuzzle.difficulty import skill_stats
+
+    theta = np.random.default_rng(7).normal(0, 1.2, 400)
+    t = telemetry_from_skill(IDS, BETA, theta, rng=7, max_attempts=3, learning=0.5,
+                             quit_ability=1.0)  # fmt: skip
+    shuffle = np.random.default_rng(8).permutation(len(t))  # rows in any order
+    lvl = np.array([IDS.index(v) for v in t["level"].tolist()])[shuffle]
+    players, pidx = np.unique(t["player"], return_inverse=True)
+    args = (lvl, pidx[shuffle], t["attempt"][shuffle], t["won"][shuffle], len(IDS), len(players))
+    whole = skill_stats.player_events(*args, retries=True, dropout=True)
+    monkeypatch.setattr(skill_stats, "EVENT_BLOCK", 500)  # about 50 players a block
+    blocks = skill_stats.player_events(*args, retries=True, dropout=True)
+    for name in ("indptr", "item", "y1", "y0", "x", "counts", "weight", "inverse", "patterns"):
+        np.testing.assert_array_equal(getattr(blocks, name), getattr(whole, name), err_msg=name)
+    assert (blocks.n_decisions, blocks.n_quits) == (whole.n_decisions, whole.n_quits)

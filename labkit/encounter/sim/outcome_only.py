@@ -122,19 +122,28 @@ def outcome_row_fast(settings: SimulationSettings) -> Row:
     return _play(settings, settings.seed, settings.map_seed)
 
 
-def kernel_args(settings: SimulationSettings, seed: int, map_seed: int, size: int = 0) -> tuple:
-    """The arguments of :func:`~labkit.encounter._game_kernels.play_game` for one game, with
-    ``size`` raw draws per policy stream (default :data:`FIRST_BUFFER`)."""
+def _static(settings: SimulationSettings) -> tuple:
+    """The parts of :func:`kernel_args` that do not depend on the seeds (one per settings in a
+    chunk, not one per game: a game of a small map costs less than building them)."""
     t = _tables(json.dumps(settings.balance, sort_keys=True))
-    ids = settings.actor_ids
-    n = len(ids)
     side = np.array([0] * settings.npcs + [1] * settings.monsters, dtype=np.int64)
     codes = [_POLICY_CODES[p] for p in settings.policies]
     policy = np.array([codes[s] for s in side], dtype=np.int64)
     level = np.array([settings.difficulty[s] for s in side], dtype=np.int64)
+    return t, settings.actor_ids, side, policy, level, int(t["items"][:, gk.I_STOCK].sum())
+
+
+def kernel_args(
+    settings: SimulationSettings, seed: int, map_seed: int, size: int = 0, static: tuple = ()
+) -> tuple:
+    """The arguments of :func:`~labkit.encounter._game_kernels.play_game` for one game, with
+    ``size`` raw draws per policy stream (default :data:`FIRST_BUFFER`); ``static`` is
+    ``_static(settings)`` when the caller already has it."""
+    t, ids, side, policy, level, stock = static or _static(settings)
+    n = len(ids)
     size = size or FIRST_BUFFER
     cells = settings.width * settings.height
-    map_size = (2 * cells + 4 * int(t["items"][:, gk.I_STOCK].sum()) + 64) * max(1, size // 64)
+    map_size = (2 * cells + 4 * stock + 64) * max(1, size // 64)
     raw = np.empty((n, size), dtype=np.uint64)
     for i, a in enumerate(ids):
         raw[i] = _bits(seed, f"policy/{a}").random_raw(size)
@@ -149,13 +158,13 @@ def kernel_args(settings: SimulationSettings, seed: int, map_seed: int, size: in
     )  # fmt: skip
 
 
-def _play(settings: SimulationSettings, seed: int, map_seed: int) -> Row:
+def _play(settings: SimulationSettings, seed: int, map_seed: int, static: tuple = ()) -> Row:
     """One game of ``settings`` with these (already checked) seeds."""
     if not _shipped(settings):
         return outcome_row(settings.replace(seed=seed, map_seed=map_seed))
     size = FIRST_BUFFER
     while True:  # a game that runs out of pre-drawn numbers is replayed with longer buffers
-        args = kernel_args(settings, seed, map_seed, size)
+        args = kernel_args(settings, seed, map_seed, size, static)
         gk.play_game(*args)
         out = args[-1]
         if out[0] == gk.OK:
@@ -176,4 +185,5 @@ def _play(settings: SimulationSettings, seed: int, map_seed: int) -> Row:
 def play_outcomes(docs: Mapping[int, dict], jobs: Sequence[tuple[int, int, int, int]]) -> list:
     """Play ``jobs`` outcome-only; rows as :func:`~labkit.encounter.sim.batch.play_chunk` gives."""
     base = {k: SimulationSettings.from_dict(doc) for k, doc in docs.items()}
-    return [(i, *_play(base[k], seed, map_seed)) for i, k, seed, map_seed in jobs]
+    static = {k: _static(s) if _shipped(s) else () for k, s in base.items()}
+    return [(i, *_play(base[k], seed, map_seed, static[k])) for i, k, seed, map_seed in jobs]

@@ -499,7 +499,7 @@ def _fit(
     # scipy is imported here, not with the package: `import labkit.hexpuzzle` stays quick
     from labkit.hexpuzzle.difficulty import skill_joint as J
     from labkit.hexpuzzle.difficulty.skill_fit import lltm
-    from labkit.hexpuzzle.difficulty.skill_stats import collapse, level_player_rows
+    from labkit.hexpuzzle.difficulty.skill_stats import level_player_rows, player_events
 
     z, logw = J.nodes()
     ids, x = _levels(levels, features)
@@ -522,12 +522,12 @@ def _fit(
     slot = (np.cumsum(has_first) - 1)[code[take]]
     del code, first
     modelled = dropout == "model"
-    ev = J.events(
+    # players with the same history: one row, counted as often (built in blocks of players)
+    ev = player_events(
         lvl[take], slot, table["attempt"][take], table["won"][take].astype(bool), len(ids),
         len(players), retries=retries, dropout=modelled,
     )  # fmt: skip
     del slot
-    ev = collapse(ev)  # players with the same history: one row, counted as often
     modelled = modelled and ev.n_decisions > 0
     lay = J.Layout(len(ids), retries, modelled, discrimination)
     par, info, theta, _ = J.fit(ev, lay, z, logw)

@@ -74,6 +74,7 @@ class Events:
     n_quits: int
     weight: NDArray | None = None  # players per row (None: one each)
     inverse: NDArray | None = None  # each player's row (None: player i is row i)
+    patterns: NDArray | None = None  # the decision patterns' keys, in the order of ``x``
 
     def __post_init__(self) -> None:
         if self.weight is None:
@@ -105,10 +106,13 @@ class Events:
         )  # fmt: skip
 
 
-def events(level, player, attempt, won, n_levels, n_players, *, retries: bool, dropout: bool):
+def events(level, player, attempt, won, n_levels, n_players, *, retries: bool, dropout: bool,
+           ends: tuple[int, int] | None = None):  # fmt: skip
     """Build :class:`Events` from rows of known levels.
 
-    ``level``/``player`` are 0-based indices; the campaign order is the level index.
+    ``level``/``player`` are 0-based indices; the campaign order is the level index. ``ends``
+    (the last level anyone played, how many levels anyone played) when these rows are a part
+    of the players only (see :func:`decisions`).
     """
     # a player's levels are read in campaign order (row order does not matter)
     order = np.lexsort((attempt, level, player))
@@ -120,19 +124,15 @@ def events(level, player, attempt, won, n_levels, n_players, *, retries: bool, d
     y1s, y0s = [won[use].astype(float)], [1.0 - won[use]]
     counts = np.bincount(level[attempt == 1], minlength=n_levels)
     n_dec = n_quit = 0
-    x = np.zeros((0, N_TERMS - 1))
+    x, pat = np.zeros((0, N_TERMS - 1)), np.zeros(0, np.int64)
     if dropout and len(level):
-        d = decisions(level, player, attempt, won, n_players)
+        d = decisions(level, player, attempt, won, n_players, ends=ends)
         run_c = np.minimum(d["run"], RUN_CAP)
         att_c = np.minimum(d["attempt"], ATTEMPT_CAP)
         pk = ((d["won"] * (RUN_CAP + 1) + run_c) * (ATTEMPT_CAP + 1) + att_c) * (n_levels + 1)
         pk = pk + np.minimum(d["position"], n_levels)
         pat, pinv = np.unique(pk, return_inverse=True)
-        pos_p = pat % (n_levels + 1)
-        rest = pat // (n_levels + 1)
-        att_p, rest = rest % (ATTEMPT_CAP + 1), rest // (ATTEMPT_CAP + 1)
-        run_p, won_p = rest % (RUN_CAP + 1), rest // (RUN_CAP + 1)
-        x = design(won_p, run_p, att_p, pos_p)
+        x = pattern_design(pat, n_levels)
         e_players.append(d["player"])
         e_items.append(n_levels * ATTEMPT_CAP + pinv.ravel())
         y1s.append(d["quit"].astype(float))
@@ -148,15 +148,25 @@ def events(level, player, attempt, won, n_levels, n_players, *, retries: bool, d
     indptr = np.r_[0, np.cumsum(np.bincount(e_player, minlength=n_players))].astype(np.int64)
     return Events(
         n_levels, n_players, indptr, (e_uniq % n_items).astype(np.int64), y1, y0, x,
-        counts, n_dec, n_quit,
+        counts, n_dec, n_quit, patterns=pat,
     )  # fmt: skip
 
 
-def decisions(level, player, attempt, won, n_players) -> dict[str, NDArray]:
+def pattern_design(pat: NDArray, n_levels: int) -> NDArray:
+    """The covariates of decision patterns from their keys (see :func:`events`)."""
+    pos_p = pat % (n_levels + 1)
+    rest = pat // (n_levels + 1)
+    att_p, rest = rest % (ATTEMPT_CAP + 1), rest // (ATTEMPT_CAP + 1)
+    run_p, won_p = rest % (RUN_CAP + 1), rest // (RUN_CAP + 1)
+    return design(won_p, run_p, att_p, pos_p)
+
+
+def decisions(level, player, attempt, won, n_players, *, ends=None) -> dict[str, NDArray]:
     """The quit decisions in rows sorted by (player, level, attempt): one per level a player
     played, except after the campaign's end (the last level anyone played) or by a player who
     played every level. Keys: player, level, won (cleared), run, attempt (attempts made),
-    position (0-based, in the player's sequence), quit; in (player, campaign) order."""
+    position (0-based, in the player's sequence), quit; in (player, campaign) order.
+    ``ends`` = (last level, levels played) over everyone, when the rows are some players'."""
     n_levels = int(level.max()) + 1
     g_key = player.astype(np.int64) * n_levels + level
     gk, inv = np.unique(g_key, return_inverse=True)
@@ -175,7 +185,8 @@ def decisions(level, player, attempt, won, n_players) -> dict[str, NDArray]:
     run = c - np.maximum.accumulate(np.where(first_won, c, np.where(start, c - f, -1)))
     # the campaign ends at the last level anyone played (later ones have no data yet)
     played = np.bincount(g_player, minlength=n_players)[g_player]
-    decide = ~(end & ((g_level == g_level.max()) | (played >= len(np.unique(g_level)))))
+    last, distinct = ends if ends is not None else (g_level.max(), len(np.unique(g_level)))
+    decide = ~(end & ((g_level == last) | (played >= distinct)))
     out = {"player": g_player, "level": g_level, "won": cleared, "run": run, "attempt": tries,
            "position": position, "quit": end}  # fmt: skip
     return {k: v[decide] for k, v in out.items()}

@@ -24,10 +24,14 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
+from labkit.hexpuzzle.difficulty import skill_joint as J
 from labkit.hexpuzzle.difficulty.skill_joint import Events
+from labkit.hexpuzzle.difficulty.skill_quit import ATTEMPT_CAP
 
 #: Rows of the text columns handed to Arrow at a time (bounds the UTF-8 copies).
 TEXT_BLOCK = 1 << 20
+#: Rows of telemetry turned into events at a time.
+EVENT_BLOCK = 1 << 20
 _M1, _M2 = np.uint64(0xBF58476D1CE4E5B9), np.uint64(0x94D049BB133111EB)
 
 
@@ -40,7 +44,8 @@ def _mix(h: NDArray) -> NDArray:
 
 def collapse(ev: Events) -> Events:
     """``ev`` with players of identical histories merged into one row each (``weight``: how
-    many; ``inverse``: each player's row; rows in order of their first player)."""
+    many; ``inverse``: each player's row; rows in order of their first player). Rows that
+    already stand for several players (a collapsed part) are merged the same way."""
     n = ev.n_players
     length = np.diff(ev.indptr)
     if n == 0 or (length == 0).any():
@@ -63,13 +68,66 @@ def collapse(ev: Events) -> Events:
         rep = np.where(bad, np.arange(n), rep)
     reps, row = np.unique(rep, return_inverse=True)  # rows in order of their first player
     row = row.ravel()
-    weight = np.bincount(row, minlength=len(reps)).astype(float)
+    weight = np.bincount(row, weights=ev.weight, minlength=len(reps))
+    if ev.inverse is not None:
+        row = row[ev.inverse]
     lo, ln = ev.indptr[reps], length[reps]
     indptr = np.r_[0, np.cumsum(ln)].astype(np.int64)
     take = np.repeat(lo - indptr[:-1], ln) + np.arange(indptr[-1])
     return Events(
         ev.n_levels, len(reps), indptr, ev.item[take], ev.y1[take], ev.y0[take], ev.x,
-        ev.counts, ev.n_decisions, ev.n_quits, weight, row.astype(np.int64),
+        ev.counts, ev.n_decisions, ev.n_quits, weight, row.astype(np.int64), ev.patterns,
+    )  # fmt: skip
+
+
+def player_events(level, player, attempt, won, n_levels, n_players, *, retries, dropout):
+    """:func:`.skill_joint.events`, collapsed (:func:`collapse`), built from blocks of about
+    :data:`EVENT_BLOCK` rows of whole players: the preparation's memory is a block's, not the
+    table's (the events of 10⁷ rows would take gigabytes at once)."""
+    if len(level) <= EVENT_BLOCK:
+        return collapse(J.events(level, player, attempt, won, n_levels, n_players,
+                                 retries=retries, dropout=dropout))  # fmt: skip
+    if (np.diff(player) < 0).any():  # a player's rows together (their order does not matter)
+        order = np.argsort(player, kind="stable")
+        level, player, attempt, won = level[order], player[order], attempt[order], won[order]
+        del order
+    played = np.flatnonzero(np.bincount(level, minlength=n_levels))
+    ends = (int(played[-1]), len(played))  # the campaign's end is everyone's
+    cuts = np.searchsorted(player, player[np.arange(EVENT_BLOCK, len(player), EVENT_BLOCK)])
+    bounds = np.unique(np.r_[0, cuts, len(player)])
+    parts = []
+    for a, b in zip(bounds[:-1], bounds[1:]):
+        p1 = n_players if b == len(player) else int(player[b - 1]) + 1
+        lo = int(player[a - 1]) + 1 if a else 0  # players without rows belong to this part
+        ev = J.events(level[a:b], player[a:b] - lo, attempt[a:b], won[a:b], n_levels, p1 - lo,
+                      retries=retries, dropout=dropout, ends=ends)  # fmt: skip
+        parts.append(collapse(ev))
+    return collapse(_join(parts, n_levels, n_players))
+
+
+def _join(parts: list[Events], n_levels: int, n_players: int) -> Events:
+    """Parts of consecutive players as one :class:`Events` (decision patterns renumbered)."""
+    nr = n_levels * ATTEMPT_CAP
+    pats = np.unique(np.concatenate([e.patterns for e in parts if e.patterns is not None]))
+    items, inverse, offset = [], [], 0
+    for e in parts:
+        item = e.item.copy()
+        dec = item >= nr
+        if dec.any():
+            item[dec] = nr + np.searchsorted(pats, e.patterns)[item[dec] - nr]
+        items.append(item)
+        inv = np.arange(e.n_players) if e.inverse is None else e.inverse
+        inverse.append(inv + offset)
+        offset += e.n_players
+    lengths = np.concatenate([np.diff(e.indptr) for e in parts])
+    inv_all = np.concatenate(inverse)
+    assert len(inv_all) == n_players
+    return Events(
+        n_levels, offset, np.r_[0, np.cumsum(lengths)].astype(np.int64), np.concatenate(items),
+        np.concatenate([e.y1 for e in parts]), np.concatenate([e.y0 for e in parts]),
+        J.pattern_design(pats, n_levels) if len(pats) else parts[0].x,
+        sum(e.counts for e in parts), sum(e.n_decisions for e in parts),
+        sum(e.n_quits for e in parts), np.concatenate([e.weight for e in parts]), inv_all, pats,
     )  # fmt: skip
 
 
