@@ -386,6 +386,7 @@ def _optimise(ev: Events, lay: Layout, z, logw, start: NDArray | None):
         first = ev.item < lay.n_levels * ATTEMPT_CAP
         first &= ev.item % ATTEMPT_CAP == 0
         lv = ev.item[first] // ATTEMPT_CAP
+        assert ev.weight is not None
         per = np.repeat(ev.weight, np.diff(ev.indptr))[first]
         w = np.bincount(lv, ev.y1[first] * per, lay.n_levels)
         t = w + np.bincount(lv, ev.y0[first] * per, lay.n_levels)

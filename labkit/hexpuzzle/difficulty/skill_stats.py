@@ -113,7 +113,7 @@ def _join(parts: list[Events], n_levels: int, n_players: int) -> Events:
     for e in parts:
         item = e.item.copy()
         dec = item >= nr
-        if dec.any():
+        if dec.any() and e.patterns is not None:
             item[dec] = nr + np.searchsorted(pats, e.patterns)[item[dec] - nr]
         items.append(item)
         inv = np.arange(e.n_players) if e.inverse is None else e.inverse
@@ -126,8 +126,9 @@ def _join(parts: list[Events], n_levels: int, n_players: int) -> Events:
         n_levels, offset, np.r_[0, np.cumsum(lengths)].astype(np.int64), np.concatenate(items),
         np.concatenate([e.y1 for e in parts]), np.concatenate([e.y0 for e in parts]),
         J.pattern_design(pats, n_levels) if len(pats) else parts[0].x,
-        sum(e.counts for e in parts), sum(e.n_decisions for e in parts),
-        sum(e.n_quits for e in parts), np.concatenate([e.weight for e in parts]), inv_all, pats,
+        np.sum([e.counts for e in parts], axis=0), sum(e.n_decisions for e in parts),
+        sum(e.n_quits for e in parts),
+        np.concatenate([e.weight for e in parts if e.weight is not None]), inv_all, pats,
     )  # fmt: skip
 
 
