@@ -6,10 +6,17 @@ many players, 60 levels, 10 levels each, first attempts plus one retry in eight)
 (``.parquet``), a Parquet folder (no suffix) or CSV (``.csv``);
 ``python -m benchmarks.telemetry_scale load PATH`` / ``rate PATH`` print one JSON line:
 rows, seconds, rows/s and peak resident memory (MB) of that process.
+
+``simulate ROWS FOLDER`` draws about ``ROWS`` attempts from a known skill world instead (60
+levels, players quitting more when weaker: :data:`WORLD`) as a folder of Parquet parts, with the
+truth in ``truth.npz``; ``fit FOLDER`` loads it, fits the skill model (saved as
+``model.json``) and checks it against the truth; ``funnel FOLDER`` predicts the funnel from
+that model and compares it with the players' observed reach.
 """
 
 from __future__ import annotations
 
+import gc
 import json
 import resource
 import sys
@@ -64,6 +71,138 @@ def make(rows: int, path: Path) -> None:
             pq.write_table(table.slice(k, step), path / f"part-{k // step:03d}.parquet")
 
 
+#: The simulated world: about 11.8 attempts per player, so 10^7 attempts are 850,000 players.
+WORLD = {"levels": 60, "beta_mean": 1.0, "beta_sd": 1.2, "ability_sd": 1.5,
+         "per_player": 11.76, "max_attempts": 3, "learning": 0.5, "quit_ability": 1.0,
+         "quit_rate": 0.5}  # fmt: skip
+PIECE = 100_000  # players simulated (and written) at a time
+
+
+def simulate(rows: int, folder: Path) -> dict:
+    """The simulated dataset (skipped when ``folder`` already holds it: a build/ cache)."""
+    import pyarrow.parquet as pq
+
+    from labkit.hexpuzzle import telemetry_from_skill
+
+    start, cpu = time.perf_counter(), time.process_time()
+    done = folder / "truth.npz"
+    w = WORLD
+    players = round(rows / w["per_player"])
+    gen = np.random.default_rng(0)
+    ids = [f"L{i:03d}" for i in range(w["levels"])]
+    beta = np.sort(gen.normal(w["beta_mean"], w["beta_sd"], w["levels"]))
+    theta = gen.normal(0, w["ability_sd"], players)
+    made = 0
+    if not done.exists() or int(np.load(done)["players"]) != players:
+        folder.mkdir(parents=True, exist_ok=True)
+        for old in folder.glob("part-*.parquet"):
+            old.unlink()
+        for k, a in enumerate(range(0, players, PIECE)):
+            t = telemetry_from_skill(
+                ids, beta, theta[a : a + PIECE], rng=1000 + k, prefix=f"p{k:03d}-",
+                max_attempts=w["max_attempts"], learning=w["learning"],
+                quit_ability=w["quit_ability"], quit_rate=w["quit_rate"],
+            )  # fmt: skip
+            made += len(t)
+            pq.write_table(_arrow(t), folder / f"part-{k:03d}.parquet")
+        np.savez(done, beta=beta, theta=theta, players=players, rows=made)
+    made = int(np.load(done)["rows"])
+    seconds = time.perf_counter() - start
+    return {"what": "simulate", "rows": made, "sim_s": round(seconds, 2),
+            "sim_cpu_s": round(time.process_time() - cpu, 2),
+            "rows_per_s": round(made / seconds), "peak_mb": round(_peak_mb())}  # fmt: skip
+
+
+def _arrow(table) -> object:
+    import pyarrow as pa
+
+    return pa.table({n: pa.array(table[n]) for n in table.dtype.names})
+
+
+def fit(folder: Path) -> dict:
+    """Load, fit, save the model, and the absolute check: a median player's success per level."""
+    from scipy.special import expit
+
+    from labkit.hexpuzzle import Telemetry, fit_skill_model
+
+    truth = np.load(folder / "truth.npz")
+    beta, theta = truth["beta"], truth["theta"]
+    ids = [f"L{i:03d}" for i in range(len(beta))]
+    tel = Telemetry.load(folder, max_rows=50_000_000)
+    fit_skill_model(tel.table[:2000], ids, features=False)  # load the kernels outside the timing
+    from labkit.hexpuzzle.difficulty import _skill_kernels as K
+
+    K.marginal_threads(*K._example())
+    gc.collect()
+    before = _rss_mb()
+    _reset_peak()
+    start, cpu = time.perf_counter(), time.process_time()
+    model = fit_skill_model(tel, ids, features=False)
+    seconds = time.perf_counter() - start
+    out = {"what": "fit", "rows": len(tel), "fit_s": round(seconds, 2),
+           "fit_cpu_s": round(time.process_time() - cpu, 2),
+           "rows_per_s": round(len(tel) / seconds), "peak_mb": round(_peak_mb()),
+           "before_fit_mb": round(before), "fit_peak_mb": round(_hwm_mb())}  # fmt: skip
+    model.save(folder / "model.json")
+    median = float(np.median(theta))
+    true_p = expit(median - beta)
+    # the model's ability 0 is the players' mean: the median player sits at median - mean
+    got = np.array([model.success(i, median - float(theta.mean())) for i in ids])
+    out["success_error_max"] = round(float(np.max(np.abs(got - true_p))), 4)
+    out["success_error_mean"] = round(float(np.mean(np.abs(got - true_p))), 4)
+    out["ability_sd"] = round(model.ability_sd, 4)
+    out["ability_sd_true"] = round(float(theta.std()), 4)
+    out["learning"] = round(model.learning, 3)
+    out["players"] = len(model.player_ids)
+    return out
+
+
+def predict_funnel(folder: Path) -> dict:
+    """The funnel of the fitted model (100,000 players x 10 cohorts) against observed reach."""
+    import pyarrow.compute as pc
+    import pyarrow.dataset as ds
+
+    from labkit.hexpuzzle import SkillModel, funnel
+
+    model = SkillModel.load(folder / "model.json")
+    ids = list(model.level_ids)
+    start, cpu = time.perf_counter(), time.process_time()
+    f = funnel(ids, model, players=100_000, draws=10, rng=0)
+    seconds = time.perf_counter() - start
+    t = ds.dataset(sorted(folder.glob("part-*.parquet"))).to_table(columns=["level", "attempt"])
+    first = t.filter(pc.equal(t["attempt"], 1))["level"].to_numpy(zero_copy_only=False)
+    counts = np.array([np.sum(first == i) for i in ids], dtype=float)
+    reach = np.asarray(f.value("reach"))
+    gap = float(np.max(np.abs(reach - counts / counts[0])))
+    return {"what": "funnel", "rows": 1_000_000, "funnel_s": round(seconds, 2),
+            "funnel_cpu_s": round(time.process_time() - cpu, 2),
+            "rows_per_s": round(1_000_000 / seconds), "peak_mb": round(_peak_mb()),
+            "reach_gap_max": round(gap, 4)}  # fmt: skip
+
+
+def _status_mb(key: str) -> float:
+    for line in Path("/proc/self/status").read_text().splitlines():
+        if line.startswith(key):
+            return int(line.split()[1]) / 1024
+    return float("nan")
+
+
+def _rss_mb() -> float:
+    return _status_mb("VmRSS:")
+
+
+def _hwm_mb() -> float:
+    """Peak resident memory since :func:`_reset_peak` (Linux: VmHWM)."""
+    return _status_mb("VmHWM:")
+
+
+def _reset_peak() -> None:
+    try:
+        Path("/proc/self/clear_refs").write_text("5")  # resets VmHWM to the current RSS
+    except OSError:
+        pass
+
+
 def _peak_mb() -> float:
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
@@ -93,5 +232,11 @@ def run(what: str, path: Path) -> dict:
 if __name__ == "__main__":
     if sys.argv[1] == "make":
         make(int(sys.argv[2]), Path(sys.argv[3]))
+    elif sys.argv[1] == "simulate":
+        print(json.dumps(simulate(int(sys.argv[2]), Path(sys.argv[3]))))
+    elif sys.argv[1] == "fit":
+        print(json.dumps(fit(Path(sys.argv[2]))))
+    elif sys.argv[1] == "funnel":
+        print(json.dumps(predict_funnel(Path(sys.argv[2]))))
     else:
         print(json.dumps(run(sys.argv[1], Path(sys.argv[2]))))

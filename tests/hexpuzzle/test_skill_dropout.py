@@ -49,7 +49,8 @@ def test_kernel_matches_its_plain_reference(name):
     lp, lq, p = np.log(expit(eta)), np.log(expit(-eta)), expit(eta)
     gu, gv = np.zeros(len(s)), np.zeros(len(s))
     u, v, mean = np.zeros(len(ev.item)), np.zeros(len(ev.item)), np.zeros(ev.n_players)
-    args = (ev.indptr, ev.item, ev.y1, ev.y0, lp, lq, p, z, logw)
+    weight = np.random.default_rng(2).integers(1, 4, ev.n_players).astype(float)
+    args = (ev.indptr, ev.item, ev.y1, ev.y0, weight, lp, lq, p, z, logw)
     total = getattr(_skill_kernels, name)(*args, gu, gv, u, v, mean, True)
     ref = _skill_kernels.reference_marginal(*args)
     np.testing.assert_allclose(total, ref[0], rtol=1e-10)
@@ -266,3 +267,74 @@ def test_success_on_retries_and_parameter_draws():
     assert draws["difficulty"][:, 3].std() == pytest.approx(sd, rel=0.06)
     assert np.median(draws["ability_sd"]) == pytest.approx(m.ability_sd, rel=0.02)
     assert draws["learning"].std() == pytest.approx(np.sqrt(m.global_cov[1, 1]), rel=0.06)
+
+
+def _collapsed_agrees(ev, rows):
+    from labkit.hexpuzzle.difficulty.skill_stats import collapse
+
+    merged = collapse(ev)
+    assert merged.n_players == rows
+    assert merged.weight.sum() == ev.n_players
+    lay = skill_joint.Layout(len(IDS), True, True, False)
+    par = np.random.default_rng(5).normal(0, 0.3, lay.size)
+    z, logw = skill_joint.nodes()
+    full = skill_joint.evaluate(par, lay, ev, z, logw, want=True)
+    few = skill_joint.evaluate(par, lay, merged, z, logw, want=True)
+    assert few[0] == pytest.approx(full[0], rel=1e-12)
+    np.testing.assert_allclose(few[1], full[1], rtol=1e-10, atol=1e-10)
+    np.testing.assert_allclose(few[4][merged.inverse], full[4], atol=1e-12)  # every player
+    info_full = skill_joint._information(par, lay, ev, z, logw)[0]
+    info_few = skill_joint._information(par, lay, merged, z, logw)[0]
+    np.testing.assert_allclose(info_few, info_full, rtol=1e-9, atol=1e-9)
+    return merged
+
+
+def test_players_with_one_history_are_one_weighted_row_and_the_likelihood_is_unchanged():
+    ev = _events(seed=6, players=300)
+    rows = {
+        (tuple(ev.item[a:b]), tuple(ev.y1[a:b]), tuple(ev.y0[a:b]))
+        for a, b in zip(ev.indptr[:-1], ev.indptr[1:])
+    }  # the distinct histories, counted by hand
+    assert len(rows) < ev.n_players  # some players did collapse
+    merged = _collapsed_agrees(ev, len(rows))
+    # every player's row holds exactly that player's history
+    for i in range(ev.n_players):
+        r = merged.inverse[i]
+        a, b = merged.indptr[r], merged.indptr[r + 1]
+        c, d = ev.indptr[i], ev.indptr[i + 1]
+        np.testing.assert_array_equal(merged.item[a:b], ev.item[c:d])
+        np.testing.assert_array_equal(merged.y1[a:b], ev.y1[c:d])
+
+
+def test_a_hash_collision_never_merges_two_different_histories(monkeypatch):
+    from labkit.hexpuzzle.difficulty import skill_stats
+
+    ev = _events(seed=6, players=300)
+    distinct = len(
+        {(tuple(ev.item[a:b]), tuple(ev.y1[a:b]), tuple(ev.y0[a:b]))
+         for a, b in zip(ev.indptr[:-1], ev.indptr[1:])}
+    )  # fmt: skip
+    # every history hashes alike: only the exact comparison keeps them apart
+    monkeypatch.setattr(skill_stats, "_mix", lambda h: np.zeros_like(h))
+    merged = skill_stats.collapse(ev)
+    assert distinct < merged.n_players <= ev.n_players  # nothing merged wrongly
+    monkeypatch.undo()
+    _collapsed_agrees(ev, distinct)
+
+
+def test_events_built_in_blocks_of_players_are_the_events_of_the_whole_table(monkeypatch):
+    from labkit.hexpuzzle.difficulty import skill_stats
+
+    theta = np.random.default_rng(7).normal(0, 1.2, 400)
+    t = telemetry_from_skill(IDS, BETA, theta, rng=7, max_attempts=3, learning=0.5,
+                             quit_ability=1.0)  # fmt: skip
+    shuffle = np.random.default_rng(8).permutation(len(t))  # rows in any order
+    lvl = np.array([IDS.index(v) for v in t["level"].tolist()])[shuffle]
+    players, pidx = np.unique(t["player"], return_inverse=True)
+    args = (lvl, pidx[shuffle], t["attempt"][shuffle], t["won"][shuffle], len(IDS), len(players))
+    whole = skill_stats.player_events(*args, retries=True, dropout=True)
+    monkeypatch.setattr(skill_stats, "EVENT_BLOCK", 500)  # about 50 players a block
+    blocks = skill_stats.player_events(*args, retries=True, dropout=True)
+    for name in ("indptr", "item", "y1", "y0", "x", "counts", "weight", "inverse", "patterns"):
+        np.testing.assert_array_equal(getattr(blocks, name), getattr(whole, name), err_msg=name)
+    assert (blocks.n_decisions, blocks.n_quits) == (whole.n_decisions, whole.n_quits)

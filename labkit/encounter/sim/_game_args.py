@@ -104,19 +104,28 @@ def _bits(seed: int, name: str) -> np.random.PCG64:
     return np.random.PCG64(np.random.SeedSequence(seed, spawn_key=_key(name)))
 
 
-def kernel_args(settings: SimulationSettings, seed: int, map_seed: int, size: int = 0) -> tuple:
-    """The arguments of :func:`~labkit.encounter._game_kernels.play_game` for one game, with
-    ``size`` raw draws per policy stream (default :data:`FIRST_BUFFER`)."""
+def _static(settings: SimulationSettings) -> tuple:
+    """The parts of :func:`kernel_args` that do not depend on the seeds (one per settings in a
+    chunk, not one per game: a game of a small map costs less than building them)."""
     t = _tables(json.dumps(settings.balance, sort_keys=True))
-    ids = settings.actor_ids
-    n = len(ids)
     side = np.array([0] * settings.npcs + [1] * settings.monsters, dtype=np.int64)
     codes = [_POLICY_CODES[p] for p in settings.policies]
     policy = np.array([codes[s] for s in side], dtype=np.int64)
     level = np.array([settings.difficulty[s] for s in side], dtype=np.int64)
+    return t, settings.actor_ids, side, policy, level, int(t["items"][:, gk.I_STOCK].sum())
+
+
+def kernel_args(
+    settings: SimulationSettings, seed: int, map_seed: int, size: int = 0, static: tuple = ()
+) -> tuple:
+    """The arguments of :func:`~labkit.encounter._game_kernels.play_game` for one game, with
+    ``size`` raw draws per policy stream (default :data:`FIRST_BUFFER`); ``static`` is
+    ``_static(settings)`` when the caller already has it."""
+    t, ids, side, policy, level, stock = static or _static(settings)
+    n = len(ids)
     size = size or FIRST_BUFFER
     cells = settings.width * settings.height
-    map_size = (2 * cells + 4 * int(t["items"][:, gk.I_STOCK].sum()) + 64) * max(1, size // 64)
+    map_size = (2 * cells + 4 * stock + 64) * max(1, size // 64)
     raw = np.empty((n, size), dtype=np.uint64)
     for i, a in enumerate(ids):
         raw[i] = _bits(seed, f"policy/{a}").random_raw(size)

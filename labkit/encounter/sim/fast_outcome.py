@@ -21,7 +21,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from labkit.encounter import _game_kernels as gk
-from labkit.encounter.sim._game_args import FIRST_BUFFER, SIDES, kernel_args
+from labkit.encounter.sim._game_args import FIRST_BUFFER, SIDES, _static, kernel_args
 from labkit.encounter.sim.runner import Row, outcome_row
 from labkit.encounter.sim.settings import SimulationSettings
 from labkit.encounter.status import EndReason
@@ -53,13 +53,13 @@ def outcome_row_fast(settings: SimulationSettings) -> Row:
     return _play(settings, settings.seed, settings.map_seed)
 
 
-def _play(settings: SimulationSettings, seed: int, map_seed: int) -> Row:
+def _play(settings: SimulationSettings, seed: int, map_seed: int, static: tuple = ()) -> Row:
     """One game of ``settings`` with these (already checked) seeds."""
     if not _shipped(settings):
         return outcome_row(settings.replace(seed=seed, map_seed=map_seed))
     size = FIRST_BUFFER
     while True:  # a game that runs out of pre-drawn numbers is replayed with longer buffers
-        args = kernel_args(settings, seed, map_seed, size)
+        args = kernel_args(settings, seed, map_seed, size, static)
         gk.play_game(*args)
         out = args[-1]
         if out[0] == gk.OK:
@@ -80,4 +80,5 @@ def _play(settings: SimulationSettings, seed: int, map_seed: int) -> Row:
 def play_outcomes(docs: Mapping[int, dict], jobs: Sequence[tuple[int, int, int, int]]) -> list:
     """Play ``jobs`` outcome-only; rows as :func:`~labkit.encounter.sim.batch.play_chunk` gives."""
     base = {k: SimulationSettings.from_dict(doc) for k, doc in docs.items()}
-    return [(i, *_play(base[k], seed, map_seed)) for i, k, seed, map_seed in jobs]
+    static = {k: _static(s) if _shipped(s) else () for k, s in base.items()}
+    return [(i, *_play(base[k], seed, map_seed, static[k])) for i, k, seed, map_seed in jobs]

@@ -7,7 +7,8 @@ walks the players once: per player it sums the items' log-probabilities at each 
 ``lp = log σ(η)``, ``lq = log σ(−η)``, ``p = σ(η)`` computed once per evaluation), normalises the
 posterior over nodes, and accumulates the Fisher-identity gradient sums
 ``gu_j = Σ_players Σ_k post_k·r_jk`` and ``gv_j = Σ_players Σ_k post_k·r_jk·z_k`` with
-r = y1·(1 − p) − y0·p (over the nodes where the posterior exceeds e⁻³⁷ of its peak).
+r = y1·(1 − p) − y0·p, each player's sums times its ``weight`` (over the nodes where the
+posterior exceeds e⁻³⁷ of its peak).
 Cost O(entries × nodes), memory O(entries) — no players × nodes matrix.
 
 The plain-Python reference is :func:`reference_marginal` (the same sums with numpy, one player
@@ -28,8 +29,9 @@ def _example():
     i = np.array([0, 1], dtype=np.int64)
     one = np.ones(1)
     t = np.zeros((1, 3))
-    return (i, np.zeros(1, np.int64), one, one * 0, t, t, t + 0.5, np.zeros(3), np.zeros(3),
-            np.zeros(1), np.zeros(1), np.zeros(1), np.zeros(1), np.zeros(1), True)  # fmt: skip
+    return (i, np.zeros(1, np.int64), one, one * 0, one, t, t, t + 0.5, np.zeros(3),
+            np.zeros(3), np.zeros(1), np.zeros(1), np.zeros(1), np.zeros(1), np.zeros(1),
+            True)  # fmt: skip
 
 
 #: Players are cut into this many blocks of about equal entries; each block has its own
@@ -45,15 +47,18 @@ _MARGINAL = Covered(
 
 
 @kernel(example=_example, fastmath=True, reference=_MARGINAL)
-def marginal(indptr, item, y1, y0, lp, lq, p, z, logw, gu, gv, u, v, mean, want):
-    """Σ log marginal over players; fills ``gu``/``gv`` (items) and, when ``want``, the
-    per-entry ``u``/``v`` (score parts) and the posterior mean node ``mean`` per player."""
+def marginal(indptr, item, y1, y0, weight, lp, lq, p, z, logw, gu, gv, u, v, mean, want):
+    """Σ weight × log marginal over players; fills ``gu``/``gv`` (items, weighted) and, when
+    ``want``, the per-entry ``u``/``v`` (score parts of one player, unweighted) and the
+    posterior mean node ``mean`` per player. ``weight`` is how many players share a history
+    (sufficient statistics: identical players are one row, see :mod:`.skill_stats`)."""
     n = indptr.shape[0] - 1
-    return _block(0, n, indptr, item, y1, y0, lp, lq, p, z, logw, gu, gv, u, v, mean, want)
+    return _block(0, n, indptr, item, y1, y0, weight, lp, lq, p, z, logw, gu, gv, u, v, mean,
+                  want)  # fmt: skip
 
 
 @kernel(example=_example, fastmath=True, parallel=True, reference=_MARGINAL)
-def marginal_threads(indptr, item, y1, y0, lp, lq, p, z, logw, gu, gv, u, v, mean, want):
+def marginal_threads(indptr, item, y1, y0, weight, lp, lq, p, z, logw, gu, gv, u, v, mean, want):
     """:func:`marginal` with the players cut into :data:`BLOCKS` blocks run on threads (for
     large tables only: on a busy machine a thread that waits for a core stalls the rest)."""
     n_players = indptr.shape[0] - 1
@@ -67,8 +72,8 @@ def marginal_threads(indptr, item, y1, y0, lp, lq, p, z, logw, gu, gv, u, v, mea
     gvs = np.zeros((n_blocks, gu.shape[0]))
     totals = np.zeros(n_blocks)
     for c in prange(n_blocks):
-        totals[c] = _block(bounds[c], bounds[c + 1], indptr, item, y1, y0, lp, lq, p, z, logw,
-                           gus[c], gvs[c], u, v, mean, want)  # fmt: skip
+        totals[c] = _block(bounds[c], bounds[c + 1], indptr, item, y1, y0, weight, lp, lq, p,
+                           z, logw, gus[c], gvs[c], u, v, mean, want)  # fmt: skip
     for c in range(n_blocks):
         gu += gus[c]
         gv += gvs[c]
@@ -76,7 +81,8 @@ def marginal_threads(indptr, item, y1, y0, lp, lq, p, z, logw, gu, gv, u, v, mea
 
 
 @kernel(fastmath=True, reference=_MARGINAL)
-def _block(first, stop, indptr, item, y1, y0, lp, lq, p, z, logw, gu, gv, u, v, mean, want):
+def _block(first, stop, indptr, item, y1, y0, weight, lp, lq, p, z, logw, gu, gv, u, v, mean,
+           want):  # fmt: skip
     """Players ``first … stop − 1`` of :func:`marginal`."""
     n_nodes = z.shape[0]
     total = 0.0
@@ -100,7 +106,8 @@ def _block(first, stop, indptr, item, y1, y0, lp, lq, p, z, logw, gu, gv, u, v, 
         for k in range(n_nodes):
             post[k] = math.exp(ll[k] - top)
             s += post[k]
-        total += top + math.log(s)
+        w = weight[i]
+        total += w * (top + math.log(s))
         m = 0.0
         lo, hi = n_nodes, 0  # the nodes that carry the posterior (the rest add < 1e-16)
         for k in range(n_nodes):
@@ -117,15 +124,15 @@ def _block(first, stop, indptr, item, y1, y0, lp, lq, p, z, logw, gu, gv, u, v, 
                 r = post[k] * (a - n * p[j, k])
                 su += r
                 sv += r * z[k]
-            gu[j] += su
-            gv[j] += sv
+            gu[j] += w * su
+            gv[j] += w * sv
             if want:
                 u[e] = su
                 v[e] = sv
     return total
 
 
-def reference_marginal(indptr, item, y1, y0, lp, lq, p, z, logw):
+def reference_marginal(indptr, item, y1, y0, weight, lp, lq, p, z, logw):
     """Plain numpy: ``(total, gu, gv, u, v, mean)`` as :func:`marginal` computes them."""
     from scipy.special import logsumexp
 
@@ -138,11 +145,11 @@ def reference_marginal(indptr, item, y1, y0, lp, lq, p, z, logw):
         j = item[sl]
         ll = logw + (y1[sl, None] * lp[j] + y0[sl, None] * lq[j]).sum(axis=0)
         marg = logsumexp(ll)
-        total += marg
+        total += weight[i] * marg
         post = np.exp(ll - marg)
         mean[i] = post @ z
         r = post[None, :] * (y1[sl, None] * (1 - p[j]) - y0[sl, None] * p[j])
         u[sl], v[sl] = r.sum(axis=1), r @ z
-        np.add.at(gu, j, u[sl])
-        np.add.at(gv, j, v[sl])
+        np.add.at(gu, j, weight[i] * u[sl])
+        np.add.at(gv, j, weight[i] * v[sl])
     return total, gu, gv, u, v, mean

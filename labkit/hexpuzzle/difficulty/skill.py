@@ -499,16 +499,17 @@ def _fit(
     # scipy is imported here, not with the package: `import labkit.hexpuzzle` stays quick
     from labkit.hexpuzzle.difficulty import skill_joint as J
     from labkit.hexpuzzle.difficulty.skill_fit import lltm
+    from labkit.hexpuzzle.difficulty.skill_stats import level_player_rows, player_events
 
     z, logw = J.nodes()
     ids, x = _levels(levels, features)
     table = as_table(telemetry)
-    index = {lid: i for i, lid in enumerate(ids)}
-    lvl = np.array([index.get(v, -1) for v in table["level"].tolist()], dtype=np.int64)
+    # indices by hashing (no Python string per row: 10^7 rows in seconds, little memory)
+    lvl, code, names = level_player_rows(table, ids)
     known = lvl >= 0
-    rows, lvl = table[known], lvl[known]
-    first = rows["attempt"] == 1
-    players, pidx = np.unique(rows["player"][first], return_inverse=True)
+    first = known & (table["attempt"] == 1)
+    has_first = np.bincount(code[first], minlength=len(names)) > 0
+    players = names[has_first]
     counts = np.bincount(lvl[first], minlength=len(ids))
     seen = np.flatnonzero(counts > 0)
     if len(seen) == 0 or len(players) < 2:
@@ -517,14 +518,16 @@ def _fit(
             f"levels, found {int(first.sum())} rows by {len(players)} players"
         )
     # a player's later attempts without a first attempt in the data are left out
-    slot = np.searchsorted(players, rows["player"])
-    ok = (slot < len(players)) & (players[np.minimum(slot, len(players) - 1)] == rows["player"])
-    rows, lvl, slot = rows[ok], lvl[ok], slot[ok]
+    take = np.flatnonzero(known & has_first[code])
+    slot = (np.cumsum(has_first) - 1)[code[take]]
+    del code, first
     modelled = dropout == "model"
-    ev = J.events(
-        lvl, slot, rows["attempt"], rows["won"].astype(bool), len(ids), len(players),
-        retries=retries, dropout=modelled,
+    # players with the same history: one row, counted as often (built in blocks of players)
+    ev = player_events(
+        lvl[take], slot, table["attempt"][take], table["won"][take].astype(bool), len(ids),
+        len(players), retries=retries, dropout=modelled,
     )  # fmt: skip
+    del slot
     modelled = modelled and ev.n_decisions > 0
     lay = J.Layout(len(ids), retries, modelled, discrimination)
     par, info, theta, _ = J.fit(ev, lay, z, logw)
@@ -589,7 +592,7 @@ def _fit(
             )
             + (" + LLTM (REML)" if features else ""),
             **options,
-            "rows": int(len(rows)),
+            "rows": int(len(take)),
             "ignored_rows": int((~known).sum()),
             "players": int(len(players)),
             "decisions": int(ev.n_decisions),

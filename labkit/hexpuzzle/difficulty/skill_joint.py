@@ -40,6 +40,8 @@ BETA_PRIOR_SD, COEF_PRIOR_SD, ALPHA_PRIOR_SD = 5.0, 3.0, 0.3
 WARM_PLAYERS = 5000
 #: From this many entries on, the kernel runs on threads (below, starting them costs more).
 THREAD_ENTRIES = 400_000
+#: Rows of players per block of dense scores when the information is summed.
+INFO_BLOCK = 32_768
 
 
 def nodes(n: int = NODES) -> tuple[NDArray, NDArray]:
@@ -52,14 +54,16 @@ def nodes(n: int = NODES) -> tuple[NDArray, NDArray]:
 
 @dataclass
 class Events:
-    """A player's data as counts per item, CSR by player (see :mod:`._skill_kernels`).
+    """Players' data as counts per item, CSR by row (see :mod:`._skill_kernels`).
 
     Items 0 … n_levels·ATTEMPT_CAP − 1 are responses (level l, extra attempts e: l·CAP + e);
-    the rest are quit-decision patterns with covariates ``x`` (their rows).
+    the rest are quit-decision patterns with covariates ``x`` (their rows). A row is one
+    player, or — after :func:`.skill_stats.collapse` — every player with that same history:
+    ``weight`` says how many, ``inverse`` maps each player to its row.
     """
 
     n_levels: int
-    n_players: int
+    n_players: int  # rows
     indptr: NDArray
     item: NDArray
     y1: NDArray
@@ -68,27 +72,47 @@ class Events:
     counts: NDArray  # first attempts per level
     n_decisions: int
     n_quits: int
+    weight: NDArray | None = None  # players per row (None: one each)
+    inverse: NDArray | None = None  # each player's row (None: player i is row i)
+    patterns: NDArray | None = None  # the decision patterns' keys, in the order of ``x``
+
+    def __post_init__(self) -> None:
+        if self.weight is None:
+            self.weight = np.ones(self.n_players)
 
     @property
     def n_items(self) -> int:
         return self.n_levels * ATTEMPT_CAP + len(self.x)
 
-    def subset(self, players: NDArray) -> Events:
-        """The same items for the given players only (decision counts are the subset's)."""
+    @property
+    def represented(self) -> int:
+        """How many players the rows stand for."""
+        return self.n_players if self.inverse is None else len(self.inverse)
+
+    def subset(self, players: NDArray, weight: NDArray | None = None) -> Events:
+        """The same items for the given rows only, with the given weights (default: theirs;
+        decision counts are the subset's)."""
         lo, hi = self.indptr[players], self.indptr[players + 1]
         take = np.concatenate([np.arange(a, b) for a, b in zip(lo, hi)]) if len(lo) else lo
         dec = self.item[take] >= self.n_levels * ATTEMPT_CAP
+        assert self.weight is not None
+        w = self.weight[players] if weight is None else np.asarray(weight, float)
+        per = np.repeat(w, hi - lo)
         return Events(
             self.n_levels, len(players), np.r_[0, np.cumsum(hi - lo)].astype(np.int64),
             self.item[take], self.y1[take], self.y0[take], self.x, self.counts,
-            int((self.y1[take] + self.y0[take])[dec].sum()), int(self.y1[take][dec].sum()),
+            int(((self.y1[take] + self.y0[take]) * per)[dec].sum()),
+            int((self.y1[take] * per)[dec].sum()), w,
         )  # fmt: skip
 
 
-def events(level, player, attempt, won, n_levels, n_players, *, retries: bool, dropout: bool):
+def events(level, player, attempt, won, n_levels, n_players, *, retries: bool, dropout: bool,
+           ends: tuple[int, int] | None = None):  # fmt: skip
     """Build :class:`Events` from rows of known levels.
 
-    ``level``/``player`` are 0-based indices; the campaign order is the level index.
+    ``level``/``player`` are 0-based indices; the campaign order is the level index. ``ends``
+    (the last level anyone played, how many levels anyone played) when these rows are a part
+    of the players only (see :func:`decisions`).
     """
     # a player's levels are read in campaign order (row order does not matter)
     order = np.lexsort((attempt, level, player))
@@ -100,19 +124,15 @@ def events(level, player, attempt, won, n_levels, n_players, *, retries: bool, d
     y1s, y0s = [won[use].astype(float)], [1.0 - won[use]]
     counts = np.bincount(level[attempt == 1], minlength=n_levels)
     n_dec = n_quit = 0
-    x = np.zeros((0, N_TERMS - 1))
+    x, pat = np.zeros((0, N_TERMS - 1)), np.zeros(0, np.int64)
     if dropout and len(level):
-        d = decisions(level, player, attempt, won, n_players)
+        d = decisions(level, player, attempt, won, n_players, ends=ends)
         run_c = np.minimum(d["run"], RUN_CAP)
         att_c = np.minimum(d["attempt"], ATTEMPT_CAP)
         pk = ((d["won"] * (RUN_CAP + 1) + run_c) * (ATTEMPT_CAP + 1) + att_c) * (n_levels + 1)
         pk = pk + np.minimum(d["position"], n_levels)
         pat, pinv = np.unique(pk, return_inverse=True)
-        pos_p = pat % (n_levels + 1)
-        rest = pat // (n_levels + 1)
-        att_p, rest = rest % (ATTEMPT_CAP + 1), rest // (ATTEMPT_CAP + 1)
-        run_p, won_p = rest % (RUN_CAP + 1), rest // (RUN_CAP + 1)
-        x = design(won_p, run_p, att_p, pos_p)
+        x = pattern_design(pat, n_levels)
         e_players.append(d["player"])
         e_items.append(n_levels * ATTEMPT_CAP + pinv.ravel())
         y1s.append(d["quit"].astype(float))
@@ -128,15 +148,25 @@ def events(level, player, attempt, won, n_levels, n_players, *, retries: bool, d
     indptr = np.r_[0, np.cumsum(np.bincount(e_player, minlength=n_players))].astype(np.int64)
     return Events(
         n_levels, n_players, indptr, (e_uniq % n_items).astype(np.int64), y1, y0, x,
-        counts, n_dec, n_quit,
+        counts, n_dec, n_quit, patterns=pat,
     )  # fmt: skip
 
 
-def decisions(level, player, attempt, won, n_players) -> dict[str, NDArray]:
+def pattern_design(pat: NDArray, n_levels: int) -> NDArray:
+    """The covariates of decision patterns from their keys (see :func:`events`)."""
+    pos_p = pat % (n_levels + 1)
+    rest = pat // (n_levels + 1)
+    att_p, rest = rest % (ATTEMPT_CAP + 1), rest // (ATTEMPT_CAP + 1)
+    run_p, won_p = rest % (RUN_CAP + 1), rest // (RUN_CAP + 1)
+    return design(won_p, run_p, att_p, pos_p)
+
+
+def decisions(level, player, attempt, won, n_players, *, ends=None) -> dict[str, NDArray]:
     """The quit decisions in rows sorted by (player, level, attempt): one per level a player
     played, except after the campaign's end (the last level anyone played) or by a player who
     played every level. Keys: player, level, won (cleared), run, attempt (attempts made),
-    position (0-based, in the player's sequence), quit; in (player, campaign) order."""
+    position (0-based, in the player's sequence), quit; in (player, campaign) order.
+    ``ends`` = (last level, levels played) over everyone, when the rows are some players'."""
     n_levels = int(level.max()) + 1
     g_key = player.astype(np.int64) * n_levels + level
     gk, inv = np.unique(g_key, return_inverse=True)
@@ -155,7 +185,8 @@ def decisions(level, player, attempt, won, n_players) -> dict[str, NDArray]:
     run = c - np.maximum.accumulate(np.where(first_won, c, np.where(start, c - f, -1)))
     # the campaign ends at the last level anyone played (later ones have no data yet)
     played = np.bincount(g_player, minlength=n_players)[g_player]
-    decide = ~(end & ((g_level == g_level.max()) | (played >= len(np.unique(g_level)))))
+    last, distinct = ends if ends is not None else (g_level.max(), len(np.unique(g_level)))
+    decide = ~(end & ((g_level == last) | (played >= distinct)))
     out = {"player": g_player, "level": g_level, "won": cleared, "run": run, "attempt": tries,
            "position": position, "quit": end}  # fmt: skip
     return {k: v[decide] for k, v in out.items()}
@@ -279,7 +310,8 @@ def evaluate(par, lay: Layout, ev: Events, z, logw, *, want: bool = False):
     u, v, mean = np.zeros(nnz), np.zeros(nnz), np.zeros(ev.n_players if want else 1)
     big = len(ev.item) >= THREAD_ENTRIES
     run = _skill_kernels.marginal_threads if big else _skill_kernels.marginal
-    total = run(ev.indptr, ev.item, ev.y1, ev.y0, lp, lq, p, z, logw, gu, gv, u, v, mean, want)
+    total = run(ev.indptr, ev.item, ev.y1, ev.y0, ev.weight, lp, lq, p, z, logw, gu, gv, u, v,
+                mean, want)  # fmt: skip
     grad = _gradient(par, lay, ev, s, sigma, gu, gv)
     return total, grad, u, v, mean, (_items(par, lay, ev)[3:] if want else None)
 
@@ -303,19 +335,29 @@ def fit(ev: Events, lay: Layout, z, logw, start: NDArray | None = None):
     """Maximise the posterior: ``(params, information)``."""
     res = _optimise(ev, lay, z, logw, start)
     info, mean = _information(res.x, lay, ev, z, logw)
+    if ev.inverse is not None:  # back from histories to players
+        mean = mean[ev.inverse]
     return res.x, info, mean * float(np.exp(res.x[lay.log_sigma])), res
 
 
 def _information(par, lay: Layout, ev: Events, z, logw) -> tuple[NDArray, NDArray]:
-    """Empirical information (Σ over players of score outer products) plus the prior
-    precision, and every player's posterior mean node."""
+    """Empirical information (Σ over players of score outer products, a row's counted
+    ``weight`` times) plus the prior precision, and every row's posterior mean node.
+
+    Built from blocks of rows (dense scores of one block at a time: bounded memory)."""
     _, _, u, v, mean, (D, E) = evaluate(par, lay, ev, z, logw, want=True)
-    rows = np.repeat(np.arange(ev.n_players), np.diff(ev.indptr))
-    shape = (ev.n_players, ev.n_items)
-    U = sp.csr_matrix((u, (rows, ev.item)), shape)
-    V = sp.csr_matrix((v, (rows, ev.item)), shape)
-    scores = (U @ D + V @ E).tocsr()
-    return (scores.T @ scores).toarray() + np.diag(lay.prior_precision()), mean
+    info = np.diag(lay.prior_precision())
+    assert ev.weight is not None
+    for a in range(0, ev.n_players, INFO_BLOCK):
+        b = min(a + INFO_BLOCK, ev.n_players)
+        lo, hi = ev.indptr[a], ev.indptr[b]
+        rows = np.repeat(np.arange(b - a), np.diff(ev.indptr[a : b + 1]))
+        shape = (b - a, ev.n_items)
+        U = sp.csr_matrix((u[lo:hi], (rows, ev.item[lo:hi])), shape)
+        V = sp.csr_matrix((v[lo:hi], (rows, ev.item[lo:hi])), shape)
+        scores = (U @ D + V @ E).toarray()
+        info += scores.T @ (scores * ev.weight[a:b, None])
+    return info, mean
 
 
 def _optimise(ev: Events, lay: Layout, z, logw, start: NDArray | None):
@@ -328,13 +370,15 @@ def _optimise(ev: Events, lay: Layout, z, logw, start: NDArray | None):
     """
     prec = lay.prior_precision()
     white = None
-    if start is None and ev.n_players > 2 * WARM_PLAYERS:
-        some = np.linspace(0, ev.n_players - 1, WARM_PLAYERS).round().astype(np.int64)
-        sub = ev.subset(some)
+    if start is None and ev.represented > 2 * WARM_PLAYERS:
+        some = np.linspace(0, ev.represented - 1, WARM_PLAYERS).round().astype(np.int64)
+        rows, count = np.unique(some if ev.inverse is None else ev.inverse[some],
+                                return_counts=True)  # fmt: skip
+        sub = ev.subset(rows, count.astype(float))
         start = _optimise(sub, lay, z, logw, None).x
         info = _information(start, lay, sub, z, logw)[0] - np.diag(prec)
         try:
-            white = np.linalg.cholesky(info * (ev.n_players / sub.n_players) + np.diag(prec))
+            white = np.linalg.cholesky(info * (ev.represented / WARM_PLAYERS) + np.diag(prec))
         except np.linalg.LinAlgError:
             white = None  # a singular subset: plain coordinates
     if start is None:
@@ -342,8 +386,10 @@ def _optimise(ev: Events, lay: Layout, z, logw, start: NDArray | None):
         first = ev.item < lay.n_levels * ATTEMPT_CAP
         first &= ev.item % ATTEMPT_CAP == 0
         lv = ev.item[first] // ATTEMPT_CAP
-        w = np.bincount(lv, ev.y1[first], lay.n_levels)
-        t = w + np.bincount(lv, ev.y0[first], lay.n_levels)
+        assert ev.weight is not None
+        per = np.repeat(ev.weight, np.diff(ev.indptr))[first]
+        w = np.bincount(lv, ev.y1[first] * per, lay.n_levels)
+        t = w + np.bincount(lv, ev.y0[first] * per, lay.n_levels)
         rate = (w + 0.5) / (t + 1.0)
         start[lay.beta] = -np.log(rate / (1 - rate))
         if lay.quit is not None and ev.n_decisions:
