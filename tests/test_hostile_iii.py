@@ -106,7 +106,12 @@ def test_grid_sizes_read_from_text_match_the_document():
 # --- wave 3's new inputs ------------------------------------------------------------------
 
 
-@pytest.mark.parametrize(("name", "call", "message"), h3.api_cases(), ids=lambda v: str(v)[:40])
+# ids are the cases' names: every pytest-xdist worker must collect the same ids (no addresses)
+API_CASES = h3.api_cases()
+CLI_CASES = h3.cli_cases()
+
+
+@pytest.mark.parametrize(("name", "call", "message"), API_CASES, ids=[c[0] for c in API_CASES])
 def test_wave3_api_refuses_hostile_values_in_one_line(name, call, message, tmp_path):
     with pytest.raises((ArgumentError, LabkitError)) as info:
         call(tmp_path)
@@ -114,7 +119,7 @@ def test_wave3_api_refuses_hostile_values_in_one_line(name, call, message, tmp_p
     assert message in text and "\n" not in text.strip(), (name, text)
 
 
-@pytest.mark.parametrize(("name", "argv", "message"), h3.cli_cases(), ids=lambda v: str(v)[:40])
+@pytest.mark.parametrize(("name", "argv", "message"), CLI_CASES, ids=[c[0] for c in CLI_CASES])
 def test_wave3_commands_refuse_hostile_values_in_one_line(name, argv, message, tmp_path):
     verdict, rc, out, err = run_cli(argv(tmp_path), seconds=120)
     assert verdict == "clean" and rc in (1, 2), (name, verdict, rc, err)
