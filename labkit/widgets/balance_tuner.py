@@ -28,6 +28,7 @@ from labkit.encounter.sim.settings import SimulationSettings, default_balance_do
 from labkit.widgets._busy import prepare_kernels
 from labkit.widgets._code import CodeError, CodeMixin, literal, shown, source
 from labkit.widgets._figure import FigurePane, new_figure
+from labkit.widgets._tune_answer import tune_answer
 from labkit.widgets.glossary import parameter_words, words
 
 __all__ = ["BalanceTuner", "numeric_parameters"]
@@ -199,7 +200,7 @@ class BalanceTuner(CodeMixin):
         if self.result is None:
             self.text.value = f"<span style='color:#b00'>{html.escape(self.error or '')}</span>"
             return
-        self.text.value = f"<b>{html.escape(self.result.summary())}</b>"
+        self.text.value = f"<b>{html.escape(tune_answer(self.result))}</b>"
         self.ax.cla()  # the number of points changes from run to run
         self.target_line = self.result.plot(self.ax)["target"]
         self.ax.set_title(

@@ -37,6 +37,14 @@ GLOSSARY: dict[str, tuple[str, str]] = {
     "monster_win": ("monster win rate", ""),
     "step_limit": ("share of games stopped at the step limit", ""),
     "mutual_death": ("share of games where both sides die", ""),
+    # game-length outcomes (labkit.encounter.sim.knobs.OUTCOMES)
+    "steps": ("game length", "steps"),
+    "turns": ("game length", "turns"),
+    "encounters": ("encounters in a game", "encounters"),
+    # sensitivity indices (labkit.encounter.importance)
+    "mu_star": ("effect", "change over the knob's range"),
+    "total": ("total share of variance", ""),
+    "first": ("first-order share of variance", ""),
     # settings fields
     "npcs": ("NPCs in the game", "NPCs"),
     "monsters": ("monsters in the game", "monsters"),

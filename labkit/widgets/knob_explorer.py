@@ -28,6 +28,10 @@ from labkit.encounter import (
 )
 from labkit.widgets._code import CodeError, CodeMixin, literal, source
 from labkit.widgets._figure import FigurePane, new_figure
+from labkit.widgets.glossary import GLOSSARY, words
+
+# The outcomes the explorer offers (labkit.encounter.sim.knobs.OUTCOMES), by code name.
+OUTCOMES = ("npc_win", "monster_win", "step_limit", "mutual_death", "steps", "turns", "encounters")
 
 __all__ = ["KnobExplorer"]
 
@@ -77,8 +81,8 @@ class KnobExplorer(CodeMixin):
         self.tuned: Any = None
         # labelled beside it: a ToggleButtons' own description gets no width and vanishes
         self.method = W.ToggleButtons(options=["morris", "sobol"], value=method)
-        self.outcome = W.Dropdown(options=["npc_win", "monster_win", "step_limit",
-                                           "mutual_death", "steps", "turns", "encounters"],
+        # shown in the glossary's words; the values stay the outcome's code name
+        self.outcome = W.Dropdown(options=[(words(o), o) for o in OUTCOMES],
                                   value=outcome, description="outcome")  # fmt: skip
         self.games = W.IntSlider(value=games, min=1, max=200, description="games / evaluation",
                                  style={"description_width": "initial"})  # fmt: skip
@@ -112,6 +116,7 @@ class KnobExplorer(CodeMixin):
         )  # fmt: skip
         self.ax_importance.clear()
         self.importance.plot(ax=self.ax_importance)
+        self._importance_in_words()
         self._refresh()
         return self.importance
 
@@ -161,19 +166,35 @@ class KnobExplorer(CodeMixin):
         items = "".join(f"<li>{html.escape(t.sentence())}</li>" for t in self.targets)
         return f"<b>Targets</b><ul>{items}</ul>"
 
+    def _importance_in_words(self) -> None:
+        """The importance figure's title, axis and legend in the glossary's words."""
+        imp, ax = self.importance, self.ax_importance
+        what = "share of variance" if imp.method == "sobol" else "change over the knob's range"
+        ax.set_title(f"what moves the {words(imp.outcome)}", fontsize="medium")
+        ax.set_xlabel(f"{GLOSSARY[imp.main][0]} ({what}; 95 % interval)")
+        legend = ax.get_legend()
+        if legend is not None:
+            for text in legend.get_texts():
+                text.set_text(GLOSSARY.get(text.get_text(), (text.get_text(), ""))[0])
+
+    def _importance_summary(self) -> str:
+        # the domain's sentence names its index by code ("mu_star"): say it in words
+        imp = self.importance
+        return imp.summary().replace(f"({imp.main}, ", f"({GLOSSARY[imp.main][0]}, ", 1)
+
     @staticmethod
     def _table(rows: list[dict[str, Any]]) -> str:
         if not rows:
             return ""
-        head = "".join(f"<th>{html.escape(str(k))}</th>" for k in rows[0])
-        body = "".join("<tr>" + "".join(f"<td>{html.escape(str(v))}</td>" for v in r.values())
+        head = "".join(f"<th>{html.escape(_header(k))}</th>" for k in rows[0])
+        body = "".join("<tr>" + "".join(f"<td>{html.escape(_cell(v))}</td>" for v in r.values())
                        + "</tr>" for r in rows)  # fmt: skip
         return f"<table><tr>{head}</tr>{body}</table>"
 
     def _refresh(self) -> None:
         parts = []
         if self.importance is not None:
-            parts.append(f"<p>{html.escape(self.importance.summary())}</p>")
+            parts.append(f"<p>{html.escape(self._importance_summary())}</p>")
             parts.append(self._table(self.importance_rows()))
         parts.append(self._targets_html())
         if self.tuned is not None:
@@ -207,3 +228,13 @@ class KnobExplorer(CodeMixin):
         if self.tuned is not None:
             lines.append("app.run_tune()")
         return source(lines, "app")
+
+
+def _header(key: str) -> str:
+    """A table column: an index's code name in words, any other header as it is."""
+    return GLOSSARY[key][0] if key in ("mu_star", "total") else str(key)
+
+
+def _cell(value: Any) -> str:
+    """A table cell: yes / no for a flag (never ``True`` / ``False``)."""
+    return ("yes" if value else "no") if isinstance(value, bool) else str(value)

@@ -40,11 +40,17 @@ def test_run_draws_the_curve_and_saves_the_patch_atomically(tmp_path):
     t = app.run()
     assert t.value == 4.0 and t.integer and t.root_ci[0] < 4.3 < t.root_ci[1]
     assert app.progress.value == min(t.games, app.progress.max) and app.progress.value > 0
-    # the answer line names both whole values with their measured rates, and the crossing
+    # the answer line names both whole values with their measured rates (in per cent, in the
+    # glossary's words), and the crossing
     for r in t.whole.itertuples():
-        assert f"{r.value:g} gives {r.rate:.3f} (95 % {r.lo:.3f}-{r.hi:.3f})" in app.text.value
-    assert f"crossing {t.root:.3f}" in app.text.value and not app.save_button.disabled
-    assert t.hits or "no whole value of /characters/monster/life gives" in app.text.value
+        span = f"{100 * r.lo:.1f}–{100 * r.hi:.1f} %"
+        assert f"{int(r.value)} gives {100 * r.rate:.1f} % (95 % interval {span})" in app.text.value
+    assert f"crosses 50 % at {t.root:.2f}" in app.text.value and not app.save_button.disabled
+    said = "no whole value of monster life (wounds it takes) gives NPC win rate 50 %"
+    if t.hits:
+        said = "monster life (wounds it takes) = 4 gives NPC win rate 50 % within its interval"
+    assert said in app.text.value
+    assert "/characters" not in app.text.value and "npc_win" not in app.text.value
     xs = [line.get_xdata()[0] for line in app.ax.lines if len(line.get_xdata()) == 2]
     assert 4.0 in xs  # the chosen value's line
     path = app.save(tmp_path / "patch.json")
@@ -62,7 +68,7 @@ def test_unreachable_target_and_errors_are_shown_not_raised():
     app.target.value = 0.95
     app.low.value, app.high.value = 5, 9
     t = app.run()
-    assert not t.reachable and "not reachable" in app.text.value and app.save_button.disabled
+    assert not t.reachable and "out of reach" in app.text.value and app.save_button.disabled
     with pytest.raises(LabkitError, match="nothing tuned"):
         app.patch()
     app.low.value = 12  # low > high

@@ -3,7 +3,8 @@
 The visible text of each app (labels, HTML, option labels, buttons, the figure's titles, axis
 labels and legends; the code view excepted) must hold no JSON pointer (``/tables/hit/0``), no
 Python repr (``{'bullet': 7}``, ``features=True``, ``[1, 1]``) and no snake_case identifier
-(``npc_win``, ``b_escaped``). Apps are shown as first displayed and after their main action.
+(``npc_win``, ``b_escaped``), nor a bare ``True`` / ``False``. Apps are shown as first
+displayed and after their main action; every app in ``labkit.widgets.__all__`` is scanned.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ import pytest
 POINTER = re.compile(r"(?<![\w.:/<])/[A-Za-z_]\w*(?:/[\w~]+)+")
 REPR = re.compile(r"\{'|\['|\[\d+, \d+\]|\w=(?:True|False|None|\[|\{|')|<\w+ object at")
 SNAKE = re.compile(r"\b[a-z][a-z0-9]*(?:_[a-z0-9]+)+\b")
+FLAG = re.compile(r"\b(?:True|False|nan)\b")  # a bare Python flag in a table cell
 TAG = re.compile(r"<[^>]+>")
 
 
@@ -47,6 +49,8 @@ def figure_texts(fig):
     out = []
     for ax in fig.axes:
         out += [ax.get_title(), ax.get_xlabel(), ax.get_ylabel()]
+        out += [t.get_text() for t in ax.get_xticklabels() + ax.get_yticklabels()]
+        out += [t.get_text() for t in ax.texts]
         legend = ax.get_legend()
         if legend is not None:
             out += [t.get_text() for t in legend.get_texts()]
@@ -58,7 +62,7 @@ def figure_texts(fig):
 def code_terms(texts):
     found = []
     for text in texts:
-        for rx in (POINTER, REPR, SNAKE):
+        for rx in (POINTER, REPR, SNAKE, FLAG):
             found += [m.group(0) for m in rx.finditer(text)]
     return found
 
@@ -80,7 +84,46 @@ def _apps():
         bench = widgets.DifficultyWorkbench(n_boot=10)
         return bench
 
+    def balance_tuner():  # after a tune whose whole values both miss the target
+        import numpy as np
+
+        u = np.random.default_rng(0).random(2000)
+        app = widgets.BalanceTuner(
+            response=lambda v, seeds: u[seeds] < 1 / (1 + np.exp(1.5 * (v - 4.3)))
+        )
+        app.run()
+        return app
+
+    def knob_explorer():  # after the importance run and the tune
+        def response(point, seeds):
+            life = point["/characters/monster/life"]
+            return {"npc_win": ((seeds * 0.6180339887) % 1.0 < life / 10) * 1.0}
+
+        app = widgets.KnobExplorer({"/characters/monster/life": (2, 8)}, ["npc_win=0.5±0.1"],
+                                   response=response, games=4, trajectories=4, budget=20,
+                                   tune_games=100, fresh=100)  # fmt: skip
+        app.run_importance()
+        app.run_tune()
+        return app
+
+    def balance_report():
+        from labkit.encounter.rules.balance import DEFAULT_PATH
+
+        app = widgets.BalanceReport(str(DEFAULT_PATH), {"/characters/monster/life": 2}, seeds=20)
+        app.run()
+        return app
+
+    def funnel_view():
+        from labkit.hexpuzzle import TrueModel
+
+        model = TrueModel([1.5, -1.0, 0.0, 0.8], quit={"baseline": -2.0, "won": -1.0, "run": 0.8})
+        return widgets.FunnelView(["L01", "L02", "L03", "L04"], model, players=300, draws=3)
+
     return {
+        "BalanceTunerAnswer": balance_tuner,
+        "KnobExplorer": knob_explorer,
+        "BalanceReport": balance_report,
+        "FunnelView": funnel_view,
         "ProbabilityExplorer": lambda: widgets.ProbabilityExplorer(n=300),
         "GaugeTuner": widgets.GaugeTuner,
         "CollisionSweepViewer": widgets.CollisionSweepViewer,
@@ -93,11 +136,18 @@ def _apps():
     }
 
 
+def test_the_scan_covers_every_app():
+    from labkit import widgets
+
+    scanned = {name.removesuffix("Answer") for name in _apps()}
+    assert set(widgets.__all__) <= scanned, f"apps not scanned: {set(widgets.__all__) - scanned}"
+
+
 @pytest.mark.parametrize("name", list(_apps()))
 def test_no_code_terms_in_what_an_app_shows(name):
     app = _apps()[name]()
     texts = visible_texts(app.ui)
-    figs = [app.fig]
+    figs = [app.fig] if hasattr(app, "fig") else []
     skill = getattr(app, "skill", None)
     if skill is not None:
         figs.append(skill.fig)
@@ -109,8 +159,8 @@ def test_no_code_terms_in_what_an_app_shows(name):
 
 def test_the_scan_finds_what_the_issue_saw():
     texts = ["npc_win = 0.5", "parameter /tables/hit/0", "features=True",
-             "found={'bullet': 7}", "visit position=[1, 1]"]  # fmt: skip
-    assert len(code_terms(texts)) >= 5
+             "found={'bullet': 7}", "visit position=[1, 1]", "matters True"]  # fmt: skip
+    assert len(code_terms(texts)) >= 6
     assert code_terms(["NPC win rate 0.5 at monster life 4 (wounds it takes)"]) == []
 
 

@@ -32,7 +32,12 @@ def test_views_name_knobs_and_targets_in_words():
         " met"
     )
     assert 8 <= int(row["b"]) <= 12
-    assert imp.summary() in app.text.value.replace("&#x27;", "'")
+    shown = app.text.value.replace("&#x27;", "'")
+    # the domain's sentence with its index in words; the table's flags as yes / no
+    assert imp.summary().replace("(mu_star, ", "(effect, ") in shown and "mu_star" not in shown
+    assert "<th>effect</th>" in shown and "<td>yes</td>" in shown and "True" not in shown
+    assert dict(app.outcome.options)["game length (steps)"] == "steps"
+    assert app.ax_importance.get_title() == "what moves the game length (steps)"
     assert len(app.ax_importance.patches) >= 3 and len(app.ax_pareto.collections) >= 2
     with pytest.raises(CodeError, match="response"):
         app.to_code()

@@ -49,7 +49,14 @@ from typing import Any
 import numpy as np
 
 from labkit import ArgumentError
-from labkit.encounter.sim.knobs import OUTCOMES, GamePlayer, Knob, Response, knob_list
+from labkit.encounter.sim.knobs import (
+    OUTCOME_WORDS,
+    OUTCOMES,
+    GamePlayer,
+    Knob,
+    Response,
+    knob_list,
+)
 from labkit.encounter.sim.targets import Target, estimate, parse_target
 
 __all__ = ["tune_many", "TunedMany", "pareto_front"]
@@ -111,7 +118,9 @@ class TunedMany:
         for t in self.targets:
             est, lo, hi = row[f"est:{t.name}"], row[f"lo:{t.name}"], row[f"hi:{t.name}"]
             fmt = (lambda v: f"{100 * v:.1f} %") if t.outcome in _RATES else (lambda v: f"{v:.1f}")
-            parts.append(f"{t.outcome} {fmt(est)} [{fmt(lo)}, {fmt(hi)}] "
+            said, unit = OUTCOME_WORDS.get(t.outcome, (t.outcome, ""))  # designer words
+            unit = f" {unit}" if unit else ""
+            parts.append(f"{said} {fmt(est)} [{fmt(lo)}, {fmt(hi)}]{unit} "
                          f"{'met' if row[f'met:{t.name}'] else 'NOT met'}")  # fmt: skip
         verdict = ("meets every target on fresh seeds" if self.met else
                    "is the closest found; not every target holds on fresh seeds")  # fmt: skip
