@@ -63,7 +63,7 @@ def _cmd_warmup(args: argparse.Namespace) -> int:
     from labkit import _jit
 
     start = time.perf_counter()
-    timings = _jit.warmup(progress=not args.quiet)
+    timings = _jit.warmup(progress=not args.quiet, domains=args.domains)
     total = time.perf_counter() - start
     for name, seconds in sorted(timings.items()):
         print(f"{seconds:8.3f} s  {name}")
@@ -121,6 +121,10 @@ def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
     info = sub.add_parser("info", help="versions, numba cache and threading facts")
     info.set_defaults(func=_cmd_info)
     warm = sub.add_parser("warmup", help="compile every numba kernel now (cached on disk)")
+    warm.add_argument("domains", nargs="*", choices=("hexpuzzle", "pathfinding", "mapturn",
+                      "encounter"), metavar="DOMAIN",
+                      help="only these domains' kernels (hexpuzzle, pathfinding, mapturn, "
+                      "encounter; default all)")  # fmt: skip
     warm.add_argument("--quiet", action="store_true", help="no progress bar")
     warm.set_defaults(func=_cmd_warmup)
     bun = sub.add_parser("bundle", help="execute a notebook fresh and pack it with its data")

@@ -517,7 +517,7 @@ def api_cases() -> list[tuple[str, Callable[[Path], Any], str]]:
         ("improve evaluations NaN", _improve(evaluations=nan), "evaluations: must be an integer"),
         ("improve evaluations True", _improve(evaluations=True), "evaluations: must be an int"),
         ("improve max_regenerate -1", _improve(max_regenerate=-1),
-         "max_regenerate: must be between 0 and 3"),
+         "max_regenerate: must be between 0 and 1000"),
         ("importance games -1", _importance(games=-1), "games: must be an integer >= 1"),
         ("importance knob NaN", _importance({"/characters/monster/life": (nan, 5.0)}), "knob"),
         ("importance trajectories 2", _importance(trajectories=2), "trajectories: must be"),

@@ -9,7 +9,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from labkit import _jit, _tour_kernel
+import labkit
+from labkit import ArgumentError, _jit, _tour_kernel
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -80,7 +81,9 @@ def test_info_and_warmup_from_read_only_install(tmp_path, installed_wheel, user_
     env = {k: v for k, v in os.environ.items() if k != "NUMBA_CACHE_DIR"}
     env.update(PYTHONPATH=str(site), XDG_CACHE_HOME=str(cache_home), HOME=str(cache_home))
     try:
-        for command in (["info"], ["warmup", "--quiet"]):
+        # one domain's kernels prove where the cache goes; every kernel's example is compiled
+        # by tests/test_kernel_registry.py, and a whole cold warm-up cost minutes twice here
+        for command in (["info"], ["warmup", "--quiet", "pathfinding"]):
             out = subprocess.run(
                 [*_drop_root_privileges(), sys.executable, "-m", "labkit", *command],
                 capture_output=True,
@@ -111,3 +114,8 @@ def test_plain_python_also_swaps_kernels_imported_by_name():
         assert gk.compass is compass.py_func is ek.compass
         assert gk.play_game is _jit.REGISTRY[f"{gk.__name__}.play_game"].dispatcher  # not chosen
     assert gk.exchange is before and ek.exchange is before
+
+
+def test_warmup_names_the_domains_it_knows():
+    with pytest.raises(ArgumentError, match="domains: must be one of hexpuzzle, pathfinding"):
+        labkit.warmup(progress=False, domains=["puzzles"])

@@ -33,6 +33,7 @@ NOT_YET_MIRRORED = {
     "mapturn.tower_file",
     "share.bundle_zip",
     "share.snapshot",
+    "hexpuzzle.difficulty.skill_stats",
     "encounter.animation",
     "encounter.cli.compare",
     "encounter.cli.options",

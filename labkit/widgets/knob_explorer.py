@@ -92,7 +92,7 @@ class KnobExplorer(CodeMixin):
                                     layout=W.Layout(width="auto"))  # fmt: skip
         self.importance_button.on_click(lambda _: self.run_importance())
         self.tune_button.on_click(lambda _: self.run_tune())
-        self.text = W.HTML(value=self._targets_html())
+        self.text = W.HTML()
         self.fig, (self.ax_importance, self.ax_pareto) = new_figure(
             1, 2, figsize=(9.6, 3.6), layout="constrained"
         )
@@ -104,6 +104,12 @@ class KnobExplorer(CodeMixin):
         # an answer and its picture on one screen (issue 24).
         self.ui = W.VBox([controls, self.pane.widget, self.text])
         self._add_code_button()
+        # before any run: what each button will do, and what it costs with the controls' values
+        self._hint(self.ax_importance, "press “which knob matters”")
+        self._hint(self.ax_pareto, "press “tune to the targets”" if self.targets else "no targets")
+        for control in (self.method, self.games):
+            control.observe(lambda _: self._refresh(), names="value")
+        self._refresh()
 
     # -- logic (no browser needed) ---------------------------------------------------------------
 
@@ -115,6 +121,7 @@ class KnobExplorer(CodeMixin):
             response=self.response, executor=self.executor, progress=False,
         )  # fmt: skip
         self.ax_importance.clear()
+        self.ax_importance.set_axis_on()
         self.importance.plot(ax=self.ax_importance)
         self._importance_in_words()
         self._refresh()
@@ -127,6 +134,7 @@ class KnobExplorer(CodeMixin):
             fresh=self.fresh, response=self.response, executor=self.executor, progress=False,
         )  # fmt: skip
         self.ax_pareto.clear()
+        self.ax_pareto.set_axis_on()
         self.tuned.plot(ax=self.ax_pareto)
         self._refresh()
         return self.tuned
@@ -191,8 +199,26 @@ class KnobExplorer(CodeMixin):
                        + "</tr>" for r in rows)  # fmt: skip
         return f"<table><tr>{head}</tr>{body}</table>"
 
+    @staticmethod
+    def _hint(ax: Any, text: str) -> None:
+        ax.set_axis_off()
+        ax.text(0.5, 0.5, text, ha="center", va="center", color="0.4", transform=ax.transAxes)
+
+    def _cost_html(self) -> str:
+        """What "which knob matters" will play with the controls' values (the counts of
+        :func:`~labkit.encounter.importance`'s designs)."""
+        k, games = len(self.knobs), self.games.value
+        if self.method.value == "morris":
+            evaluations, how = self.trajectories * (k + 2), "screening"
+        else:
+            evaluations, how = self.n * (k + 3), "variance shares"
+        return (
+            f"<p>Which knob matters ({how}): {evaluations:,} evaluations of {games} "
+            f"game{'s' * (games != 1)} each, {evaluations * games:,} games.</p>"
+        )
+
     def _refresh(self) -> None:
-        parts = []
+        parts = [self._cost_html()]
         if self.importance is not None:
             parts.append(f"<p>{html.escape(self._importance_summary())}</p>")
             parts.append(self._table(self.importance_rows()))

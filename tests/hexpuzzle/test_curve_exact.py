@@ -73,7 +73,7 @@ def test_flat_curve_is_not_capped(monkeypatch, levels):
 
 
 def test_success_curve_is_hardest_where_the_rate_is_lowest(monkeypatch, levels):
-    from tests.hexpuzzle.test_targets import StandInSkillModel
+    from tests.hexpuzzle.solving.test_targets import StandInSkillModel
 
     calls = stand_in(monkeypatch, levels, [1, 1, 1])
     campaign_from_curve([0.9, 0.5, 0.1], 3, model=StandInSkillModel(), progress=False)

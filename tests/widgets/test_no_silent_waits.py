@@ -67,6 +67,7 @@ def test_tune_says_first_run_then_the_games(fresh_kernel_module, monkeypatch):
         raise tune_module.ArgumentError("stop here", argument="bounds", value=None)
 
     monkeypatch.setattr(tune_module, "tune", fake_tune)
+    monkeypatch.setattr("labkit.encounter.tune", fake_tune)  # the app calls the public name
     app.run()
     start = shown.index("<tune started>")
     assert any("first run on this machine" in s for s in shown[:start]), shown

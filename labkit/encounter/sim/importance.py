@@ -61,6 +61,7 @@ from labkit.encounter.sim.importance_estimators import (
     _morris,
     _sobol,
     _tiers,
+    check_design,
     knob_totals,
     sobol_estimates,
 )
@@ -277,6 +278,7 @@ def importance(
     from labkit import rng as lrng
 
     blocks = _check(outcome, games, seeds, method)
+    check_design(method, n, trajectories, levels)  # before a process pool starts
     ks = knob_list(base if response is None else None, knobs)
     if threshold is None:
         threshold = 0.01 if method == "sobol" else 0.05

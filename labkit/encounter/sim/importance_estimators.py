@@ -101,8 +101,7 @@ def _sobol(knobs: list[Knob], blocks: np.ndarray, n: int, evaluate: Any, gen: An
     from scipy.stats import qmc
 
     d = len(knobs) + 1
-    if n < 8 or n & (n - 1):
-        raise ArgumentError("must be a power of two >= 8", argument="n", value=n)
+    check_design("sobol", n, 0, 0)
     # A, B and a third seed column C: a knob's matrix takes the knob from B and its seed block
     # from C (neither A's nor B's), so that its luck is new, as the seed block's matrix's is
     sample = qmc.Sobol(2 * d + 1, scramble=True, rng=gen).random_base2(int(math.log2(n)))
@@ -129,12 +128,22 @@ def _sobol(knobs: list[Knob], blocks: np.ndarray, n: int, evaluate: Any, gen: An
     return out, rows.shape[0], boot[1].T
 
 
-def _morris(knobs: list[Knob], r: int, p: int, gen: Any, boots: int, play: Any) -> tuple:
-    d = len(knobs)
+def check_design(method: str, n: int, r: int, p: int) -> None:
+    """The design's sizes, checked before any game is played: Sobol' base rows ``n``; Morris
+    trajectories ``r`` and grid levels ``p``."""
+    if method == "sobol":
+        if isinstance(n, bool) or not isinstance(n, int) or n < 8 or n & (n - 1):
+            raise ArgumentError("must be a power of two >= 8", argument="n", value=n)
+        return
     if isinstance(p, bool) or not isinstance(p, int) or p < 2 or p % 2:
         raise ArgumentError("must be an even integer >= 2", argument="levels", value=p)
     if isinstance(r, bool) or not isinstance(r, int) or r < 4:
         raise ArgumentError("must be an integer >= 4", argument="trajectories", value=r)
+
+
+def _morris(knobs: list[Knob], r: int, p: int, gen: Any, boots: int, play: Any) -> tuple:
+    d = len(knobs)
+    check_design("morris", 0, r, p)
     delta = p / (2 * (p - 1))
     paths, moved = [], []
     for t in range(r):

@@ -44,6 +44,7 @@ import numpy as np
 
 from labkit import ArgumentError
 from labkit._args import check_int
+from labkit.hexpuzzle.campaign_file import MAX_LEVELS
 from labkit.hexpuzzle.playthrough.compare import FunnelComparison, compare_funnels
 from labkit.hexpuzzle.playthrough.model import _level_id, funnel, model_tables
 from labkit.hexpuzzle.playthrough.simulate import Funnel, Tables, counts, measures, reorder
@@ -244,7 +245,7 @@ def improve_campaign(
         Replace the levels that still stop too many players by easier generated ones
         (needs Level objects and a model that predicts new levels from their parts).
     max_regenerate : int
-        Most levels replaced.
+        Most levels replaced (0 to 1,000; at most every level of the campaign).
     players, draws, rng
         The before and after funnels (:func:`~labkit.hexpuzzle.playthrough.model.funnel`); the
         search uses one cohort of ``players`` from the stream ``"search"``.
@@ -273,7 +274,8 @@ def improve_campaign(
                             value=len(levels))  # fmt: skip
     if evaluations is not None:
         check_int(evaluations, "evaluations", 1, 10**7)
-    check_int(max_regenerate, "max_regenerate", 0, len(levels))  # most levels replaced
+    # most levels replaced (0 to a campaign's own limit; more than the campaign holds is all)
+    check_int(max_regenerate, "max_regenerate", 0, MAX_LEVELS)
     if (
         isinstance(time_limit, bool)
         or not isinstance(time_limit, (int, float))
