@@ -172,13 +172,17 @@ def pytest_runtest_makereport(item, call):
 
 def pytest_xdist_make_scheduler(config, log):
     """Under pytest-xdist (``make test``), one test file is one unit of work, so a module's
-    expensive fixtures (a Dask cluster, a docs build) are made once; the whole browser suite is one
-    unit too, because it shares one JupyterLab server and one Chromium. (``--dist loadgroup``
-    cannot do this: with pytest 9 its group marks no longer reach the scheduler.)"""
+    expensive fixtures (a Dask cluster, a docs build) are made once. The browser suite is two
+    units, each with its own JupyterLab server and Chromium (a worker starts them once): the
+    notebooks run in JupyterLab, and the rest (apps, stories, docs, report); as one unit it was
+    the longest chain of the run. (``--dist loadgroup`` cannot group: with pytest 9 its marks no
+    longer reach the scheduler.)"""
     from xdist.scheduler import LoadScopeScheduling
 
     class FilesBrowserTogether(LoadScopeScheduling):
         def _split_scope(self, nodeid: str) -> str:
+            if nodeid.startswith("tests/browser/test_notebooks_in_browser.py"):
+                return "tests/browser/notebooks"
             if nodeid.startswith("tests/browser/"):
                 return "tests/browser"
             return nodeid.split("::", 1)[0]
