@@ -45,21 +45,29 @@ def seeds_digest(blocks: np.ndarray) -> str:
 
 
 def _open(out: str | os.PathLike, manifest: Mapping[str, Any]) -> Path:
+    return open_run_folder(out, manifest, MANIFEST, FORMAT, "importance run")
+
+
+def open_run_folder(out: str | os.PathLike, manifest: Mapping[str, Any], name: str,
+                    format: str, what: str) -> Path:  # fmt: skip
+    """The folder of a resumable run (importance here, ``tune_many``'s study): made with its
+    manifest ``name`` on first use; on a resume the manifest must equal ``manifest`` key by key,
+    else a :class:`~labkit.encounter.sim.sweep.SweepError` names the key that differs."""
     from labkit.encounter.sim.sweep import SweepError
     from labkit.io import load_json, save_json
 
     d = Path(out)
-    path = d / MANIFEST
+    path = d / name
     if path.exists():
-        old = load_json(path, format=FORMAT, versions=(1,), error=SweepError)
+        old = load_json(path, format=format, versions=(1,), error=SweepError)
         for key, value in manifest.items():
             if old.get(key) != value:
-                raise SweepError(f"{d} holds a different importance run ({key} differs); "
+                raise SweepError(f"{d} holds a different {what} ({key} differs); "
                                  "resume it with the same call or use a new directory",
                                  pointer="/" + key)  # fmt: skip
     else:
         d.mkdir(parents=True, exist_ok=True)
-        save_json(path, dict(manifest), format=FORMAT, version=1, indent=None)
+        save_json(path, dict(manifest), format=format, version=1, indent=None)
     return d
 
 

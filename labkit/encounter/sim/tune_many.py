@@ -43,7 +43,6 @@ import os
 import warnings
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -176,23 +175,9 @@ def _open_study(out: Any, manifest: dict, sampler: Any, directions: list[Any]) -
 
     if out is None:
         return optuna.create_study(sampler=sampler, directions=directions)
-    from labkit.encounter.sim.sweep import SweepError
-    from labkit.io import load_json, save_json
+    from labkit.encounter.sim.importance_parts import open_run_folder
 
-    d = Path(out)
-    path = d / MANIFEST
-    if path.exists():
-        old = load_json(path, format=FORMAT, versions=(1,), error=SweepError)
-        for key, value in manifest.items():
-            if old.get(key) != value:
-                raise SweepError(
-                    f"{d} holds a different tune ({key} differs); resume it with "
-                    "the same call or use a new directory",
-                    pointer="/" + key,
-                )
-    else:
-        d.mkdir(parents=True, exist_ok=True)
-        save_json(path, manifest, format=FORMAT, version=1, indent=None)
+    d = open_run_folder(out, manifest, MANIFEST, FORMAT, "tune")
     from optuna.storages import JournalStorage
     from optuna.storages.journal import JournalFileBackend
 
