@@ -49,9 +49,11 @@ A made-up outcome: knob ``a`` moves it, ``b`` does not, and each game adds its o
 
 from __future__ import annotations
 
+import contextlib
 import math
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -290,20 +292,23 @@ def importance(
         got = player.play(points, [blocks[b] for b in which])
         return np.array([g[:, col].mean() for g in got])
 
-    if out is not None:
-        from labkit.encounter.sim.importance_parts import resumable, seeds_digest
-
-        if isinstance(rng, bool) or not isinstance(rng, int):
-            raise ArgumentError("must be an int to resume from out", argument="rng", value=rng)
-        evaluate = resumable(evaluate, out, {  # type: ignore[assignment]
-            "knobs": {k.name: [k.low, k.high] for k in ks}, "method": method,
-            "outcome": outcome, "games": games, "seeds": seeds_digest(blocks),
-            "n": n if method == "sobol" else None, "rng": rng,
-            "trajectories": trajectories if method == "morris" else None,
-            "levels": levels if method == "morris" else None,
-            "base": None if base is None or response is not None else base.to_dict()})  # fmt: skip
-
+    held = contextlib.ExitStack()  # the folder's lock while the run plays
     try:
+        if out is not None:
+            from labkit.encounter.sim.importance_parts import resumable, seeds_digest
+            from labkit.encounter.sim.sweep_folder import hold
+
+            if isinstance(rng, bool) or not isinstance(rng, int):
+                raise ArgumentError("must be an int to resume from out", argument="rng", value=rng)
+            held.enter_context(hold(Path(out), "an importance run"))  # one process a folder
+            evaluate = resumable(evaluate, out, {  # type: ignore[assignment]
+                "knobs": {k.name: [k.low, k.high] for k in ks}, "method": method,
+                "outcome": outcome, "games": games, "seeds": seeds_digest(blocks),
+                "n": n if method == "sobol" else None, "rng": rng,
+                "trajectories": trajectories if method == "morris" else None,
+                "levels": levels if method == "morris" else None,
+                "base": None if base is None or response is not None else base.to_dict(),
+            })  # fmt: skip
         if method == "sobol":
 
             def by_rows(rows: np.ndarray) -> np.ndarray:
@@ -324,6 +329,7 @@ def importance(
             found, evaluations, boot = _morris(ks, trajectories, levels, gen, bootstrap, by_path)
     finally:
         player.close()
+        held.close()
     names = [k.name for k in ks] + [SEED_BLOCK]
     main = "total" if method == "sobol" else "mu_star"
     est = {name: (v, lo, hi) for name, v, lo, hi in found}

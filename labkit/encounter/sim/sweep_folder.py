@@ -57,8 +57,10 @@ def rows_digest(table: Any) -> str:
 
 
 @contextlib.contextmanager
-def hold(out: Path) -> Iterator[None]:
-    """Hold the folder's exclusive lock for the block; :class:`SweepError` if another does."""
+def hold(out: Path, what: str = "a sweep") -> Iterator[None]:
+    """Hold the folder's exclusive lock for the block; :class:`SweepError` if another does.
+
+    ``what`` names the run in the refusal (a sweep, a tune, an importance run)."""
     import fcntl
 
     out.mkdir(parents=True, exist_ok=True)
@@ -67,7 +69,7 @@ def hold(out: Path) -> Iterator[None]:
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
-            raise SweepError("another process is running a sweep in this folder; wait for it "
+            raise SweepError(f"another process is running {what} in this folder; wait for it "
                              "or use a new folder", file=str(out)) from None  # fmt: skip
         yield
     finally:

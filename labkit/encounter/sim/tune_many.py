@@ -38,11 +38,13 @@ A made-up game whose NPC win rate is ``a / 10`` and whose length is ``5 b`` step
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import warnings
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -170,13 +172,17 @@ def _score(targets: list[Target], est: Mapping[str, float]) -> tuple[float, list
     return total, misses
 
 
-def _open_study(out: Any, manifest: dict, sampler: Any, directions: list[Any]) -> Any:
+def _open_study(out: Any, manifest: dict, sampler: Any, directions: list[Any],
+                held: contextlib.ExitStack) -> Any:  # fmt: skip
+    """The study, in memory or in ``out`` (its lock then held in ``held``: one process a folder)."""
     import optuna
 
     if out is None:
         return optuna.create_study(sampler=sampler, directions=directions)
     from labkit.encounter.sim.importance_parts import open_run_folder
+    from labkit.encounter.sim.sweep_folder import hold
 
+    held.enter_context(hold(Path(out), "a tune"))  # before the manifest is read or written
     d = open_run_folder(out, manifest, MANIFEST, FORMAT, "tune")
     from optuna.storages import JournalStorage
     from optuna.storages.journal import JournalFileBackend
@@ -314,8 +320,13 @@ def tune_many(
         "search_seeds": search.tolist(), "sampler": sampler,
         "base": None if base is None or response is not None else base.to_dict(),
     }))  # fmt: skip
-    study = _open_study(out, manifest, smp, directions)
-    player = GamePlayer(base, executor=executor, response=response, progress=False)
+    held = contextlib.ExitStack()
+    try:
+        study = _open_study(out, manifest, smp, directions, held)
+        player = GamePlayer(base, executor=executor, response=response, progress=False)
+    except BaseException:
+        held.close()
+        raise
     bar = None
     if progress is True:
         from tqdm.auto import tqdm
@@ -361,6 +372,7 @@ def tune_many(
         if bar is not None:
             bar.close()
         player.close()
+        held.close()
     return TunedMany(ks, ts, trials, checked, best, met, player.games, games, fresh, sampler,
                      refined)  # fmt: skip
 

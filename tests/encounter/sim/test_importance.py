@@ -215,3 +215,21 @@ def test_resumes_from_its_parts(tmp_path):
             progress=False,
             out=tmp_path,
         )
+
+
+def test_a_second_process_on_the_same_folder_is_refused(tmp_path):
+    from labkit.encounter import SweepError
+    from labkit.encounter.sim.sweep_folder import hold
+
+    def run():
+        return importance(None, KNOBS, seeds=range(NOISE.size), games=GAMES, method="morris",
+                          outcome="steps", response=ishigami_response, progress=False,
+                          out=tmp_path)  # fmt: skip
+
+    with hold(tmp_path):
+        with pytest.raises(SweepError, match="another process is running an importance run"):
+            run()
+        assert not list(tmp_path.glob("*.json"))  # nothing played, nothing written
+    assert run().games > 0  # released: the next run goes ahead
+
+
