@@ -54,3 +54,18 @@ def test_missing_shipped_data_is_one_line_not_a_traceback(tmp_path):
     assert out.returncode == 1
     assert "Traceback" not in out.stderr
     assert out.stderr.startswith("labkit: error: ") and "nowhere" in out.stderr
+
+
+def test_warmup_without_domains_compiles_all_and_names_a_wrong_one(monkeypatch, capsys):
+    from labkit import _jit
+    from labkit.cli import WARMUP_DOMAINS
+
+    asked = []
+    monkeypatch.setattr(_jit, "warmup", lambda progress, domains: asked.append(domains) or {})
+    assert main(["warmup", "--quiet"]) == 0  # what `make lab` runs: every domain
+    assert main(["warmup", "--quiet", "mapturn", "encounter"]) == 0
+    assert asked == [None, ["mapturn", "encounter"]]
+    capsys.readouterr()
+    assert main(["warmup", "puzzles"]) == 2
+    assert "invalid choice: 'puzzles'" in capsys.readouterr().err and len(asked) == 2
+    assert WARMUP_DOMAINS == _jit.DOMAINS
