@@ -62,8 +62,20 @@ ffmpeg:
 
 # The suite runs on every core (pytest-xdist, at most TEST_JOBS processes; tests/conftest.py
 # hands out whole test files, the browser suite as one): notebooks executed once and shared.
+# The kernels are compiled into numba's cache while lint runs (the encounter kernels alone take
+# ~50 s; a cold cache otherwise has every worker, notebook kernel and CLI process of the suite
+# compile them side by side). Logs in build/warmup-*.log, shown when a warmup fails.
 TEST_JOBS ?= $(shell n=$$(nproc 2>/dev/null || echo 2); [ $$n -gt 4 ] && n=4; echo $$n)
-test: $(STAMP) lint browser ffmpeg
+test: $(STAMP) browser ffmpeg
+	@mkdir -p build
+	@$(BIN)/labkit warmup --quiet encounter > build/warmup-encounter.log 2>&1 & a=$$!; \
+	 $(BIN)/labkit warmup --quiet hexpuzzle pathfinding mapturn > build/warmup-rest.log 2>&1 & b=$$!; \
+	 $(MAKE) --no-print-directory lint; lint=$$?; \
+	 wait $$a; wa=$$?; wait $$b; wb=$$?; \
+	 [ $$wa = 0 ] || { cat build/warmup-encounter.log; echo "error: labkit warmup failed" >&2; }; \
+	 [ $$wb = 0 ] || { cat build/warmup-rest.log; echo "error: labkit warmup failed" >&2; }; \
+	 [ $$lint = 0 ] && [ $$wa = 0 ] && [ $$wb = 0 ]
+	@tail -qn1 build/warmup-encounter.log build/warmup-rest.log
 	$(BIN)/python -m pytest -n $(TEST_JOBS)
 
 bench: $(STAMP)

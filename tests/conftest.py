@@ -181,10 +181,38 @@ def pytest_xdist_make_scheduler(config, log):
 
     class FilesBrowserTogether(LoadScopeScheduling):
         def _split_scope(self, nodeid: str) -> str:
-            if nodeid.startswith("tests/browser/test_notebooks_in_browser.py"):
-                return "tests/browser/notebooks"
-            if nodeid.startswith("tests/browser/"):
-                return "tests/browser"
-            return nodeid.split("::", 1)[0]
+            return unit_of_work(nodeid)
+
+        def _assign_work_unit(self, node) -> None:
+            # longest first: handed out in xdist's order (most tests first), a ten-minute
+            # browser unit could start last and leave the other core idle at the end
+            for scope in LONGEST_UNITS:
+                if scope in self.workqueue:
+                    self.workqueue.move_to_end(scope, last=False)
+                    break
+            super()._assign_work_unit(node)
 
     return FilesBrowserTogether(config, log)
+
+
+def unit_of_work(nodeid: str) -> str:
+    """The unit of work a test belongs to under pytest-xdist: its file, or a browser unit."""
+    if nodeid.startswith("tests/browser/test_notebooks_in_browser.py"):
+        return "tests/browser/notebooks"
+    if nodeid.startswith("tests/browser/"):
+        return "tests/browser"
+    return nodeid.split("::", 1)[0]
+
+
+# The units that take longest (seconds in one `pytest -n 2 --durations=0` run on a cold numba
+# cache, 2026-12-02), handed out first; every other unit follows in xdist's own order.
+LONGEST_UNITS = (
+    "tests/browser/notebooks",  # 459 s: every notebook in JupyterLab
+    "tests/browser",  # 441 s: docs site (executes the notebooks), apps, stories, report
+    "tests/notebooks/test_reproducible.py",  # 298 s: every notebook a second time
+    "tests/test_hostile.py",  # 123 s: interrupted and killed processes
+    "tests/notebooks/test_notebooks.py",  # 102 s
+    "tests/encounter/test_cluster_cli.py",  # 84 s: dask scheduler and worker processes
+    "tests/test_jit.py",  # 55 s
+    "tests/test_docs.py",  # 49 s
+)

@@ -59,3 +59,17 @@ def test_a_failed_run_is_remembered_and_raised_to_every_reader(tmp_path, monkeyp
         else:
             raise AssertionError("the failure was not raised")
     assert len(calls) == 1
+
+
+def test_the_longest_units_of_work_are_units_of_this_suite():
+    from tests.conftest import LONGEST_UNITS, unit_of_work
+
+    root = Path(__file__).resolve().parent.parent
+    files = [p.relative_to(root).as_posix() for p in (root / "tests").rglob("test_*.py")]
+    units = {unit_of_work(f + "::t") for f in files}
+    assert len(set(LONGEST_UNITS)) == len(LONGEST_UNITS)
+    assert set(LONGEST_UNITS) <= units, f"stale names: {set(LONGEST_UNITS) - units}"
+    assert unit_of_work("tests/browser/test_notebooks_in_browser.py::t[00]") != unit_of_work(
+        "tests/browser/test_docs_site.py::t"
+    )
+    assert unit_of_work("tests/a/test_b.py::T::t[1]") == "tests/a/test_b.py"
