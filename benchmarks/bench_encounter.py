@@ -62,8 +62,8 @@ def _directions(xs, ys, src, gx, gy):
     dy = np.where(heard, ys[src] - gy, 0)
     bearing = np.degrees(np.arctan2(dx, -dy)) % 360.0
     direction = SECTOR_OF_ANGLE[np.rint(bearing / 45.0).astype(np.int64)]
-    direction[(dx == 0) & (dy == 0)] = sound.Direction.HERE
-    direction[~heard] = sound.Direction.NONE
+    direction[(dx == 0) & (dy == 0)] = sound.Compass.HERE
+    direction[~heard] = sound.Compass.NONE
     return direction
 
 

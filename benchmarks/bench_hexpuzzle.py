@@ -1,4 +1,4 @@
-"""Hex puzzle: the swept-collision kernel against shapely 2 and its own py_func; trace() taps/s.
+"""Hex puzzle: the swept-collision kernel against shapely 2 and its own py_func; trace_tap() taps/s.
 
 Workload: 10,000 track-like paths of 20 segments (a centre that turns by at most ±35° per
 step of 0.5 R, like the sampled Béziers) among 60 or 10 tiles scattered over a 24 R × 24 R
@@ -18,7 +18,14 @@ import numpy as np
 
 from benchmarks import Row, benchmark, compare, median_time
 from labkit import _jit
-from labkit.hexpuzzle import MINKOWSKI_RADIUS, Level, _kernels, all_matchings, first_contacts, trace
+from labkit.hexpuzzle import (
+    MINKOWSKI_RADIUS,
+    Level,
+    _kernels,
+    all_matchings,
+    first_contacts,
+    trace_tap,
+)
 from labkit.hexpuzzle.coords import hexagon_cells, hexagon_vertices
 
 N_PATHS, N_SEGMENTS, FIELD = 10_000, 20, 12.0
@@ -155,7 +162,7 @@ def trace_board(seed: int = 7) -> Level:
     return Level.hexagon(3, tracks=tracks, tiles=tiles)
 
 
-@benchmark("hexpuzzle trace() taps per second")
+@benchmark("hexpuzzle trace_tap() taps per second")
 def bench_trace():
     level = trace_board()
     orientations = [level.rotated(k) for k in range(6)]
@@ -164,7 +171,7 @@ def bench_trace():
     def judge_all():
         for lvl in orientations:
             for tile_id in ids:
-                trace(lvl, tile_id)
+                trace_tap(lvl, tile_id)
 
     judge_all()  # paths cached per orientation, as in a solver's inner loop
     seconds = median_time(judge_all, repeat=7)
@@ -173,10 +180,10 @@ def bench_trace():
     cold = trace_board(seed=8)
     for k in range(6):
         for tile_id in ids:
-            trace(cold.rotated(k), tile_id)
+            trace_tap(cold.rotated(k), tile_id)
     cold_s = time.perf_counter() - start
     return Row(
-        "hexpuzzle trace() 37 cells, 20 tiles, 6 orientations",
+        "hexpuzzle trace_tap() 37 cells, 20 tiles, 6 orientations",
         seconds / taps,
         None,
         "target 20,000 taps/s",

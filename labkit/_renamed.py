@@ -8,6 +8,11 @@ names and ``mock.patch`` targets all resolve as before. The aliases are served b
 error scans, the docs, the wheel) sees them. :data:`RENAMED` is written by
 ``scripts/house_renames.py``; drop it in the release after next.
 
+Public *names* renamed for the same reason (``encounter.World`` is ``RoomMap``, mapturn's
+``World`` keeps its name) are listed in :data:`RENAMED_NAMES`: each module that held an old name,
+and the domain package that re-exported it, has a module ``__getattr__`` calling
+:func:`old_name`, which warns with the new name and returns the new object itself.
+
 house-renames: skip-file
 """
 
@@ -19,6 +24,7 @@ import importlib.machinery
 import sys
 import warnings
 from types import ModuleType
+from typing import Any
 
 #: Old public module path -> new module path.
 RENAMED: dict[str, str] = {
@@ -38,6 +44,56 @@ RENAMED: dict[str, str] = {
     "labkit.pathfinding.mapfile": "labkit.pathfinding.map_file",
     "labkit.widgets.collision_sweep": "labkit.widgets.collision_viewer",
 }
+
+
+#: Module -> {old public name: new name}, for one release (the module's ``__getattr__`` serves it).
+RENAMED_NAMES: dict[str, dict[str, str]] = {
+    # encounter's room map; "World" is mapturn's floors, blocks and hero
+    "labkit.encounter": {
+        "World": "RoomMap",
+        "Direction": "Compass",
+        "Frame": "PlaybackFrame",
+    },
+    "labkit.encounter.sim.room_map": {"World": "RoomMap"},
+    # a compass point (a sound's sector, a room move); "Direction" is pathfinding's move
+    "labkit.encounter.rules.sound": {"Direction": "Compass"},
+    # the board after one played-back step; "Frame" was also hexpuzzle's animation frame
+    "labkit.encounter.records.playback": {"Frame": "PlaybackFrame"},
+    "labkit.encounter.records.replay": {"Frame": "PlaybackFrame"},
+    # judging one tap; "trace" is encounter's SimulationTrace; "replay" is encounter's re-run
+    "labkit.hexpuzzle": {
+        "Trace": "TapTrace",
+        "trace": "trace_tap",
+        "replay": "play_actions",
+    },
+    "labkit.hexpuzzle.tap_trace": {"Trace": "TapTrace", "trace": "trace_tap"},
+    "labkit.hexpuzzle.solving.solver": {"replay": "play_actions"},
+    "labkit.hexpuzzle.animation": {"Frame": "AnimationFrame"},
+    # a shipped example map; "data_path" is labkit._data's path into the data folder
+    "labkit.pathfinding": {"data_path": "shipped_map_path"},
+    "labkit.pathfinding.map_file": {"data_path": "shipped_map_path"},
+    # the collision viewer app; "sweep" is encounter's parameter sweep
+    "labkit.widgets": {"CollisionSweepViewer": "CollisionViewer"},
+    "labkit.widgets.collision_viewer": {"CollisionSweepViewer": "CollisionViewer"},
+}
+
+
+def old_name(module: str, name: str) -> Any:
+    """``module``'s renamed public ``name``: the new object, with a ``DeprecationWarning``.
+
+    A module's ``__getattr__(name)`` returns ``old_name(__name__, name)``; a name not in
+    :data:`RENAMED_NAMES` raises the usual ``AttributeError``.
+    """
+    new = RENAMED_NAMES.get(module, {}).get(name)
+    if new is None:
+        raise AttributeError(f"module {module!r} has no attribute {name!r}")
+    warnings.warn(
+        f"{module}.{name} is renamed {module}.{new}: use the new name "
+        "(the old one goes in the next release)",
+        DeprecationWarning,
+        stacklevel=3,
+    )
+    return getattr(sys.modules[module], new)
 
 
 class _Alias(importlib.abc.Loader):

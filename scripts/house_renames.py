@@ -53,7 +53,7 @@ MOVES: list[tuple[str, str, str]] = [
      "skill states and battles; 'skill' is hexpuzzle's player-skill model"),
     # unclear names
     ("labkit/hexpuzzle/tap.py", "labkit/hexpuzzle/tap_trace.py",
-     "judging a tap: trace() and Trace"),
+     "judging a tap: trace_tap() and TapTrace"),
     ("labkit/hexpuzzle/mainline.py", "labkit/hexpuzzle/shipped_campaign.py",
      "the 24 recipes of the shipped campaign.json"),
     ("labkit/encounter/sim/outcome_only.py", "labkit/encounter/sim/fast_outcome.py",

@@ -102,9 +102,9 @@ def widget_markup(root: Any) -> str:
 
 
 def _collision(tmp: Path) -> tuple[Any, bool]:
-    from labkit.widgets import CollisionSweepViewer
+    from labkit.widgets import CollisionViewer
 
-    app = CollisionSweepViewer([level_file(tmp)])
+    app = CollisionViewer([level_file(tmp)])
     return app, True
 
 
@@ -211,7 +211,7 @@ except ImportError:  # pragma: no cover
 _BUILDERS: dict[str, Callable[[Path], tuple[Any, bool]]] = {
     "BalanceReport": _balance_report,
     "BalanceTuner": _balance_tuner,
-    "CollisionSweepViewer": _collision,
+    "CollisionViewer": _collision,
     "DifficultyWorkbench": _workbench,
     "FunnelView": _funnel,
     "GaugeTuner": _gauge,
@@ -321,9 +321,9 @@ def huge_grid_file(kind: str, tmp: Path) -> tuple[Path, str]:
         doc["floors"][floor]["map"] = [[0] * 3000] * 3000
         message = f"/floors/{floor}/map: a floor is at most 256x256 cells (got '3000x3000')"
     else:
-        from labkit.pathfinding.map_file import data_path
+        from labkit.pathfinding.map_file import shipped_map_path
 
-        doc = json.loads(Path(data_path("corridors.json")).read_text())
+        doc = json.loads(Path(shipped_map_path("corridors.json")).read_text())
         doc["event"] = [[0] * 3000] * 3000
         message = "/event: a grid is at most 4096 cells wide and high"
         doc["event"] = [[0] * 5000] * 2

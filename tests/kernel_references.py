@@ -79,7 +79,7 @@ def chance(table, level, agility):
 
 
 def compass(dx, dy):
-    """Direction code (0 N, 1 NE ... 7 NW, 8 HERE) of the nearest sector by angle (atan2)."""
+    """Compass code (0 N, 1 NE ... 7 NW, 8 HERE) of the nearest sector by angle (atan2)."""
     name = encounter.compass(dx, dy)
     return 8 if name == "HERE" else encounter.SECTORS.index(name)
 

@@ -12,7 +12,7 @@ import pytest
 from PIL import Image
 
 from labkit import ArgumentError
-from labkit.hexpuzzle import Level, animate, save_animation, solve, sweep_animation, trace
+from labkit.hexpuzzle import Level, animate, save_animation, solve, sweep_animation, trace_tap
 from labkit.hexpuzzle.coords import centre
 from labkit.hexpuzzle.draw import OUTCOME_COLOURS
 
@@ -54,7 +54,7 @@ def test_the_plan_plays_the_solution_tap_by_tap():
 
 def test_the_swept_hexagon_moves_along_the_trace():
     anim = animate(LEVEL, [("tap", "a")], frames_per_tap=4, size=3)
-    judged = trace(LEVEL, "a")
+    judged = trace_tap(LEVEL, "a")
     assert judged.outcome == "blocked"
     centres = []
     for i, f in enumerate(anim.plan):
@@ -103,12 +103,12 @@ def test_gif_is_deterministic_and_shows_the_play(tmp_path):
 
 
 def test_sweep_animation_and_the_collision_viewer(tmp_path):
-    from labkit.widgets import CollisionSweepViewer
+    from labkit.widgets import CollisionViewer
 
-    judged = trace(LEVEL, "a")
+    judged = trace_tap(LEVEL, "a")
     anim = sweep_animation(judged, frames=6, size=3)
     assert [f.fraction for f in anim.plan[:6]] == [0.0, 0.2, 0.4, 0.6, 0.8, 1.0]
-    viewer = CollisionSweepViewer([LEVEL])
+    viewer = CollisionViewer([LEVEL])
     viewer.select_tile("a")
     viewer.save(tmp_path / "viewer.gif", frames=6)
     save_animation(sweep_animation(judged, frames=6), tmp_path / "direct.gif", fps=15)

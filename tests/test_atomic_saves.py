@@ -42,9 +42,9 @@ def save_campaign(path):
 
 
 def save_map(path):
-    from labkit.pathfinding.map_file import data_path, load_map, save_map
+    from labkit.pathfinding.map_file import load_map, save_map, shipped_map_path
 
-    save_map(path, load_map(data_path("corridors.json")))
+    save_map(path, load_map(shipped_map_path("corridors.json")))
 
 
 def save_mapturn(path):

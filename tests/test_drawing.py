@@ -250,7 +250,7 @@ def test_hexpuzzle_update_redraws_a_new_level_and_a_trace_in_place() -> None:
     assert sorted(np.round(drawn, 6).tolist()) == sorted(np.round(expected, 6).tolist())
     assert len(plot.cells.get_paths()) == len(bigger.board.cells)
     assert {_rgba(c) for c in plot.tiles.get_facecolor()} == {_rgba("black")}  # style kept
-    t = hexpuzzle.trace(bigger, "x")
+    t = hexpuzzle.trace_tap(bigger, "x")
     hex_draw.update(plot, t, title="x taps")
     assert np.allclose(np.column_stack(plot.planned.get_data()), t.path)
     assert plot.ax.get_title() == "x taps" and plot.trace is t

@@ -21,7 +21,7 @@ import pytest
 
 from labkit import encounter, hexpuzzle, mapturn
 from labkit._data import data_path as shipped
-from labkit.pathfinding.map_file import MapFile, data_path
+from labkit.pathfinding.map_file import MapFile, shipped_map_path
 
 
 @dataclass
@@ -87,7 +87,7 @@ CASES = {
         encounter.Balance.from_dict,
     ),
     "map": Case(
-        lambda: MapFile.load(data_path("corridors.json")),
+        lambda: MapFile.load(shipped_map_path("corridors.json")),
         MapFile.load,
         MapFile.from_dict,
     ),

@@ -689,10 +689,10 @@ def test_score_shows_control_and_bidi_characters_visibly(tmp_path):
 
 def test_apps_and_reprs_escape_ids_from_files(tmp_path):
     from labkit.hexpuzzle import Level, score
-    from labkit.widgets import CollisionSweepViewer, DifficultyWorkbench
+    from labkit.widgets import CollisionViewer, DifficultyWorkbench
 
     level = Level.load(_evil_level(tmp_path, level_id=EVIL_HTML))
-    viewer = CollisionSweepViewer([level])
+    viewer = CollisionViewer([level])
     bench = DifficultyWorkbench([level])
     rendered = {
         "collision viewer": viewer.describe(),

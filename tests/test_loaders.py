@@ -15,7 +15,7 @@ from labkit._data import data_path as shipped
 from labkit.encounter import Balance, load_balance
 from labkit.hexpuzzle import Telemetry, load_telemetry
 from labkit.mapturn import Tower, example_tower_path, load_tower
-from labkit.pathfinding.map_file import MapFile, data_path, load_map, save_map
+from labkit.pathfinding.map_file import MapFile, load_map, save_map, shipped_map_path
 
 
 def _same_error(free, method, path):
@@ -43,12 +43,13 @@ def test_load_tower_is_tower_load(tmp_path):
 
 
 def test_load_and_save_map_are_mapfile_load_and_save(tmp_path):
-    a, b = load_map(data_path("swamp.json")), MapFile.load(data_path("swamp.json"))
+    swamp = shipped_map_path("swamp.json")
+    a, b = load_map(swamp), MapFile.load(swamp)
     save_map(tmp_path / "free.json", a)
     b.save(tmp_path / "method.json")
     assert (tmp_path / "free.json").read_text() == (tmp_path / "method.json").read_text()
     assert json.loads((tmp_path / "free.json").read_text())["format"]  # a real map document
-    bad = _broken(tmp_path, data_path("swamp.json"), "bad.json", lambda d: d.update(format="x"))
+    bad = _broken(tmp_path, swamp, "bad.json", lambda d: d.update(format="x"))
     _same_error(load_map, MapFile.load, bad)
 
 

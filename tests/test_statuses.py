@@ -61,7 +61,7 @@ def test_the_old_constants_are_the_enums_not_second_definitions() -> None:
 
 def test_results_carry_the_enum_and_compare_as_strings() -> None:
     lvl = hexpuzzle.Level.hexagon(2, tiles=[("a", 1, 1, 0), ("b", 0, 0, 5)])
-    t = hexpuzzle.trace(lvl, "a")
+    t = hexpuzzle.trace_tap(lvl, "a")
     assert t.outcome is hexpuzzle.Outcome.BLOCKED and t.outcome == "blocked"
     sol = hexpuzzle.solve(lvl)
     assert isinstance(sol.status, hexpuzzle.SolutionStatus)
@@ -99,7 +99,7 @@ def test_traces_with_the_old_uppercase_end_reasons_still_load_and_replay(tmp_pat
 NOT_STATUSES = {
     "labkit.pathfinding.tiles.PassBit": "bit flags combined with | and tested with & (rule P2)",
     "labkit.pathfinding.tiles.Direction": "a move with its (dx, dy) offset and pass mask (rule P3)",
-    "labkit.encounter.rules.sound.Direction": "compass index the sound kernel computes (rule E3)",
+    "labkit.encounter.rules.sound.Compass": "compass index the sound kernel computes (rule E3)",
 }
 
 

@@ -9,7 +9,7 @@ import xml.etree.ElementTree as ET
 import pytest
 
 from labkit import encounter, hexpuzzle
-from labkit.pathfinding.map_file import MapFile, data_path
+from labkit.pathfinding.map_file import MapFile, shipped_map_path
 
 ROOT = pathlib.Path(__file__).resolve().parents[1] / "labkit"
 
@@ -17,10 +17,10 @@ ROOT = pathlib.Path(__file__).resolve().parents[1] / "labkit"
 def _objects() -> dict[str, object]:
     level = hexpuzzle.Level.hexagon(2, tiles=[("a", 1, 1, 0), ("b", 0, 0, 5)])
     state = hexpuzzle.PuzzleState(level)
-    layer = MapFile.load(data_path("corridors.json")).game_map.layers[0]
+    layer = MapFile.load(shipped_map_path("corridors.json")).game_map.layers[0]
     return {
         "level": level,
-        "trace": hexpuzzle.trace(level, "a"),
+        "trace": hexpuzzle.trace_tap(level, "a"),
         "state": state,
         "layer": layer,
     }

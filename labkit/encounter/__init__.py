@@ -7,7 +7,7 @@ same functions:
   ``priority_chance`` (tables are data: :mod:`~labkit.encounter.rules.balance`);
 * :mod:`~labkit.encounter.rules.combat` — ``Loadout``, ``compose``, ``Fight`` (one exchange at a
   time), ``simulate_fights`` (Monte Carlo), ``sample_hits``;
-* :mod:`~labkit.encounter.rules.sound` — ``propagate_sound``, ``heard_at``, ``Direction``;
+* :mod:`~labkit.encounter.rules.sound` — ``propagate_sound``, ``heard_at``, ``Compass``;
 * :mod:`~labkit.encounter.rules.notes` — ``NoteBook``, ``NoteKind``, ``Observation``;
 * :mod:`~labkit.encounter.rules.cards` — ``CardPool``, ``Room``, ``Bag``, ``census``.
 
@@ -44,11 +44,14 @@ Examples
 
 from __future__ import annotations
 
+from typing import Any
+
+from labkit import _renamed
 from labkit.encounter.animation import animate
 from labkit.encounter.draw_compare import draw_forest, draw_survival_bands
 from labkit.encounter.draw_sim import draw_survival, draw_win_rates
 from labkit.encounter.records.journal import ActionJournal, describe
-from labkit.encounter.records.playback import Frame, playback
+from labkit.encounter.records.playback import PlaybackFrame, playback
 from labkit.encounter.records.replay import Divergence, replay
 from labkit.encounter.records.trace import SimulationTrace, TraceError
 from labkit.encounter.rules import tables
@@ -65,7 +68,7 @@ from labkit.encounter.rules.combat import (
     wilson_interval,
 )
 from labkit.encounter.rules.notes import NoteBook, NoteKind, Observation
-from labkit.encounter.rules.sound import Direction, SoundError, heard_at, propagate_sound
+from labkit.encounter.rules.sound import Compass, SoundError, heard_at, propagate_sound
 from labkit.encounter.sim.actors import Actor, Phase
 from labkit.encounter.sim.batch import BatchResult, local_executor, run_batch, survival_curve
 from labkit.encounter.sim.compare import compare, play_pair, survival_bands, version_patch
@@ -81,7 +84,7 @@ from labkit.encounter.sim.policy import (
     ScriptedPolicy,
 )
 from labkit.encounter.sim.ratings import bradley_terry, cycles, policy_balance, round_robin
-from labkit.encounter.sim.room_map import World
+from labkit.encounter.sim.room_map import RoomMap
 from labkit.encounter.sim.runner import outcome, outcome_row, simulate
 from labkit.encounter.sim.session import GameSession
 from labkit.encounter.sim.settings import SimulationError, SimulationSettings
@@ -115,7 +118,7 @@ __all__ = [
     "NoteBook",
     "NoteKind",
     "Observation",
-    "Direction",
+    "Compass",
     "SoundError",
     "heard_at",
     "propagate_sound",
@@ -132,7 +135,7 @@ __all__ = [
     "ScavengerPolicy",
     "ScriptedPolicy",
     "Divergence",
-    "Frame",
+    "PlaybackFrame",
     "playback",
     "replay",
     "outcome",
@@ -142,7 +145,7 @@ __all__ = [
     "SimulationSettings",
     "SimulationTrace",
     "TraceError",
-    "World",
+    "RoomMap",
     "EndReason",
     "END_REASONS",
     "SweepError",
@@ -178,3 +181,8 @@ __all__ = [
     "outcome_row_fast",
     "outcome_row",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    """Old names kept for one release (:data:`labkit._renamed.RENAMED_NAMES`), with a warning."""
+    return _renamed.old_name(__name__, name)

@@ -99,7 +99,7 @@ __all__ = ["play_game", "SCAVENGER", "HUNTER", "RANDOM", "OK", "OVERFLOW", "WAIT
 # -- the map ----------------------------------------------------------------------------------
 @kernel(reference=_GAME_RULES)
 def _generate(w, h, n_actors, cdf, quota_kind, armory, items, quota_item, raw, st):
-    """Room kinds, dealt loot (cells x items) and spawn cells, as ``World.generate`` draws them."""
+    """Room kinds, dealt loot (cells x items), spawn cells, as ``RoomMap.generate`` draws them."""
     n = w * h
     kinds = np.empty(n, dtype=np.int64)
     for c in range(n):

@@ -224,7 +224,7 @@ def fight_monte_carlo(stats, n, hit_t, pur_t, prio, min_wound, max_rounds, rng):
 
 @kernel(example=lambda: (3, -1), reference="tests.kernel_references:compass")
 def compass(dx, dy):
-    """Direction code of the vector (dx, dy) (y down = south): 0 N, 1 NE ... 7 NW, 8 HERE."""
+    """Compass code of the vector (dx, dy) (y down = south): 0 N, 1 NE ... 7 NW, 8 HERE."""
     if dx == 0 and dy == 0:
         return HERE
     ax = abs(dx)
@@ -272,7 +272,7 @@ def propagate_sound(height, width, xs, ys, levels):
                 d = max(abs(x - sx), ddy)
                 s = level - d
                 if s > strength[y, x]:
-                    # Direction on every win, inside the box only: no second full-grid pass.
+                    # Compass point on every win, inside the box only: no second full-grid pass.
                     strength[y, x] = s
                     source[y, x] = k
                     direction[y, x] = compass(sx - x, sy - y)

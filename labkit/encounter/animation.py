@@ -50,7 +50,7 @@ def animate(
     Returns
     -------
     matplotlib.animation.FuncAnimation
-        With ``frames`` (the played-back :class:`~labkit.encounter.Frame` s) and ``fig``.
+        With ``frames`` (the played-back :class:`~labkit.encounter.PlaybackFrame` s) and ``fig``.
 
     Examples
     --------

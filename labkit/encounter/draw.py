@@ -30,7 +30,7 @@ import numpy as np
 from labkit._draw import drawing, styled
 from labkit.encounter.rules import tables
 from labkit.encounter.rules.balance import Balance, PriorityRule
-from labkit.encounter.rules.sound import DIRECTION_VECTORS, Direction
+from labkit.encounter.rules.sound import DIRECTION_VECTORS, Compass
 
 __all__ = [
     "draw_curves",
@@ -226,7 +226,7 @@ def draw_sound(
                       extent=(-0.5, w - 0.5, h - 0.5, -0.5))  # fmt: skip
     out: dict[str, Any] = {"image": image}
     if arrows:
-        heard = (direction >= 0) & (direction < Direction.HERE)
+        heard = (direction >= 0) & (direction < Compass.HERE)
         ys, xs = np.nonzero(heard)
         vec = DIRECTION_VECTORS[direction[heard]]
         # Image y grows downward, so the arrow's y component keeps its sign with invert.

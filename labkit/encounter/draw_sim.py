@@ -31,7 +31,7 @@ from labkit._svg import document
 from labkit.encounter.sim.room_map import ROOM_KINDS
 
 if TYPE_CHECKING:
-    from labkit.encounter.records.playback import Frame
+    from labkit.encounter.records.playback import PlaybackFrame
     from labkit.encounter.records.trace import SimulationTrace
 
 __all__ = [
@@ -60,7 +60,7 @@ RESPONSE_STYLE: dict[str, Any] = {
 }
 
 
-def actor_spots(frame: Frame) -> dict[str, tuple[float, float]]:
+def actor_spots(frame: PlaybackFrame) -> dict[str, tuple[float, float]]:
     """Where each living actor is drawn, in room units from the map's top-left corner.
 
     Up to four actors share a room side by side (two columns, two rows), in actor order.
@@ -77,7 +77,7 @@ def actor_spots(frame: Frame) -> dict[str, tuple[float, float]]:
     return out
 
 
-def frame_svg(frame: Frame, the_map: dict, cell: int = 44) -> str:
+def frame_svg(frame: PlaybackFrame, the_map: dict, cell: int = 44) -> str:
     """One frame on the room map as SVG: rooms by kind, loot, corpses, sound reach, actors."""
     w, h = the_map["width"], the_map["height"]
     W, H = w * cell, h * cell
@@ -172,12 +172,12 @@ def draw_board(ax: Any, the_map: dict, max_sounds: int = 8, **style: Any) -> dic
             "labels": labels, "style": st}  # fmt: skip
 
 
-def _offsets(frame: Frame) -> dict[str, tuple[float, float]]:
+def _offsets(frame: PlaybackFrame) -> dict[str, tuple[float, float]]:
     # Image pixels are centred on integer room coordinates: shift the shared spots by half a room.
     return {aid: (x - 0.5, y - 0.5) for aid, (x, y) in actor_spots(frame).items()}
 
 
-def update_board(art: dict[str, Any], frame: Frame) -> None:
+def update_board(art: dict[str, Any], frame: PlaybackFrame) -> None:
     """Move the artists of :func:`draw_board` to ``frame`` (no new artists are made)."""
     for (x, y), text in art["loot"].items():
         n = sum(frame.loot.get(f"{x},{y}", {}).values())

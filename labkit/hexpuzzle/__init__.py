@@ -4,28 +4,31 @@ Tiles sit on a hexagonal board of track cells. Tapping a tile sends it along the
 leaves the board unless its swept hexagon touches another tile first. Rotating the board turns
 the tracks beneath the tiles.
 
-The board core: :mod:`.coords` (axial coordinates), :mod:`.level` (levels and rotation; the
-JSON format in :mod:`.level_file`), :mod:`.geometry` (a tile's path), :mod:`.collision` /
-:mod:`._kernels` (continuous collision), :mod:`.tap_trace` (judging a tap: ``trace``), :mod:`.game`
-(play, undo, restart), :mod:`.status` (the statuses), :mod:`.draw` (``draw``/``update``, SVG)
-and :mod:`.animation`. On top of it, one way: :mod:`.solving` (contacts, solver, hints,
-generator, levels to a target score, campaigns to a curve), then :mod:`.difficulty` (scoring,
-telemetry, simulated players, calibration, the skill model and level ratings), :mod:`.playthrough`
-(where players stop: ``funnel``, ``compare_funnels``, ``improve_campaign``, ``holdout_check``),
-:mod:`.campaign_file` (the campaign document), then :mod:`.shipped_campaign` (the main line),
-:mod:`.draw_solver` and :mod:`.cli` (``labkit puzzle``). Import public names from here, not from
-the subpackages.
+The board core: :mod:`.coords` (axial coordinates), :mod:`.level` (levels and rotation; the JSON
+format in :mod:`.level_file`), :mod:`.geometry` (a tile's path), :mod:`.collision` /
+:mod:`._kernels` (continuous collision), :mod:`.tap_trace` (judging a tap: ``trace_tap``),
+:mod:`.game` (play, undo, restart), :mod:`.status` (the statuses), :mod:`.draw`
+(``draw``/``update``, SVG) and :mod:`.animation`. On top of it, one way: :mod:`.solving` (contacts,
+solver, hints, generator, levels to a target score, campaigns to a curve), then :mod:`.difficulty`
+(scoring, telemetry, simulated players, calibration, the skill model and level ratings),
+:mod:`.playthrough` (where players stop: ``funnel``, ``compare_funnels``, ``improve_campaign``,
+``holdout_check``), :mod:`.campaign_file` (the campaign document), then :mod:`.shipped_campaign`
+(the main line), :mod:`.draw_solver` and :mod:`.cli` (``labkit puzzle``). Import public names from
+here, not from the subpackages.
 
 Examples
 --------
->>> from labkit.hexpuzzle import Level, PuzzleState, trace
+>>> from labkit.hexpuzzle import Level, PuzzleState, trace_tap
 >>> lvl = Level.hexagon(2, tiles=[("a", 1, 1, 0), ("b", 0, 0, 5)])
->>> trace(lvl, "a").outcome
+>>> trace_tap(lvl, "a").outcome
 'blocked'
 """
 
 from __future__ import annotations
 
+from typing import Any
+
+from labkit import _renamed
 from labkit.hexpuzzle.animation import animate, save_animation, sweep_animation
 from labkit.hexpuzzle.campaign_file import Campaign
 from labkit.hexpuzzle.collision import MINKOWSKI_RADIUS, TILE_RADIUS, first_contact, first_contacts
@@ -97,7 +100,7 @@ from labkit.hexpuzzle.solving.generator import (
     random_board,
 )
 from labkit.hexpuzzle.solving.hints import Advice, advise, hint
-from labkit.hexpuzzle.solving.solver import Action, Solution, replay, solve
+from labkit.hexpuzzle.solving.solver import Action, Solution, play_actions, solve
 from labkit.hexpuzzle.solving.targets import generate_to_target
 from labkit.hexpuzzle.status import (
     AdviceStatus,
@@ -106,7 +109,7 @@ from labkit.hexpuzzle.status import (
     Outcome,
     SolutionStatus,
 )
-from labkit.hexpuzzle.tap_trace import Trace, trace
+from labkit.hexpuzzle.tap_trace import TapTrace, trace_tap
 
 __all__ = [
     "Action",
@@ -150,7 +153,7 @@ __all__ = [
     "TelemetryError",
     "Tile",
     "TilePath",
-    "Trace",
+    "TapTrace",
     "TrueModel",
     "advise",
     "all_matchings",
@@ -179,7 +182,7 @@ __all__ = [
     "observed_funnel",
     "parse_curve",
     "parse_telemetry",
-    "replay",
+    "play_actions",
     "save_telemetry",
     "score",
     "shipped_skill_model",
@@ -195,7 +198,7 @@ __all__ = [
     "save_animation",
     "sweep_animation",
     "tile_path",
-    "trace",
+    "trace_tap",
     "BoardPlot",
     "centre",
     "hexagon_cells",
@@ -210,3 +213,8 @@ __all__ = [
     "SKILL_GROUPS",
     "validation_row",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    """Old names kept for one release (:data:`labkit._renamed.RENAMED_NAMES`), with a warning."""
+    return _renamed.old_name(__name__, name)

@@ -18,7 +18,7 @@ candidates in x are one run found by two bisections, and only their y is tested.
 is the same exact comparison the segment loop would make (rounding is monotone, so the sorted
 edges compare as the unsorted ones), hence the results are bit-for-bit those of sweeping every
 obstacle; the candidates come in x order, so an exact tie of entry parameters is settled by the
-index explicitly. A single :func:`sweep` (``trace``, the solver) builds no candidate list: it
+index explicitly. A single :func:`sweep` (``trace_tap``, the solver) builds no candidate list: it
 would allocate, and for one short path it saves less than it costs. Threads (``prange``) were
 tried and left out: on a shared two-core machine a parallel call stalls for milliseconds
 whenever the other core is busy.
@@ -43,7 +43,7 @@ def _example_single():
     return path, centres, np.ones(2, dtype=np.bool_), -1, 1.76
 
 
-# Warm-up compiles the single-path form trace() and the solver call; sweep_many's warm-up
+# Warm-up compiles the single-path form trace_tap() and the solver call; sweep_many's warm-up
 # compiles the candidate-list form it calls.
 @kernel(
     example=_example_single,

@@ -4,7 +4,7 @@
 :class:`~labkit.hexpuzzle.PuzzleState`: each tap shows the tile's planned path and moves its
 swept hexagon along it up to where it leaves, loops or first touches another tile (the
 Minkowski hexagon and the contact point appear when it is blocked); each rotation turns the
-board. :func:`sweep_animation` scrubs one :class:`~labkit.hexpuzzle.Trace` from start to end
+board. :func:`sweep_animation` scrubs one :class:`~labkit.hexpuzzle.TapTrace` from start to end
 (what the collision viewer's slider does). Both return a ``matplotlib.animation.Animation``;
 write it with :func:`labkit.hexpuzzle.save_animation` (GIF always, MP4 when ffmpeg is present).
 
@@ -25,26 +25,26 @@ from typing import Any
 
 import numpy as np
 
-from labkit import ArgumentError
+from labkit import ArgumentError, _renamed
 from labkit._animation import figure, save_animation
 from labkit.hexpuzzle.game import PuzzleState
 from labkit.hexpuzzle.level import Level
 from labkit.hexpuzzle.solving.solver import Action, solve
-from labkit.hexpuzzle.tap_trace import Trace
+from labkit.hexpuzzle.tap_trace import TapTrace
 
-__all__ = ["animate", "sweep_animation", "save_animation", "plan", "Frame"]
+__all__ = ["animate", "sweep_animation", "save_animation", "plan", "AnimationFrame"]
 
 HOLD = 4  # frames a board stays still before and after each action, so the eye can follow
 
 
 @dataclass(frozen=True)
-class Frame:
+class AnimationFrame:
     """One frame: the board (orientation applied), the tiles on it, the tap being played (or
     None) with how far along it the tile is (0–1), and the title."""
 
     level: Level
     active: np.ndarray
-    trace: Trace | None
+    trace: TapTrace | None
     fraction: float
     title: str
 
@@ -79,14 +79,16 @@ def plan(level: Level, actions: Iterable[Any] | None = None, frames_per_tap: int
     if frames_per_tap < 2:
         raise ArgumentError("must be >= 2", argument="frames_per_tap", value=frames_per_tap)
     state = PuzzleState(level)
-    frames = [Frame(state.level, state.active.copy(), None, 0.0, _title(state, "start"))] * HOLD
+    frames = [
+        AnimationFrame(state.level, state.active.copy(), None, 0.0, _title(state, "start"))
+    ] * HOLD
     for n, action in enumerate(_actions(level, actions), start=1):
         if state.status != "playing":
             break
         if action.kind == "rotate":
             state.rotate(int(action.arg))
-            still = Frame(state.level, state.active.copy(), None, 0.0,
-                          _title(state, f"{n}: rotate {int(action.arg):+d}"))  # fmt: skip
+            still = AnimationFrame(state.level, state.active.copy(), None, 0.0,
+                                   _title(state, f"{n}: rotate {int(action.arg):+d}"))  # fmt: skip
             frames += [still] * HOLD
             continue
         before_level, before_active = state.level, state.active.copy()
@@ -95,14 +97,17 @@ def plan(level: Level, actions: Iterable[Any] | None = None, frames_per_tap: int
         before_active[level.tile_index(judged.tile)] = False
         doing = f"{n}: tap {action.arg} → {judged.outcome}"
         for k in range(frames_per_tap):
-            frames.append(Frame(before_level, before_active, judged, k / (frames_per_tap - 1),
-                                _title(state, doing)))  # fmt: skip
+            fraction = k / (frames_per_tap - 1)
+            frames.append(AnimationFrame(before_level, before_active, judged, fraction,
+                                         _title(state, doing)))  # fmt: skip
         frames += [frames[-1]] * (HOLD // 2)
-        frames += [Frame(state.level, state.active.copy(), None, 0.0, _title(state, doing))] * HOLD
+        frames += [
+            AnimationFrame(state.level, state.active.copy(), None, 0.0, _title(state, doing))
+        ] * HOLD
     return frames
 
 
-def _player(frames: Sequence[Frame], size: float, interval: int) -> Any:
+def _player(frames: Sequence[AnimationFrame], size: float, interval: int) -> Any:
     from matplotlib.animation import FuncAnimation
 
     from labkit.hexpuzzle.draw import TILE_COLOURS, BoardPlot
@@ -164,7 +169,7 @@ def animate(
     Returns
     -------
     matplotlib.animation.FuncAnimation
-        With ``plan`` (the list of :class:`Frame`) and ``fig``. Show it in a notebook with
+        With ``plan`` (the list of :class:`AnimationFrame`) and ``fig``. Show it in a notebook with
         ``IPython.display.HTML(anim.to_jshtml())``; save it with :func:`save_animation`.
 
     Raises
@@ -195,7 +200,7 @@ def animate(
     return _player(plan(level, actions, frames_per_tap), size, interval)
 
 
-def sweep_animation(trace: Trace, *, frames: int = 30, interval: int = 60, size: float = 5.0):
+def sweep_animation(trace: TapTrace, *, frames: int = 30, interval: int = 60, size: float = 5.0):
     """One tap's sweep scrubbed from start to end (the collision viewer's slider, played).
 
     ``frames`` steps from 0 to 1 along the trace, then the last frame held. Returns a
@@ -204,9 +209,9 @@ def sweep_animation(trace: Trace, *, frames: int = 30, interval: int = 60, size:
     Examples
     --------
     >>> import tempfile, pathlib
-    >>> from labkit.hexpuzzle import Level, trace
+    >>> from labkit.hexpuzzle import Level, trace_tap
     >>> lvl = Level.hexagon(2, tiles=[("a", 1, 1, 0), ("b", 0, 0, 5)])
-    >>> anim = sweep_animation(trace(lvl, "a"), frames=5, size=2)
+    >>> anim = sweep_animation(trace_tap(lvl, "a"), frames=5, size=2)
     >>> [f.fraction for f in anim.plan]
     [0.0, 0.25, 0.5, 0.75, 1.0, 1.0, 1.0, 1.0, 1.0]
     >>> anim.plan[0].title
@@ -214,7 +219,7 @@ def sweep_animation(trace: Trace, *, frames: int = 30, interval: int = 60, size:
     >>> with tempfile.TemporaryDirectory() as tmp:
     ...     save_animation(anim, pathlib.Path(tmp) / "sweep.gif", dpi=20).suffix
     '.gif'
-    >>> sweep_animation(trace(lvl, "a"), frames=1)
+    >>> sweep_animation(trace_tap(lvl, "a"), frames=1)
     Traceback (most recent call last):
     ...
     labkit.ArgumentError: frames: must be >= 2 (got 1)
@@ -222,10 +227,15 @@ def sweep_animation(trace: Trace, *, frames: int = 30, interval: int = 60, size:
     if frames < 2:
         raise ArgumentError("must be >= 2", argument="frames", value=frames)
     title = f"{trace.level.id}: tap {trace.tile} → {trace.outcome}"
-    steps = [Frame(trace.level, trace.active, trace, k / (frames - 1), title)
+    steps = [AnimationFrame(trace.level, trace.active, trace, k / (frames - 1), title)
              for k in range(frames)]  # fmt: skip
     return _player(steps + [steps[-1]] * HOLD, size, interval)
 
 
 # re-exported so that hexpuzzle users save without importing a private module
 save_animation = save_animation
+
+
+def __getattr__(name: str) -> Any:
+    """Old names kept for one release (:data:`labkit._renamed.RENAMED_NAMES`), with a warning."""
+    return _renamed.old_name(__name__, name)

@@ -3,9 +3,9 @@
 :class:`BoardPlot` owns one Axes and a fixed set of artists that it updates in place, so the
 collision-sweep viewer can rotate the board or scrub a tile without rebuilding the figure.
 :func:`draw` is the house shape ``draw(obj, ax=None, **style) -> BoardPlot`` (``**style``: the
-keys of :data:`BOARD_STYLE`) and :func:`update` redraws another Level, PuzzleState or Trace into
+keys of :data:`BOARD_STYLE`) and :func:`update` redraws another Level, PuzzleState or TapTrace into
 the same artists (the workshop and the sweep viewer redraw with it). :func:`svg` renders a
-:class:`Level`, :class:`PuzzleState` or :class:`Trace` for notebooks (``_repr_svg_``) and for
+:class:`Level`, :class:`PuzzleState` or :class:`TapTrace` for notebooks (``_repr_svg_``) and for
 ``labkit puzzle show --svg``.
 
 What is drawn: cells (pale hexagons) with their tracks (the same sampled Béziers the collision
@@ -15,13 +15,13 @@ contact point and the tile's top where it stops.
 
 Examples
 --------
->>> from labkit.hexpuzzle import Level, trace
+>>> from labkit.hexpuzzle import Level, trace_tap
 >>> lvl = Level.hexagon(2, tiles=[("a", 1, 1, 0), ("b", 0, 0, 5)])
->>> text = svg(trace(lvl, "a"))
+>>> text = svg(trace_tap(lvl, "a"))
 >>> text.startswith("<?xml") and "</svg>" in text
 True
 >>> plot = draw(lvl, track_colour="black")
->>> update(plot, trace(lvl, "a"))
+>>> update(plot, trace_tap(lvl, "a"))
 >>> plot.trace.tile, plot.tracks.get_color()[0].tolist()
 ('a', [0.0, 0.0, 0.0, 1.0])
 """
@@ -216,7 +216,7 @@ class BoardPlot:
 
     # --- a sweep --------------------------------------------------------------------------
     def show_trace(self, trace: Any) -> None:
-        """Overlay a :class:`~labkit.hexpuzzle.tap_trace.Trace` (``None`` clears the overlay)."""
+        """Overlay a :class:`~labkit.hexpuzzle.tap_trace.TapTrace` (``None`` clears the overlay)."""
         self.trace = trace
         if self.level is not None:
             self._fit(None if trace is None else trace.path)
@@ -254,7 +254,7 @@ class BoardPlot:
 
 
 def draw(obj: Any, ax: Any = None, **style: Any) -> BoardPlot:
-    """Draw a Level, PuzzleState or Trace on ``ax`` (a new pyplot figure when ``None``).
+    """Draw a Level, PuzzleState or TapTrace on ``ax`` (a new pyplot figure when ``None``).
 
     ``style`` takes the keys of :data:`BOARD_STYLE`; an unknown key raises
     :class:`labkit.ArgumentError`. Returns the :class:`BoardPlot`, for :func:`update`.
@@ -278,7 +278,7 @@ def draw(obj: Any, ax: Any = None, **style: Any) -> BoardPlot:
 
 
 def update(plot: BoardPlot, obj: Any, *, title: str | None = None) -> None:
-    """Redraw ``plot``'s artists for another Level, PuzzleState or Trace (no new figure).
+    """Redraw ``plot``'s artists for another Level, PuzzleState or TapTrace (no new figure).
 
     ``title`` replaces the title :func:`draw` would give ``obj``.
 
@@ -298,7 +298,7 @@ def update(plot: BoardPlot, obj: Any, *, title: str | None = None) -> None:
 def _fill(plot: BoardPlot, obj: Any) -> None:
     if isinstance(obj, Level):
         plot.show_level(obj)
-    elif hasattr(obj, "planned"):  # Trace
+    elif hasattr(obj, "planned"):  # TapTrace
         extra = f" → blocked by {obj.blocker}" if obj.outcome == "blocked" else f" → {obj.outcome}"
         plot.show_level(obj.level, obj.active, title=f"{_title(obj.level)}: tap {obj.tile}{extra}")
         plot.show_trace(obj)
@@ -313,7 +313,7 @@ def _fill(plot: BoardPlot, obj: Any) -> None:
 
 
 def svg(obj: Any, size: float = 5.0) -> str:
-    """SVG text of a Level, PuzzleState or Trace (no pyplot state is touched)."""
+    """SVG text of a Level, PuzzleState or TapTrace (no pyplot state is touched)."""
     from matplotlib.figure import Figure
 
     from labkit._svg import figure_svg
@@ -325,7 +325,7 @@ def svg(obj: Any, size: float = 5.0) -> str:
 
 
 def png(obj: Any, path: str, size: float = 5.0, dpi: int = 110) -> None:
-    """Save a PNG of a Level, PuzzleState or Trace (for reports and for looking at figures)."""
+    """Save a PNG of a Level, PuzzleState or TapTrace (for reports and for looking at figures)."""
     from matplotlib.figure import Figure
 
     fig = Figure(figsize=(size, size))

@@ -32,7 +32,7 @@ from labkit.hexpuzzle import draw
 from labkit.hexpuzzle.difficulty.parts import PARTS, WEIGHTS
 from labkit.hexpuzzle.game import PuzzleState
 from labkit.hexpuzzle.level import Board, Level, Tile
-from labkit.hexpuzzle.tap_trace import trace
+from labkit.hexpuzzle.tap_trace import trace_tap
 
 __all__ = ["PART_COLOURS", "difficulty_bars", "placement_strip", "solution_strip", "svg_of"]
 
@@ -76,7 +76,7 @@ def placement_strip(
     fig, axes = _strip(len(placed), size)
     for k, (ax, tile, o) in enumerate(zip(axes, placed, orientations)):
         level = Level("placement", board.rotated(o), tuple(placed[: k + 1]))
-        draw.draw(trace(level, tile.id), ax=ax)
+        draw.draw(trace_tap(level, tile.id), ax=ax)
         ax.set_title(f"place {k + 1}: {tile.id} (orientation {o})", fontsize=8, parse_math=False)
     fig.tight_layout()
     return fig

@@ -36,7 +36,7 @@ from numpy.typing import NDArray
 from labkit import ArgumentError, LabkitError
 from labkit.hexpuzzle.level import Level
 from labkit.hexpuzzle.status import GameStatus
-from labkit.hexpuzzle.tap_trace import Trace, trace
+from labkit.hexpuzzle.tap_trace import TapTrace, trace_tap
 
 __all__ = ["PuzzleError", "PuzzleState", "Snapshot"]
 
@@ -82,7 +82,7 @@ class PuzzleState:
         self.hints_used = 0  # counted by labkit.hexpuzzle.solving.hints; restart sets it back to 0
         self._history: list[Snapshot] = []
         self._restore(Snapshot(0, 0, 0, tuple(t.id for t in level.tiles)))
-        self.last_traces: list[Trace] = []
+        self.last_traces: list[TapTrace] = []
 
     def __setstate__(self, state: dict[str, object]) -> None:
         # copy and pickle rebuild arrays writeable: the copy hands its mask out read-only again
@@ -141,8 +141,8 @@ class PuzzleState:
         if self.status != "playing":
             raise PuzzleError(f"the game is over ({self.status}); undo or restart")
 
-    def _execute(self, tile_id: str) -> Trace:
-        judged = trace(self, tile_id)
+    def _execute(self, tile_id: str) -> TapTrace:
+        judged = trace_tap(self, tile_id)
         self.steps_used += 1
         if judged.outcome == "exit":
             active = self._active.copy()  # traces keep the mask they were judged on
@@ -151,15 +151,15 @@ class PuzzleState:
             self._active = active
         return judged
 
-    def tap(self, tile_id: str) -> Trace:
+    def tap(self, tile_id: str) -> TapTrace:
         """Tap a tile: judge it, charge one step, remove it if it exits (H6).
 
-        Returns the :class:`Trace` that decided the tap. Raises ``LevelError`` for a tile that
+        Returns the :class:`TapTrace` that decided the tap. Raises ``LevelError`` for a tile that
         is not on the board and :class:`PuzzleError` when the game is over.
         """
         return self.tap_queue([tile_id], strict=True)[0]
 
-    def tap_queue(self, tile_ids: Iterable[str], *, strict: bool = False) -> list[Trace]:
+    def tap_queue(self, tile_ids: Iterable[str], *, strict: bool = False) -> list[TapTrace]:
         """Taps made while tiles are moving: run one at a time, each judged when it runs.
 
         A failed tap (blocked or loop) clears the rest of the queue. Taps on tiles that have
@@ -171,7 +171,7 @@ class PuzzleState:
         for tile_id in queue:  # unknown ids fail before anything moves
             self.original.tile_index(tile_id)
         before = self.snapshot()
-        done: list[Trace] = []
+        done: list[TapTrace] = []
         for tile_id in queue:
             if self.status != "playing":
                 break

@@ -1,12 +1,12 @@
 """Every status and outcome of the hex puzzle, defined once (lowercase ``snake_case`` values).
 
-They are ``str`` enums: ``trace(level, "a").outcome == "exit"`` holds, and they print as their
+They are ``str`` enums: ``trace_tap(level, "a").outcome == "exit"`` holds, and they print as their
 value.
 
 Examples
 --------
->>> from labkit.hexpuzzle import Level, trace
->>> outcome = trace(Level.hexagon(2, tiles=[("a", 0, 0, 0)]), "a").outcome
+>>> from labkit.hexpuzzle import Level, trace_tap
+>>> outcome = trace_tap(Level.hexagon(2, tiles=[("a", 0, 0, 0)]), "a").outcome
 >>> outcome is Outcome.EXIT, outcome == "exit", outcome
 (True, True, 'exit')
 >>> sorted(SolutionStatus)

@@ -1,4 +1,4 @@
-"""Judging a tap before anything moves (rules H5, H6): ``trace(level_or_state, tile_id)``.
+"""Judging a tap before anything moves (rules H5, H6): ``trace_tap(level_or_state, tile_id)``.
 
 The tile's planned path (cached per board orientation, see :mod:`~labkit.hexpuzzle.geometry`)
 is swept against the collision hexagons of every *other* tile still on the board. The first
@@ -12,17 +12,17 @@ Neighbouring tiles do not touch at rest (centres √3 R apart, collision apothem
 a tile heading toward any neighbour, or sliding past a neighbour's side, touches it within a
 fraction of a cell: rule H5's grazing rule.
 
-``trace`` is the solver's inner loop: it does one dict lookup for the cached path and one kernel
+``trace_tap`` is the solver's inner loop: it does one dict lookup for the cached path and one kernel
 call over the tiles' centre array, with a mask for tiles already gone.
 
 Examples
 --------
 >>> from labkit.hexpuzzle.level import Level
 >>> lvl = Level.hexagon(2, tiles=[("mover", 1, 1, 0), ("post", 0, 0, 5)])
->>> t = trace(lvl, "mover")
+>>> t = trace_tap(lvl, "mover")
 >>> t.outcome, t.blocker, round(t.contact, 3)
 ('blocked', 'post', 2.148)
->>> trace(lvl, "post").outcome
+>>> trace_tap(lvl, "post").outcome
 'exit'
 """
 
@@ -34,19 +34,20 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
+from labkit import _renamed
 from labkit.hexpuzzle import _kernels
 from labkit.hexpuzzle.collision import MINKOWSKI_RADIUS
 from labkit.hexpuzzle.geometry import TilePath, tile_path
 from labkit.hexpuzzle.level import Level, TileError
 from labkit.hexpuzzle.status import Outcome
 
-__all__ = ["Trace", "trace", "OUTCOMES"]
+__all__ = ["TapTrace", "trace_tap", "OUTCOMES"]
 
 OUTCOMES = tuple(Outcome)
 
 
 @dataclass(frozen=True, eq=False)
-class Trace:
+class TapTrace:
     """The judged outcome of tapping one tile.
 
     Attributes
@@ -71,7 +72,7 @@ class Trace:
     Examples
     --------
     >>> from labkit.hexpuzzle import Level
-    >>> t = trace(Level.hexagon(2, tiles=[("a", 1, 1, 0), ("b", 0, 0, 5)]), "a")
+    >>> t = trace_tap(Level.hexagon(2, tiles=[("a", 1, 1, 0), ("b", 0, 0, 5)]), "a")
     >>> t.outcome, t.blocker, t.path.shape[1], t.length < t.planned.length
     ('blocked', 'b', 2, True)
     """
@@ -115,7 +116,7 @@ class Trace:
         extra = ""
         if self.outcome == "blocked":
             extra = f", blocker={self.blocker!r}, contact={self.contact:.3f}"
-        return f"Trace(tile={self.tile!r}, outcome={self.outcome!r}{extra})"
+        return f"TapTrace(tile={self.tile!r}, outcome={self.outcome!r}{extra})"
 
     def _repr_svg_(self) -> str:
         from labkit.hexpuzzle import draw
@@ -130,11 +131,11 @@ def _view(level_or_state: Any) -> tuple[Level, NDArray[np.bool_]]:
         return level_or_state.level, level_or_state.active
     except AttributeError:
         raise TypeError(
-            f"trace() needs a Level or a PuzzleState, got {type(level_or_state).__name__}"
+            f"trace_tap() needs a Level or a PuzzleState, got {type(level_or_state).__name__}"
         ) from None
 
 
-def trace(level_or_state: Level | Any, tile_id: str) -> Trace:
+def trace_tap(level_or_state: Level | Any, tile_id: str) -> TapTrace:
     """Judge a tap on ``tile_id``: where would it go, and what would it touch first?
 
     Parameters
@@ -147,7 +148,7 @@ def trace(level_or_state: Level | Any, tile_id: str) -> Trace:
 
     Returns
     -------
-    Trace
+    TapTrace
         ``outcome`` is ``"exit"``, ``"blocked"`` (with ``contact``, ``point`` and ``blocker``)
         or ``"loop"``. Nothing is modified.
 
@@ -161,8 +162,8 @@ def trace(level_or_state: Level | Any, tile_id: str) -> Trace:
     --------
     >>> from labkit.hexpuzzle.level import Level
     >>> lvl = Level.hexagon(2, tiles=[("a", 0, 0, 0), ("b", 0, -1, 3)])
-    >>> trace(lvl, "a")
-    Trace(tile='a', outcome='blocked', blocker='b', contact=0.208)
+    >>> trace_tap(lvl, "a")
+    TapTrace(tile='a', outcome='blocked', blocker='b', contact=0.208)
     """
     level, active = _view(level_or_state)
     i = level.tile_index(tile_id)
@@ -173,7 +174,7 @@ def trace(level_or_state: Level | Any, tile_id: str) -> Trace:
     s, j = _kernels.sweep(planned.points, level.tile_centres, active, i, MINKOWSKI_RADIUS)
     if j >= 0:
         x, y = planned.at(s)
-        return Trace(
+        return TapTrace(
             tile_id,
             Outcome.BLOCKED,
             float(s),
@@ -183,4 +184,9 @@ def trace(level_or_state: Level | Any, tile_id: str) -> Trace:
             active,
             planned,
         )
-    return Trace(tile_id, planned.outcome, None, None, None, level, active, planned)
+    return TapTrace(tile_id, planned.outcome, None, None, None, level, active, planned)
+
+
+def __getattr__(name: str) -> Any:
+    """Old names kept for one release (:data:`labkit._renamed.RENAMED_NAMES`), with a warning."""
+    return _renamed.old_name(__name__, name)

@@ -8,11 +8,14 @@ predicate and direction handler (:class:`PathfindingSystem`).
 
 from __future__ import annotations
 
+from typing import Any
+
+from labkit import _renamed
 from labkit.pathfinding.draw import layer_svg
 from labkit.pathfinding.finder import PathFinder, PathfindingStatus, PathResult
 from labkit.pathfinding.graph import CostWarning, MapGraph, MapGraphBuilder
 from labkit.pathfinding.grid import grid_costs, grid_path
-from labkit.pathfinding.map_file import MapFile, data_path, load_map, save_map
+from labkit.pathfinding.map_file import MapFile, load_map, save_map, shipped_map_path
 from labkit.pathfinding.mover import HeroMover, StepResult
 from labkit.pathfinding.predicate import (
     DefaultPassPredicate,
@@ -63,8 +66,13 @@ __all__ = [
     "LayerWarning",
     "Walk",
     "MapFile",
-    "data_path",
+    "shipped_map_path",
     "load_map",
     "save_map",
     "layer_svg",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    """Old names kept for one release (:data:`labkit._renamed.RENAMED_NAMES`), with a warning."""
+    return _renamed.old_name(__name__, name)

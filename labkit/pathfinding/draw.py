@@ -68,8 +68,9 @@ def layer_svg(
 
     Examples
     --------
-    >>> from labkit.pathfinding.map_file import data_path, load_map
-    >>> layer_svg(load_map(data_path("corridors.json")).game_map.event_layer).startswith("<svg")
+    >>> from labkit.pathfinding.map_file import load_map, shipped_map_path
+    >>> corridors = load_map(shipped_map_path("corridors.json"))
+    >>> layer_svg(corridors.game_map.event_layer).startswith("<svg")
     True
     """
     h, w = layer.height, layer.width

@@ -33,7 +33,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from labkit import io
+from labkit import _renamed, io
 from labkit.pathfinding.tiles import (
     EIGHT_WAY,
     FOUR_WAY,
@@ -62,7 +62,7 @@ class MapFile:
 
     Examples
     --------
-    >>> mf = MapFile.load(data_path("swamp.json"))
+    >>> mf = MapFile.load(shipped_map_path("swamp.json"))
     >>> mf.cost is not None, mf.face.name
     (True, '8-way')
     """
@@ -93,7 +93,7 @@ class MapFile:
 
         Examples
         --------
-        >>> MapFile.load(data_path("corridors.json")).game_map.width
+        >>> MapFile.load(shipped_map_path("corridors.json")).game_map.width
         12
         """
         doc = io.load_json(path, format=FORMAT, versions=VERSIONS, error=MapError,
@@ -242,8 +242,8 @@ def load_map(path: str | os.PathLike, state: Any = None) -> MapFile:
 
     Examples
     --------
-    >>> from labkit.pathfinding.map_file import load_map, data_path
-    >>> mf = load_map(data_path("corridors.json"))
+    >>> from labkit.pathfinding.map_file import load_map, shipped_map_path
+    >>> mf = load_map(shipped_map_path("corridors.json"))
     >>> mf.game_map.width, mf.face.name
     (12, '4-way')
     """
@@ -257,21 +257,26 @@ def save_map(path: str | os.PathLike, map_file: MapFile) -> None:
     --------
     >>> import os, tempfile
     >>> path = os.path.join(tempfile.mkdtemp(), "copy.json")
-    >>> save_map(path, load_map(data_path("corridors.json")))
+    >>> save_map(path, load_map(shipped_map_path("corridors.json")))
     >>> load_map(path).game_map.width
     12
     """
     map_file.save(path)
 
 
-def data_path(name: str) -> str:
+def shipped_map_path(name: str) -> str:
     """Path of a shipped example map in ``data/maps``.
 
     Examples
     --------
-    >>> data_path("corridors.json").endswith("corridors.json")
+    >>> shipped_map_path("corridors.json").endswith("corridors.json")
     True
     """
     from labkit._data import data_path as shipped
 
     return str(shipped("maps", name))
+
+
+def __getattr__(name: str) -> Any:
+    """Old names kept for one release (:data:`labkit._renamed.RENAMED_NAMES`), with a warning."""
+    return _renamed.old_name(__name__, name)

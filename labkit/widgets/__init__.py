@@ -10,10 +10,12 @@ from __future__ import annotations
 import importlib
 from typing import Any
 
+from labkit import _renamed
+
 _APPS = {
     "BalanceReport": "labkit.widgets.balance_report",
     "BalanceTuner": "labkit.widgets.balance_tuner",
-    "CollisionSweepViewer": "labkit.widgets.collision_viewer",
+    "CollisionViewer": "labkit.widgets.collision_viewer",
     "ProbabilityExplorer": "labkit.widgets.probability",
     "GaugeTuner": "labkit.widgets.gauge_tuner",
     "DifficultyWorkbench": "labkit.widgets.workbench",
@@ -30,7 +32,8 @@ __all__ = sorted(_APPS)
 def __getattr__(name: str) -> Any:
     if name in _APPS:
         return getattr(importlib.import_module(_APPS[name]), name)
-    raise AttributeError(f"module 'labkit.widgets' has no attribute {name!r}")
+    # old app names kept for one release (labkit._renamed.RENAMED_NAMES), with a warning
+    return _renamed.old_name(__name__, name)
 
 
 def __dir__() -> list[str]:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from labkit.hexpuzzle import Level, trace
+from labkit.hexpuzzle import Level, trace_tap
 
 
 def _tiles(ids: list[str]) -> str:
@@ -37,7 +37,7 @@ def stuck_tiles(doc: dict[str, Any]) -> list[str]:
         progress = False
         for k in turns:
             board = _with_tiles(doc, left).rotated(k)
-            gone = [i for i in left if trace(board, i).outcome == "exit"]
+            gone = [i for i in left if trace_tap(board, i).outcome == "exit"]
             if gone:
                 left = [i for i in left if i not in gone]
                 progress = True
@@ -53,7 +53,7 @@ def why_unsolvable(doc: dict[str, Any]) -> str:
     for i in stuck:
         one = _with_tiles(doc, [i])
         turns = range(6) if one.can_rotate else range(1)
-        if all(trace(one.rotated(k), i).outcome != "exit" for k in turns):
+        if all(trace_tap(one.rotated(k), i).outcome != "exit" for k in turns):
             alone.append(i)
     turn = "" if Level.from_json(doc).can_rotate else " (the board cannot turn)"
     if alone:

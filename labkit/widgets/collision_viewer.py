@@ -1,4 +1,4 @@
-"""CollisionSweepViewer: pick a level, turn the board, choose a tile, scrub its sweep (rule J2).
+"""CollisionViewer: pick a level, turn the board, choose a tile, scrub its sweep (rule J2).
 
 The viewer shows the board at the chosen orientation, the chosen tile's planned path, how far
 it gets, the Minkowski hexagon of the tile it touches first and the contact point. A slider
@@ -18,16 +18,16 @@ from typing import Any
 
 import numpy as np
 
-from labkit import ArgumentError
+from labkit import ArgumentError, _renamed
 from labkit._data import data_path
 from labkit._text import html_text
-from labkit.hexpuzzle import TILE_RADIUS, BoardPlot, Level, Trace, centre, trace
+from labkit.hexpuzzle import TILE_RADIUS, BoardPlot, Level, TapTrace, centre, trace_tap
 from labkit.hexpuzzle.draw import update as update_board
 from labkit.widgets._code import CodeMixin, level_code, literal, path_code, source
 from labkit.widgets._controls import WIDE, snapped, tip
 from labkit.widgets._figure import FigurePane, new_figure
 
-__all__ = ["CollisionSweepViewer", "shipped_levels"]
+__all__ = ["CollisionViewer", "shipped_levels"]
 
 LEVEL_DIR = data_path("levels", must_exist=False)
 
@@ -46,7 +46,7 @@ def shipped_levels() -> list[Level]:
     ]
 
 
-class CollisionSweepViewer(CodeMixin):
+class CollisionViewer(CodeMixin):
     """Interactive sweep viewer; ``viewer.ui`` is the ipywidgets container.
 
     Examples
@@ -54,7 +54,7 @@ class CollisionSweepViewer(CodeMixin):
     >>> import matplotlib
     >>> matplotlib.use("Agg")
     >>> level = Level.hexagon(2, tiles=[("mover", 1, 1, 0), ("post", 0, 0, 5, 1)], id="grazing")
-    >>> viewer = CollisionSweepViewer([level])
+    >>> viewer = CollisionViewer([level])
     >>> viewer.tile_box.value, viewer.trace.outcome, viewer.trace.blocker, viewer.slider.value
     ('mover', 'blocked', 'post', 1.0)
     >>> viewer.rotate(1)
@@ -71,7 +71,7 @@ class CollisionSweepViewer(CodeMixin):
             lv if isinstance(lv, Level) else Level.load(lv) for lv in (levels or shipped_levels())
         ]
         if not self.levels:
-            raise ArgumentError("CollisionSweepViewer needs at least one level", argument="levels")
+            raise ArgumentError("CollisionViewer needs at least one level", argument="levels")
         self.fig, ax = new_figure(figsize=(6.4, 7.0), layout="constrained")
         self.plot = BoardPlot(ax)
         self.plot.legend()
@@ -110,7 +110,7 @@ class CollisionSweepViewer(CodeMixin):
             ]
         )
         self.orientation = 0
-        self.trace: Trace | None = None  # the selected tile's sweep (None: no tile selected)
+        self.trace: TapTrace | None = None  # the selected tile's sweep (None: no tile selected)
         self.select_level(0)
         self._add_code_button()
 
@@ -144,7 +144,7 @@ class CollisionSweepViewer(CodeMixin):
         if tile_id is not None and self.tile_box.value != tile_id:
             self.tile_box.value = tile_id  # fires back into select_tile once
             return
-        self.trace = None if tile_id is None else trace(self.level, tile_id)
+        self.trace = None if tile_id is None else trace_tap(self.level, tile_id)
         self.plot.show_trace(self.trace)
         self.status.value = self.describe()
         self.slider.value = 1.0
@@ -209,7 +209,7 @@ class CollisionSweepViewer(CodeMixin):
     def to_code(self) -> str:
         """Source rebuilding this viewer: its levels, the selected level, orientation, tile and
         scrub position."""
-        lines = ["from labkit.widgets import CollisionSweepViewer"]
+        lines = ["from labkit.widgets import CollisionViewer"]
         if self._levels_arg is None:
             args = ""
         else:
@@ -218,7 +218,7 @@ class CollisionSweepViewer(CodeMixin):
             items = [level_code(lv) if isinstance(lv, Level) else path_code(lv)
                      for lv in self._levels_arg]  # fmt: skip
             args = "[\n    " + ",\n    ".join(items) + ",\n]"
-        lines += ["", f"viewer = CollisionSweepViewer({args})"]
+        lines += ["", f"viewer = CollisionViewer({args})"]
         if self.level_index:
             lines.append(f"viewer.select_level({self.level_index})")
         if self.orientation:
@@ -240,3 +240,8 @@ class CollisionSweepViewer(CodeMixin):
 
     def _refresh(self) -> None:
         self.pane.refresh()
+
+
+def __getattr__(name: str) -> Any:
+    """Old names kept for one release (:data:`labkit._renamed.RENAMED_NAMES`), with a warning."""
+    return _renamed.old_name(__name__, name)

@@ -21,7 +21,7 @@ APPS = {
         "explorer = ProbabilityExplorer(n=1000)\nexplorer.solve_for(50)\nexplorer"
     ),
     "GaugeTuner": "GaugeTuner()",
-    "CollisionSweepViewer": "CollisionSweepViewer()",
+    "CollisionViewer": "CollisionViewer()",
     "PathfindingPlayground": (
         "pg = PathfindingPlayground()\n"
         "# where the cells (5, 0) and (5, 9) are on the canvas, for the drag test\n"
@@ -69,7 +69,7 @@ APPS = {
 ANSWERS = {
     "ProbabilityExplorer": r"gives .*%",  # the goal seek's answer, about the hit curve
     "GaugeTuner": r"\(tick \d+\)",  # when each enemy reaches you, about the tick raster
-    "CollisionSweepViewer": r"tap",
+    "CollisionViewer": r"tap",
     "PathfindingPlayground": r"SUCCESS",
     "DifficultyWorkbench": r"current weights",
     "LevelWorkshop": r"not a playable level",
@@ -345,7 +345,7 @@ def test_app_fits_the_default_layout(apps_page, app):
         f"{app}: the answer ({together['answer']['text']!r}) and its figure span "
         f"{round(together['span'])} px, more than the notebook's {together['screen']} px screen"
     )
-    if app == "CollisionSweepViewer":  # the answer line beside the board, not above it
+    if app == "CollisionViewer":  # the answer line beside the board, not above it
         beside = cell.evaluate(
             """cell => {
               const answer = [...cell.querySelectorAll('.widget-html-content')]

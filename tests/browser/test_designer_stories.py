@@ -108,9 +108,9 @@ STORIES = [
         CLICK_S,
     ),
     Story("who_blocks", "On the grazing level, what stops the mover when I tap it?",
-          "CollisionSweepViewer()", _nothing, r"blocked\s+by\s+post", FIRST_SHOW_S),
+          "CollisionViewer()", _nothing, r"blocked\s+by\s+post", FIRST_SHOW_S),
     Story("rotated_tap", "After one rotation of the board, what does the tap do?",
-          "CollisionSweepViewer()", _click("rotate ⟳"), r"orientation 1 · tap", CLICK_S),
+          "CollisionViewer()", _click("rotate ⟳"), r"orientation 1 · tap", CLICK_S),
     Story("out_of_order", "Which levels of the campaign are easier than the one before them, "
           "and how sure is that?", "DifficultyWorkbench(n_boot=20)", _click("skill model"),
           r"looks easier than main-\d+ .*probability the order is wrong 0\.\d\d", FIT_S),

@@ -12,7 +12,7 @@ import pytest
 from labkit.encounter import _kernels
 from labkit.encounter.rules.balance import default_balance
 from labkit.encounter.rules.combat import Fight, Fighter, simulate_fights
-from labkit.encounter.rules.sound import Direction, propagate_sound
+from labkit.encounter.rules.sound import Compass, propagate_sound
 
 from . import reference
 
@@ -99,10 +99,10 @@ def test_compass_of_non_integer_vectors_is_the_nearest_sector():
             if dx == 0 and dy == 0:
                 continue
             got = int(_kernels.compass(float(dx), float(dy)))
-            assert Direction(got).name == reference.compass(dx, dy), (dx, dy)
-    assert Direction(int(_kernels.compass(0.0, 0.5))).name == "S"
-    assert Direction(int(_kernels.compass(0.5, 0.5))).name == "SE"
-    assert Direction(int(_kernels.compass(-0.5, 0.5))).name == "SW"
+            assert Compass(got).name == reference.compass(dx, dy), (dx, dy)
+    assert Compass(int(_kernels.compass(0.0, 0.5))).name == "S"
+    assert Compass(int(_kernels.compass(0.5, 0.5))).name == "SE"
+    assert Compass(int(_kernels.compass(-0.5, 0.5))).name == "SW"
 
 
 def test_sound_maps_have_the_documented_dtypes_and_silence_is_minus_one():
@@ -111,9 +111,9 @@ def test_sound_maps_have_the_documented_dtypes_and_silence_is_minus_one():
     # level 2 reaches Chebyshev distance 1; level 1 only its own cell
     assert source.tolist() == [[0, 0, -1, -1], [0, 0, -1, -1], [-1, -1, -1, 1]]
     assert strength.tolist() == [[2, 1, 0, 0], [1, 1, 0, 0], [0, 0, 0, 1]]
-    N, HERE = Direction.NONE, Direction.HERE
+    N, HERE = Compass.NONE, Compass.HERE
     assert direction.tolist() == [
-        [HERE, Direction.W, N, N],
-        [Direction.N, Direction.NW, N, N],
+        [HERE, Compass.W, N, N],
+        [Compass.N, Compass.NW, N, N],
         [N, N, N, HERE],
     ]

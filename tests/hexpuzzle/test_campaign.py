@@ -12,7 +12,7 @@ from labkit import LabkitError
 from labkit.hexpuzzle import shipped_campaign as camp
 from labkit.hexpuzzle.cli.solver import register_solver_commands
 from labkit.hexpuzzle.difficulty.scoring import score
-from labkit.hexpuzzle.solving.solver import replay, solve
+from labkit.hexpuzzle.solving.solver import play_actions, solve
 
 LEVELS = camp.campaign()
 DOC = json.loads(camp.campaign_path().read_text(encoding="utf-8"))
@@ -105,7 +105,7 @@ def test_every_campaign_level_is_solved_and_replays(index):
     level = LEVELS[index]
     sol = solve(level)
     assert sol.solved and 1 <= sol.rotations <= 3
-    game = replay(level, sol.actions)
+    game = play_actions(level, sol.actions)
     assert game.status == "won" and game.steps_used == len(level.tiles) <= level.move_limit
 
 

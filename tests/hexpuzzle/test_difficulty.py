@@ -6,7 +6,7 @@ import pytest
 
 from labkit.hexpuzzle.difficulty.scoring import band, js_round, parts_from, score
 from labkit.hexpuzzle.level import STRAIGHT, Level
-from labkit.hexpuzzle.tap_trace import trace
+from labkit.hexpuzzle.tap_trace import trace_tap
 from tests.hexpuzzle.helpers import complete
 
 
@@ -61,7 +61,7 @@ def test_one_turning_track_by_hand():
     tracks = {c: STRAIGHT for c in Level.hexagon(2).board.cells}
     tracks[(0, -1)] = tuple(complete({3: 1}))
     level = Level.hexagon(2, tracks=tracks, tiles=[("a", 0, 0, 0), ("b", -2, 2, 3)], move_limit=4)
-    assert trace(level, "a").planned.turns == 1 and trace(level, "b").planned.turns == 0
+    assert trace_tap(level, "a").planned.turns == 1 and trace_tap(level, "b").planned.turns == 0
     d = score(level)
     assert (d.N, d.T, d.W, d.F, d.R, d.K, d.M) == (2, 0.5, 1, 2, 0, 2, 4)
     assert d.parts["turns"] == pytest.approx(0.5 / 5 * 20)  # 2.0

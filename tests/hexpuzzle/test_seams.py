@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from labkit.cli import main
-from labkit.hexpuzzle import Level, LevelError, PuzzleState, campaign, trace
+from labkit.hexpuzzle import Level, LevelError, PuzzleState, campaign, trace_tap
 
 ROOT = Path(__file__).resolve().parents[2]
 CAMPAIGN = ROOT / "data" / "levels" / "campaign.json"
@@ -43,7 +43,7 @@ def test_show_and_trace_read_levels_the_same_way(tmp_path, capsys):
     one = tmp_path / "one.json"
     one.write_text(json.dumps([LEVEL.to_dict()]))  # a list holding one level is one level
     assert main(["puzzle", "trace", str(one), "a", "--json"]) == 0
-    assert json.loads(capsys.readouterr().out)["outcome"] == trace(LEVEL, "a").outcome
+    assert json.loads(capsys.readouterr().out)["outcome"] == trace_tap(LEVEL, "a").outcome
     assert main(["puzzle", "trace", str(CAMPAIGN), "t1"]) == 1
     assert "holds 24 levels" in capsys.readouterr().err
 
@@ -62,7 +62,7 @@ def test_tile_centres_and_masks_are_read_only():
     state = PuzzleState(LEVEL)
     with pytest.raises(ValueError, match="read-only"):
         state.active[0] = False
-    assert trace(LEVEL, "a").outcome == trace(state, "a").outcome
+    assert trace_tap(LEVEL, "a").outcome == trace_tap(state, "a").outcome
 
 
 @pytest.mark.parametrize(

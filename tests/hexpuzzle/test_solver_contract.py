@@ -1,6 +1,6 @@
 """Solver (SPEC H7) contract details: errors name the argument and value, texts, stages.
 
-Expected values are worked by hand from the rules (and from ``trace`` for which tile is free),
+Expected values are worked by hand from the rules (and from ``trace_tap`` for which tile is free),
 never read back from the solver.
 """
 
@@ -16,12 +16,12 @@ from labkit.hexpuzzle.solving.solver import (
     Solution,
     Stage,
     _shipped,
-    replay,
+    play_actions,
     search,
     solve,
 )
 from labkit.hexpuzzle.status import SolutionStatus
-from labkit.hexpuzzle.tap_trace import trace
+from labkit.hexpuzzle.tap_trace import trace_tap
 
 # b (at the centre, heading down-left) is free; a's path grazes b, so a goes in a second layer.
 TWO_LAYERS = Level.hexagon(2, tiles=[("a", 1, 1, 0), ("b", 0, 0, 5)])
@@ -52,7 +52,8 @@ def test_solution_text_lists_rotations_taps_and_actions():
 
 
 def test_two_layers_at_the_start_orientation_are_the_stages():
-    assert (trace(TWO_LAYERS, "a").outcome, trace(TWO_LAYERS, "b").outcome) == ("blocked", "exit")
+    outcomes = (trace_tap(TWO_LAYERS, "a").outcome, trace_tap(TWO_LAYERS, "b").outcome)
+    assert outcomes == ("blocked", "exit")
     sol = solve(TWO_LAYERS)
     assert (sol.status, sol.rotations, sol.expanded) == ("solved", 0, 0)
     assert sol.stages == (Stage(0, (("b",), ("a",))),)
@@ -102,9 +103,9 @@ def test_max_states_one_is_allowed_and_stops_after_one_expansion():
     )
 
 
-def test_replay_refuses_an_unknown_action_kind_naming_it():
+def test_play_actions_refuses_an_unknown_action_kind_naming_it():
     with pytest.raises(ArgumentError) as caught:
-        replay(TWO_LAYERS, [("tap", "b"), ("jump", 2)])
+        play_actions(TWO_LAYERS, [("tap", "b"), ("jump", 2)])
     err = caught.value
     assert (err.argument, err.value) == ("actions", "jump")
     assert str(err) == "actions: kind must be 'tap' or 'rotate' (got 'jump')"

@@ -3,7 +3,7 @@
 The contact table is memoised per level, so a test that goes through ``contact_table`` may
 be served a table built before (by an earlier test); these tests call the kernel itself.
 Expected blockers come from one-by-one sweeps: for each path and each other tile alone on the
-board, does the sweep touch it (the very sweep ``trace`` runs)?
+board, does the sweep touch it (the very sweep ``trace_tap`` runs)?
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ import pytest
 from labkit.hexpuzzle import _kernels
 from labkit.hexpuzzle.collision import MINKOWSKI_RADIUS
 from labkit.hexpuzzle.solving import _kernels as _solver_kernels
-from labkit.hexpuzzle.tap_trace import trace
+from labkit.hexpuzzle.tap_trace import trace_tap
 from tests.hexpuzzle.helpers import random_level
 
 
@@ -29,7 +29,7 @@ def test_path_blockers_of_many_paths_match_one_by_one_sweeps(fn):
     level = random_level(7, radius=3, n_tiles=9)
     centres = level.tile_centres
     n = len(level.tiles)
-    paths = [trace(level, t.id).path for t in level.tiles]
+    paths = [trace_tap(level, t.id).path for t in level.tiles]
     starts = np.zeros(n + 1, dtype=np.int64)
     starts[1:] = np.cumsum([len(p) for p in paths])
     skip = np.arange(n, dtype=np.int64)

@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
 
 from labkit import ArgumentError
-from labkit.hexpuzzle import Level, LevelError, PuzzleError, PuzzleState, tile_path, trace
+from labkit.hexpuzzle import Level, LevelError, PuzzleError, PuzzleState, tile_path, trace_tap
 from labkit.hexpuzzle.coords import centre, port_midpoint
 
 from .helpers import random_level, ring_loop_level
@@ -63,12 +63,12 @@ def test_loop_is_detected_and_covers_one_cycle():
     assert p.outcome == "loop"
     assert [v[0] for v in p.visits] == [(0, -1), (1, -1), (1, 0), (0, 1), (-1, 1), (-1, 0), (0, 0)]
     assert np.allclose(p.points[-1], port_midpoint(0, -1, 3))  # closes where the cycle began
-    assert trace(lvl, "spin").outcome == "loop"
+    assert trace_tap(lvl, "spin").outcome == "loop"
 
 
 def test_loop_that_touches_a_tile_is_blocked():
     lvl = ring_loop_level(tiles=(("spin", 0, 0, 0), ("rock", 1, 0, 0)))
-    t = trace(lvl, "spin")
+    t = trace_tap(lvl, "spin")
     assert t.outcome == "blocked" and t.blocker == "rock"
 
 
@@ -88,7 +88,7 @@ def test_seed_example_grazing_contact_blocks():
     lvl = Level.hexagon(2, tiles=[("mover", 1, 1, 0), ("post", 0, 0, 3)])
     route = [v[0] for v in tile_path(lvl.board, 1, 1, 0).visits]
     assert (0, 0) not in route
-    t = trace(lvl, "mover")
+    t = trace_tap(lvl, "mover")
     assert t.outcome == "blocked" and t.blocker == "post"
     # Contact where x = 1.5 meets the hexagon's slanted edge: y = (1.76 - 1.5) * √3.
     assert t.point == pytest.approx((1.5, (1.76 - 1.5) * 3**0.5))
@@ -102,31 +102,31 @@ def test_neighbours_do_not_touch_at_rest_but_block_when_approached(d):
 
     near = neighbour(0, 0, d)
     toward = Level.hexagon(2, tiles=[("a", 0, 0, d), ("b", *near, d)])
-    t = trace(toward, "a")
+    t = trace_tap(toward, "a")
     # Gap between touching hexagons: √3 (centre distance) − 1.76·√3/2 (collision apothem).
     assert t.outcome == "blocked" and t.contact == pytest.approx(3**0.5 - 0.88 * 3**0.5)
     away = Level.hexagon(2, tiles=[("a", 0, 0, opposite(d)), ("b", *near, d)])
-    assert trace(away, "a").contact is None
+    assert trace_tap(away, "a").contact is None
 
 
 def test_every_other_tile_counts_but_not_itself_nor_removed_ones():
     lvl = Level.hexagon(2, tiles=[("a", 0, 1, 0), ("b", 0, -2, 5)])
-    assert trace(lvl, "a").blocker == "b"
+    assert trace_tap(lvl, "a").blocker == "b"
     game = PuzzleState(lvl)
     assert game.tap("b").outcome == "exit"
-    assert trace(game, "a").outcome == "exit"
+    assert trace_tap(game, "a").outcome == "exit"
     with pytest.raises(LevelError, match="already left"):
-        trace(game, "b")
+        trace_tap(game, "b")
     with pytest.raises(LevelError, match="no tile"):
-        trace(lvl, "zzz")
+        trace_tap(lvl, "zzz")
     with pytest.raises(TypeError):
-        trace("level.json", "a")
+        trace_tap("level.json", "a")
 
 
 def test_a_bad_tile_id_is_an_argument_error_naming_it():
     lvl = Level.hexagon(2, tiles=[("a", 0, 1, 0), ("b", 0, -2, 5)])
     with pytest.raises(ArgumentError) as err:
-        trace(lvl, "zzz")
+        trace_tap(lvl, "zzz")
     assert str(err.value) == "tile_id: no tile with this id (got 'zzz')"
     assert err.value.argument == "tile_id" and err.value.pointer is None
     game = PuzzleState(lvl)
@@ -134,7 +134,7 @@ def test_a_bad_tile_id_is_an_argument_error_naming_it():
     with pytest.raises(
         ArgumentError, match=r"^tile_id: this tile has already left the board \(got 'b'\)$"
     ):
-        trace(game, "b")
+        trace_tap(game, "b")
 
 
 def test_trace_matches_first_contact_over_the_other_tiles():
@@ -143,7 +143,7 @@ def test_trace_matches_first_contact_over_the_other_tiles():
     for seed in range(10):
         lvl = random_level(seed, radius=3, n_tiles=15)
         for i, tile in enumerate(lvl.tiles):
-            t = trace(lvl, tile.id)
+            t = trace_tap(lvl, tile.id)
             others = np.delete(lvl.tile_centres, i, axis=0)
             s, j = first_contact(t.path, others)
             if j < 0:
@@ -184,10 +184,10 @@ def test_unknown_tile_in_queue_fails_before_anything_moves():
 def test_rotation_costs_no_step_and_changes_the_rules():
     lvl = Level.hexagon(2, tiles=[("a", 0, 0, 0), ("b", 0, -1, 0)], tracks=[1, 0, 3, 2, 5, 4])
     game = PuzzleState(lvl)
-    before = trace(game, "b").visits
+    before = trace_tap(game, "b").visits
     game.rotate(+1)
     assert game.steps_left == lvl.move_limit and game.rotations == 1 and game.orientation == 1
-    assert trace(game, "b").visits != before
+    assert trace_tap(game, "b").visits != before
     game.rotate(-1)
     assert game.orientation == 0 and game.rotations == 2
     with pytest.raises(ArgumentError, match="step: rotate one step"):
@@ -256,12 +256,12 @@ class GameMachine(RuleBasedStateMachine):
     @rule()
     def six_turns(self):
         snap = self.game.snapshot()
-        outcomes = [trace(self.game, t).outcome for t in self.game.remaining]
+        outcomes = [trace_tap(self.game, t).outcome for t in self.game.remaining]
         for _ in range(6):
             self._act(lambda: self.game.rotate(1) or True)
         assert self.game.orientation == snap.orientation
         assert self.game.rotations == snap.rotations + 6
-        assert [trace(self.game, t).outcome for t in self.game.remaining] == outcomes
+        assert [trace_tap(self.game, t).outcome for t in self.game.remaining] == outcomes
 
     @precondition(lambda self: self.stack)
     @rule()
@@ -296,7 +296,7 @@ def test_objects_render_svg_with_sweep_artists():
     from labkit.hexpuzzle import draw
 
     lvl = Level.hexagon(2, tiles=[("mover", 1, 1, 0), ("post", 0, 0, 3)])
-    t = trace(lvl, "mover")
+    t = trace_tap(lvl, "mover")
     for obj in (lvl, PuzzleState(lvl), t):
         text = obj._repr_svg_()
         assert text.lstrip().startswith("<?xml") and "</svg>" in text

@@ -17,9 +17,11 @@ from labkit.pathfinding import (
     PathFinder,
     TileDef,
 )
-from labkit.pathfinding.map_file import MapFile, data_path, load_map, map_from_dict, save_map
+from labkit.pathfinding.map_file import MapFile, load_map, map_from_dict, save_map, shipped_map_path
 
 from .conftest import text_map
+
+CORRIDORS = shipped_map_path("corridors.json")
 
 GOOD = {
     "format": "labkit.pathmap",
@@ -59,7 +61,7 @@ def test_bad_map_documents_name_the_field_and_value(doc, where, bad):
 
 
 def test_map_file_round_trip_and_file_named_in_errors(tmp_path):
-    mf = load_map(data_path("corridors.json"))
+    mf = load_map(CORRIDORS)
     out = tmp_path / "copy.json"
     save_map(out, mf)
     again = load_map(out)
@@ -78,7 +80,7 @@ def test_cli_find_prints_status_cost_and_path(capsys, tmp_path):
         [
             "path",
             "find",
-            data_path("corridors.json"),
+            CORRIDORS,
             "--from",
             "0,0",
             "--to",
@@ -88,24 +90,22 @@ def test_cli_find_prints_status_cost_and_path(capsys, tmp_path):
         ]
     )
     out = capsys.readouterr().out
-    mf = load_map(data_path("corridors.json"))
+    mf = load_map(CORRIDORS)
     want = PathFinder(mf.game_map.event_layer, DefaultPassPredicate(), FOUR_WAY, mf.cost).find(
         (0, 0), (11, 9)
     )
     assert rc == 0 and "SUCCESS" in out and f"cost      {want.cost:g}" in out
     assert out.split("path")[1].split()[0] == "0,0" and "11,9" in out
     ET.fromstring(svg.read_text())  # well-formed
-    assert main(["path", "find", data_path("corridors.json"), "--from", "0,0", "--to", "40,1"]) == 0
+    assert main(["path", "find", CORRIDORS, "--from", "0,0", "--to", "40,1"]) == 0
     assert "NO_PATH" in capsys.readouterr().out
-    assert main(["path", "find", data_path("corridors.json"), "--from=-1,0", "--to", "1,1"]) == 2
+    assert main(["path", "find", CORRIDORS, "--from=-1,0", "--to", "1,1"]) == 2
 
 
 def test_cli_diagonal_switches_to_eight_way(capsys):
-    main(["path", "find", data_path("corridors.json"), "--from", "0,0", "--to", "11,9"])
+    main(["path", "find", CORRIDORS, "--from", "0,0", "--to", "11,9"])
     four = capsys.readouterr().out
-    main(
-        ["path", "find", data_path("corridors.json"), "--from", "0,0", "--to", "11,9", "--diagonal"]
-    )
+    main(["path", "find", CORRIDORS, "--from", "0,0", "--to", "11,9", "--diagonal"])
     eight = capsys.readouterr().out
     cost = [float(o.split("cost")[1].split()[0]) for o in (four, eight)]
     assert cost[1] < cost[0]

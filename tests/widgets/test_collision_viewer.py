@@ -2,16 +2,16 @@ from __future__ import annotations
 
 import numpy as np
 
-from labkit.hexpuzzle import Level, trace
+from labkit.hexpuzzle import Level, trace_tap
 from labkit.hexpuzzle.coords import centre
 
 
 def make():
-    from labkit.widgets import CollisionSweepViewer
+    from labkit.widgets import CollisionViewer
 
     grazing = Level.hexagon(2, tiles=[("mover", 1, 1, 0), ("post", 0, 0, 5)], id="grazing")
     strip = Level.hexagon(2, tiles=[("a", 0, 0, 2)], id="fixed", rotation_enabled=False)
-    return CollisionSweepViewer([grazing, strip]), grazing
+    return CollisionViewer([grazing, strip]), grazing
 
 
 def test_viewer_follows_widget_values():
@@ -19,7 +19,7 @@ def test_viewer_follows_widget_values():
     viewer.tile_box.value = "mover"
     assert viewer.trace.outcome == "blocked" and "blocked" in viewer.status.value
     assert viewer.plot.minkowski.get_visible()
-    assert np.allclose(viewer.plot.contact.get_xydata()[0], trace(grazing, "mover").point)
+    assert np.allclose(viewer.plot.contact.get_xydata()[0], trace_tap(grazing, "mover").point)
     viewer.slider.value = 0.0
     assert np.allclose(viewer.plot.mover.get_xy()[:6].mean(axis=0), centre(1, 1))
     viewer.slider.value = 0.5
@@ -66,10 +66,10 @@ def test_sweep_is_keyed_the_slider_has_a_unit_and_the_board_fills_the_figure():
 
 
 def test_an_exit_path_stays_inside_the_plot():
-    from labkit.widgets import CollisionSweepViewer
+    from labkit.widgets import CollisionViewer
 
     lone = Level.hexagon(2, tiles=[("a", 0, 2, 0)], id="lone")
-    viewer = CollisionSweepViewer([lone])
+    viewer = CollisionViewer([lone])
     t = viewer.trace
     assert t.outcome == "exit"
     (x0, x1), (y1, y0) = viewer.plot.ax.get_xlim(), viewer.plot.ax.get_ylim()

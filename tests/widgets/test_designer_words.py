@@ -126,7 +126,7 @@ def _apps():
         "FunnelView": funnel_view,
         "ProbabilityExplorer": lambda: widgets.ProbabilityExplorer(n=300),
         "GaugeTuner": widgets.GaugeTuner,
-        "CollisionSweepViewer": widgets.CollisionSweepViewer,
+        "CollisionViewer": widgets.CollisionViewer,
         "PathfindingPlayground": widgets.PathfindingPlayground,
         "DifficultyWorkbench": workbench,
         "SkillModel": skill_model,

@@ -25,7 +25,7 @@ def _apps():
     return {
         "ProbabilityExplorer": lambda: widgets.ProbabilityExplorer(n=500),
         "GaugeTuner": widgets.GaugeTuner,
-        "CollisionSweepViewer": widgets.CollisionSweepViewer,
+        "CollisionViewer": widgets.CollisionViewer,
         "PathfindingPlayground": widgets.PathfindingPlayground,
         "DifficultyWorkbench": lambda: widgets.DifficultyWorkbench(n_boot=10),
         "LevelWorkshop": lambda: widgets.LevelWorkshop(radius=3),

@@ -14,7 +14,7 @@ def _apps():
     return {
         "ProbabilityExplorer": lambda: widgets.ProbabilityExplorer(n=200),
         "GaugeTuner": widgets.GaugeTuner,
-        "CollisionSweepViewer": widgets.CollisionSweepViewer,
+        "CollisionViewer": widgets.CollisionViewer,
         "PathfindingPlayground": widgets.PathfindingPlayground,
         "LevelWorkshop": lambda: widgets.LevelWorkshop(radius=3),
         "TraceViewer": lambda: widgets.TraceViewer(

@@ -107,29 +107,29 @@ def test_probability_explorer_after_a_refused_edit():
     assert rebuilt.hit[1].value == ProbabilityExplorer(n=500).hit[1].value + 2
 
 
-def test_collision_sweep_viewer():
-    from labkit.widgets import CollisionSweepViewer
+def test_collision_viewer():
+    from labkit.widgets import CollisionViewer
 
-    app = CollisionSweepViewer()
+    app = CollisionViewer()
     index = next(i for i, lv in enumerate(app.levels) if lv.can_rotate and len(lv.tiles) > 1)
     app.select_level(index)
     app.rotate(2)
     app.select_tile(app.tile_box.options[-1])
     app.slider.value = 0.4
-    rebuilt = check_rebuilds(app, CollisionSweepViewer)
+    rebuilt = check_rebuilds(app, CollisionViewer)
     assert (rebuilt.level_index, rebuilt.orientation) == (index, 2)
     assert rebuilt.trace.tile == app.trace.tile
     assert rebuilt.fraction == pytest.approx(0.4)
 
 
-def test_collision_sweep_viewer_with_given_levels():
+def test_collision_viewer_with_given_levels():
     from labkit.hexpuzzle import Level
-    from labkit.widgets import CollisionSweepViewer
+    from labkit.widgets import CollisionViewer
 
     level = Level.hexagon(2, tiles=[("mover", 1, 1, 0), ("post", 0, 0, 5, 1)], id="grazing")
-    app = CollisionSweepViewer([level])
+    app = CollisionViewer([level])
     app.scrub(0.25)  # a direct call, not through the slider
-    rebuilt = check_rebuilds(app, CollisionSweepViewer)
+    rebuilt = check_rebuilds(app, CollisionViewer)
     assert rebuilt.levels[0].to_dict() == level.to_dict()
     assert rebuilt.fraction == 0.25
 

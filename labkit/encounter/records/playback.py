@@ -1,8 +1,8 @@
 """Playback of format-3 simulation traces (rule E6): the board after every step, no rule run.
 
 :func:`playback` starts from the stored initial map and applies the events of each step to a
-board of actors, loot, corpses and the sounds of that step, yielding one :class:`Frame` per step
-(frame 0 = spawn). Drawing a frame is :mod:`labkit.encounter.draw_sim`'s job.
+board of actors, loot, corpses and the sounds of that step, yielding one :class:`PlaybackFrame`
+per step (frame 0 = spawn). Drawing a frame is :mod:`labkit.encounter.draw_sim`'s job.
 
 Examples
 --------
@@ -18,25 +18,26 @@ from __future__ import annotations
 import copy
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
+from labkit import _renamed
 from labkit.encounter.records.trace import TraceError
 
 if TYPE_CHECKING:
     from labkit.encounter.records.trace import SimulationTrace
 
-__all__ = ["Frame", "playback"]
+__all__ = ["PlaybackFrame", "playback"]
 
 
 @dataclass
-class Frame:
+class PlaybackFrame:
     """The board after one step of a played-back game.
 
     Examples
     --------
     >>> from labkit.encounter import simulate, SimulationSettings
     >>> last = list(playback(simulate(SimulationSettings(seed=1, max_steps=30))))[-1]
-    >>> isinstance(last, Frame), last.step
+    >>> isinstance(last, PlaybackFrame), last.step
     (True, 30)
     """
 
@@ -61,7 +62,7 @@ def _take(store: dict[str, dict[str, int]], rid: str, items: dict[str, int], sig
         del store[rid]
 
 
-def _apply(board: Frame, e: dict) -> None:
+def _apply(board: PlaybackFrame, e: dict) -> None:
     s, a, cat = e["state"], e["actor"], e["category"]
     if cat == "spawn":
         board.actors[a] = {"position": tuple(s["position"]), "life": s["life"], "alive": True,
@@ -89,7 +90,7 @@ def _apply(board: Frame, e: dict) -> None:
         board.fighting = (s["a"], s["b"])
 
 
-def playback(trace: SimulationTrace) -> Iterator[Frame]:
+def playback(trace: SimulationTrace) -> Iterator[PlaybackFrame]:
     """Yield the board after every step of a format-3 trace (frame 0: after spawning).
 
     Raises
@@ -109,7 +110,7 @@ def playback(trace: SimulationTrace) -> Iterator[Frame]:
         raise TraceError("playback needs a format-3 trace (map and step per event); "
                          "re-run it with replay() instead", pointer="/version",
                          value=trace.version)  # fmt: skip
-    board = Frame(0, 1, {}, copy.deepcopy(trace.map["loot"]),
+    board = PlaybackFrame(0, 1, {}, copy.deepcopy(trace.map["loot"]),
                   copy.deepcopy(trace.map.get("dropped_loot", {})), [], [])  # fmt: skip
     events = trace.events
     i = 0
@@ -128,7 +129,12 @@ def playback(trace: SimulationTrace) -> Iterator[Frame]:
             board.events.append(events[i])
             board.turn = events[i]["turn"]
             i += 1
-        yield Frame(step, board.turn, copy.deepcopy(board.actors),
+        yield PlaybackFrame(step, board.turn, copy.deepcopy(board.actors),
                     copy.deepcopy(board.loot), copy.deepcopy(board.dropped),
                     list(board.corpses), list(board.sounds), list(board.events),
                     board.fighting)  # fmt: skip
+
+
+def __getattr__(name: str) -> Any:
+    """Old names kept for one release (:data:`labkit._renamed.RENAMED_NAMES`), with a warning."""
+    return _renamed.old_name(__name__, name)

@@ -22,8 +22,11 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-# Frame and playback lived here before the records were split; kept importable from here.
-from labkit.encounter.records.playback import Frame as Frame
+from labkit import _renamed
+
+# playback and its frame lived here before the records were split; kept importable from here
+# (the frame's old name ``Frame`` through ``__getattr__`` below).
+from labkit.encounter.records.playback import PlaybackFrame as PlaybackFrame
 from labkit.encounter.records.playback import playback as playback
 from labkit.encounter.records.trace import SimulationTrace
 
@@ -141,3 +144,8 @@ def _plain(value: Any) -> Any:
     import json
 
     return json.loads(json.dumps(value)) if value is not None else None
+
+
+def __getattr__(name: str) -> Any:
+    """Old names kept for one release (:data:`labkit._renamed.RENAMED_NAMES`), with a warning."""
+    return _renamed.old_name(__name__, name)

@@ -22,7 +22,7 @@ Decisions the rules leave open, recorded here:
 Examples
 --------
 >>> book = NoteBook("npc-1")
->>> _ = book.add(NoteKind.SIGNAL, turn=3, position=(4, 2), direction=Direction.NE, strength=2)
+>>> _ = book.add(NoteKind.SIGNAL, turn=3, position=(4, 2), direction=Compass.NE, strength=2)
 >>> _ = book.add(NoteKind.VISIT, turn=9, position=(1, 1))
 >>> [e.kind.name for e in book.visible(turn=9)]
 ['VISIT']
@@ -36,7 +36,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field, replace
 
 from labkit._status import Status
-from labkit.encounter.rules.sound import Direction
+from labkit.encounter.rules.sound import Compass
 
 __all__ = ["NoteKind", "Note", "NoteBook", "Observation", "VISIBLE_TURNS", "CAPACITY"]
 
@@ -69,7 +69,7 @@ class Note:
     kind: NoteKind
     turn: int
     position: Position | None = None
-    direction: Direction | None = None
+    direction: Compass | None = None
     strength: int | None = None
     text: str = ""
     source: str | None = None
@@ -99,7 +99,7 @@ class NoteBook:
 
     >>> mine = NoteBook("npc-0")
     >>> _ = mine.add("visit", turn=1, position=(0, 0))
-    >>> _ = mine.add("signal", turn=4, direction=Direction.N, strength=2)
+    >>> _ = mine.add("signal", turn=4, direction=Compass.N, strength=2)
     >>> [n.kind.value for n in mine.visible(5)], [n.kind.value for n in mine.visible(6)]
     (['visit', 'signal'], ['signal'])
     >>> theirs = NoteBook("npc-1")
@@ -124,7 +124,7 @@ class NoteBook:
         kind: NoteKind | str,
         turn: int,
         position: Position | None = None,
-        direction: Direction | None = None,
+        direction: Compass | None = None,
         strength: int | None = None,
         text: str = "",
     ) -> Note:
@@ -133,7 +133,7 @@ class NoteBook:
             NoteKind(kind),
             int(turn),
             None if position is None else (int(position[0]), int(position[1])),
-            None if direction is None else Direction(direction),
+            None if direction is None else Compass(direction),
             None if strength is None else int(strength),
             text,
         )
@@ -215,7 +215,7 @@ class Observation:
     bag: tuple[tuple[str, int], ...]
     notes: tuple[Note, ...]
     known_rooms: tuple[Position, ...]
-    signals: tuple[tuple[Direction, int], ...]
+    signals: tuple[tuple[Compass, int], ...]
     legal_actions: tuple[str, ...]
 
     @classmethod
@@ -234,7 +234,7 @@ class Observation:
         ammo: int = 0,
         bag: dict[str, int] | None = None,
         known_rooms: Iterable[Position] = (),
-        signals: Iterable[tuple[Direction, int]] = (),
+        signals: Iterable[tuple[Compass, int]] = (),
         legal_actions: Iterable[str] = (),
     ) -> Observation:
         """Assemble an observation from the actor's own state and its notebook only.
@@ -255,7 +255,7 @@ class Observation:
             bag=tuple(sorted((k, int(v)) for k, v in (bag or {}).items() if v)),
             notes=tuple(notebook.visible(turn)),
             known_rooms=tuple((int(x), int(y)) for x, y in known_rooms),
-            signals=tuple((Direction(d), int(s)) for d, s in signals),
+            signals=tuple((Compass(d), int(s)) for d, s in signals),
             legal_actions=tuple(legal_actions),
         )
 

@@ -19,36 +19,40 @@ Examples
 array([[1, 1, 1, 0, 0],
        [1, 2, 1, 0, 0],
        [1, 1, 1, 0, 0]], dtype=int32)
->>> [Direction(d).name for d in direction[0, :3]]
+>>> [Compass(d).name for d in direction[0, :3]]
 ['SE', 'S', 'SW']
->>> Direction(direction[1, 1]).name, Direction(direction[1, 4]).name
+>>> Compass(direction[1, 1]).name, Compass(direction[1, 4]).name
 ('HERE', 'NONE')
 """
 
 from __future__ import annotations
 
 from enum import IntEnum
+from typing import Any
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from labkit import ArgumentError
+from labkit import ArgumentError, _renamed
 from labkit.encounter import _kernels
 
-__all__ = ["Direction", "SoundError", "propagate_sound", "heard_at", "DIRECTION_VECTORS"]
+__all__ = ["Compass", "SoundError", "propagate_sound", "heard_at", "DIRECTION_VECTORS"]
 
 
 class SoundError(ArgumentError):
     """Bad grid shape or sources (an :class:`~labkit.ArgumentError` naming the argument)."""
 
 
-class Direction(IntEnum):
-    """Signal direction (seed: SignalDirection), compass order, y down = south.
+class Compass(IntEnum):
+    """A compass point: where a sound is heard from (seed: SignalDirection), or a room move.
+
+    Compass order, y down = south; ``HERE`` (at the source) and ``NONE`` (nothing heard) are the
+    sound kernel's. (Formerly ``Direction``, which is pathfinding's move.)
 
     Examples
     --------
-    >>> Direction.N, Direction(2).name, Direction.HERE > Direction.NW
-    (<Direction.N: 0>, 'E', True)
+    >>> Compass.N, Compass(2).name, Compass.HERE > Compass.NW
+    (<Compass.N: 0>, 'E', True)
     """
 
     NONE = -1
@@ -110,7 +114,7 @@ def propagate_sound(
     strength : int32 array (height, width)
         ``level − Chebyshev distance`` of the winning source; 0 where nothing is heard.
     direction : int8 array (height, width)
-        :class:`Direction` code from the listener toward the winning source.
+        :class:`Compass` code from the listener toward the winning source.
     source : int32 array, only with ``with_source=True``.
 
     Raises
@@ -123,7 +127,7 @@ def propagate_sound(
     >>> strength, direction = propagate_sound((3, 4), [(0, 0, 3)])
     >>> strength.tolist()
     [[3, 2, 1, 0], [2, 2, 1, 0], [1, 1, 1, 0]]
-    >>> Direction(int(direction[1, 1])).name  # toward the source, up and left
+    >>> Compass(int(direction[1, 1])).name  # toward the source, up and left
     'NW'
     """
     try:
@@ -143,22 +147,27 @@ def propagate_sound(
     return (strength, direction, winner) if with_source else (strength, direction)
 
 
-def heard_at(position: tuple[int, int], source: tuple[int, int, int]) -> tuple[int, Direction]:
+def heard_at(position: tuple[int, int], source: tuple[int, int, int]) -> tuple[int, Compass]:
     """What a listener at ``position`` (x, y) hears of one source (x, y, level).
 
-    Returns ``(strength, direction)``; ``(0, Direction.NONE)`` when out of earshot. The session
+    Returns ``(strength, direction)``; ``(0, Compass.NONE)`` when out of earshot. The session
     uses this for one listener without building a whole map.
 
     Examples
     --------
     >>> heard_at((0, 0), (3, 1, 5))
-    (2, <Direction.E: 2>)
+    (2, <Compass.E: 2>)
     >>> heard_at((0, 0), (3, 1, 3))
-    (0, <Direction.NONE: -1>)
+    (0, <Compass.NONE: -1>)
     """
     x, y = position
     sx, sy, level = source
     strength = level - max(abs(sx - x), abs(sy - y))
     if strength < 1:
-        return 0, Direction.NONE
-    return int(strength), Direction(int(_kernels.compass(sx - x, sy - y)))
+        return 0, Compass.NONE
+    return int(strength), Compass(int(_kernels.compass(sx - x, sy - y)))
+
+
+def __getattr__(name: str) -> Any:
+    """Old names kept for one release (:data:`labkit._renamed.RENAMED_NAMES`), with a warning."""
+    return _renamed.old_name(__name__, name)

@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from labkit._status import Status
 from labkit.encounter.rules.cards import Bag
 from labkit.encounter.rules.notes import NoteBook, Observation
-from labkit.encounter.rules.sound import Direction
+from labkit.encounter.rules.sound import Compass
 
 __all__ = ["Phase", "Actor", "FIGHT_ACTIONS"]
 
@@ -52,10 +52,10 @@ class Actor:
     --------
     >>> npc = Actor("npc-0", "npc", "npc", (1, 1), life=5, max_life=6, bag=Bag(),
     ...             notebook=NoteBook("npc-0"), natural="fist")
-    >>> npc.legal_actions([Direction.N, Direction.E], dropped_here=True)
+    >>> npc.legal_actions([Compass.N, Compass.E], dropped_here=True)
     ('move:N', 'move:E', 'explore', 'pick_up', 'hide', 'wait')
     >>> npc.phase = Phase.ENCOUNTER
-    >>> npc.legal_actions([Direction.N], dropped_here=False)
+    >>> npc.legal_actions([Compass.N], dropped_here=False)
     ('attack', 'retreat')
     >>> obs = npc.observe(3, FIGHT_ACTIONS)
     >>> obs.actor, obs.life, obs.wounds, obs.legal_actions
@@ -74,7 +74,7 @@ class Actor:
     phase: Phase = Phase.ACTION
     stealth: bool = False
     known_rooms: list[Position] = field(default_factory=list)
-    signals: list[tuple[Direction, int]] = field(default_factory=list)
+    signals: list[tuple[Compass, int]] = field(default_factory=list)
     flags: dict[str, bool] = field(default_factory=dict)
     death_turn: int | None = None
     death_step: int | None = None
@@ -91,7 +91,7 @@ class Actor:
         if pos not in self.known_rooms:
             self.known_rooms.append(pos)
 
-    def legal_actions(self, moves: list[Direction], dropped_here: bool) -> tuple[str, ...]:
+    def legal_actions(self, moves: list[Compass], dropped_here: bool) -> tuple[str, ...]:
         """What this actor may do now (its own state and room only)."""
         if self.phase is Phase.ENCOUNTER:
             return FIGHT_ACTIONS

@@ -36,7 +36,7 @@ from collections.abc import Callable, Iterable, Sequence
 import numpy as np
 
 from labkit.encounter.rules.notes import NoteKind, Observation
-from labkit.encounter.rules.sound import DIRECTION_VECTORS, Direction
+from labkit.encounter.rules.sound import DIRECTION_VECTORS, Compass
 from labkit.encounter.sim.room_map import STEPS
 from labkit.rng import RngLike, make_rng
 
@@ -52,7 +52,7 @@ __all__ = [
 
 SLIP = (0.3, 0.15, 0.05, 0.0)
 _UNIT = [tuple(map(float, v)) for v in DIRECTION_VECTORS]
-_UNIT_BY_NAME = {Direction(i).name: _UNIT[i] for i in range(8)}
+_UNIT_BY_NAME = {Compass(i).name: _UNIT[i] for i in range(8)}
 WEAPON_RANK = ("revolver", "long_knife")
 
 
@@ -96,11 +96,11 @@ class Policy:
 
     @staticmethod
     def target(obs: Observation, action: str) -> tuple[int, int]:
-        dx, dy = STEPS[Direction[action[5:]]]
+        dx, dy = STEPS[Compass[action[5:]]]
         return obs.position[0] + dx, obs.position[1] + dy
 
     @staticmethod
-    def toward(moves: Iterable[str], direction: Direction, sign: float = 1.0) -> list[str]:
+    def toward(moves: Iterable[str], direction: Compass, sign: float = 1.0) -> list[str]:
         """Moves ranked by how well they point along (sign=1) or away from (−1) ``direction``."""
         vx, vy = _UNIT[int(direction)]
         scored = []
@@ -110,7 +110,7 @@ class Policy:
         return [m for _, m in sorted(scored)]
 
     @staticmethod
-    def fresh_signal(obs: Observation) -> tuple[Direction, int] | None:
+    def fresh_signal(obs: Observation) -> tuple[Compass, int] | None:
         """The loudest signal heard since the last decision, else the freshest signal note."""
         if obs.signals:
             return max(obs.signals, key=lambda s: s[1])
@@ -165,7 +165,7 @@ class ScavengerPolicy(Policy):
         heard = self.fresh_signal(obs)
         if heard and heard[1] >= 2 and self.level >= 1 and "hide" in legal:
             return "hide"
-        if heard and heard[0] not in (Direction.HERE, Direction.NONE):
+        if heard and heard[0] not in (Compass.HERE, Compass.NONE):
             moves = self.toward(moves, heard[0], sign=-1.0)[: max(1, len(moves) // 2)]
         threats = {n.position for n in obs.notes if n.kind is NoteKind.THREAT}
         safe = [m for m in moves if self.target(obs, m) not in threats] or moves
@@ -193,7 +193,7 @@ class HunterPolicy(Policy):
         heard = self.fresh_signal(obs)
         if heard is not None:
             direction = heard[0]
-            if direction in (Direction.HERE, Direction.NONE):
+            if direction in (Compass.HERE, Compass.NONE):
                 return "hide" if "hide" in legal else "wait"
             if moves:
                 return self.toward(moves, direction)[0]

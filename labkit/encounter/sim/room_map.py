@@ -18,7 +18,7 @@ Decisions the rules leave open, recorded here:
 
 Examples
 --------
->>> w = World.generate(4, 3, ["npc-0", "monster-0"], rng=5)
+>>> w = RoomMap.generate(4, 3, ["npc-0", "monster-0"], rng=5)
 >>> w.shape, len(w.rooms)
 ((3, 4), 12)
 >>> sorted(w.spawns) == ["monster-0", "npc-0"]
@@ -30,15 +30,17 @@ True
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 
+from labkit import _renamed
 from labkit.encounter.rules.balance import Balance, default_balance
 from labkit.encounter.rules.cards import CardPool, Room
-from labkit.encounter.rules.sound import Direction
+from labkit.encounter.rules.sound import Compass
 from labkit.rng import RngLike, make_rng
 
-__all__ = ["ROOM_KINDS", "YIELDS_QUOTA", "STEPS", "World", "room_id"]
+__all__ = ["ROOM_KINDS", "YIELDS_QUOTA", "STEPS", "RoomMap", "room_id"]
 
 ROOM_KINDS = ("hall", "store", "armory", "cellar", "ward")
 KIND_WEIGHTS = (0.35, 0.15, 0.1, 0.2, 0.2)
@@ -46,14 +48,14 @@ YIELDS_QUOTA = frozenset({"store", "armory"})
 
 # (dx, dy) per compass direction 0..7 (y down = south).
 STEPS = {
-    Direction.N: (0, -1),
-    Direction.NE: (1, -1),
-    Direction.E: (1, 0),
-    Direction.SE: (1, 1),
-    Direction.S: (0, 1),
-    Direction.SW: (-1, 1),
-    Direction.W: (-1, 0),
-    Direction.NW: (-1, -1),
+    Compass.N: (0, -1),
+    Compass.NE: (1, -1),
+    Compass.E: (1, 0),
+    Compass.SE: (1, 1),
+    Compass.S: (0, 1),
+    Compass.SW: (-1, 1),
+    Compass.W: (-1, 0),
+    Compass.NW: (-1, -1),
 }
 
 Position = tuple[int, int]
@@ -64,12 +66,12 @@ def room_id(pos: Position) -> str:
     return f"{pos[0]},{pos[1]}"
 
 
-class World:
+class RoomMap:
     """Rooms (``cards.Room`` per cell), their kinds, the card pool and the spawn rooms.
 
     Examples
     --------
-    >>> w = World.generate(4, 3, ["npc-0", "monster-0"], rng=1)
+    >>> w = RoomMap.generate(4, 3, ["npc-0", "monster-0"], rng=1)
     >>> w.shape, w.width, sorted(w.spawns)
     ((3, 4), 4, ['monster-0', 'npc-0'])
     """
@@ -120,7 +122,7 @@ class World:
         actors: Sequence[str],
         rng: RngLike,
         balance: Balance | None = None,
-    ) -> World:
+    ) -> RoomMap:
         """Draw a map: kinds, dealt loot and one spawn room per actor (map stream only)."""
         g = make_rng(rng)
         bal = default_balance() if balance is None else balance
@@ -152,7 +154,7 @@ class World:
     def inside(self, pos: Position) -> bool:
         return 0 <= pos[0] < self.width and 0 <= pos[1] < self.height
 
-    def neighbours(self, pos: Position) -> list[tuple[Direction, Position]]:
+    def neighbours(self, pos: Position) -> list[tuple[Compass, Position]]:
         """Touching rooms in compass order (N, NE, … NW), diagonals included."""
         return list(self._neighbours[pos])
 
@@ -184,3 +186,8 @@ def parse_room(rid: str) -> Position:
     """``"x,y"`` back to ``(x, y)``."""
     x, y = rid.split(",")
     return int(x), int(y)
+
+
+def __getattr__(name: str) -> Any:
+    """Old names kept for one release (:data:`labkit._renamed.RENAMED_NAMES`), with a warning."""
+    return _renamed.old_name(__name__, name)

@@ -49,10 +49,10 @@ from labkit.encounter.records.journal import ActionJournal
 from labkit.encounter.rules.cards import Bag
 from labkit.encounter.rules.combat import Fight
 from labkit.encounter.rules.notes import NoteBook, NoteKind
-from labkit.encounter.rules.sound import Direction
+from labkit.encounter.rules.sound import Compass
 from labkit.encounter.sim.actors import FIGHT_ACTIONS, Actor, Phase
 from labkit.encounter.sim.policy import POLICIES
-from labkit.encounter.sim.room_map import World, room_id
+from labkit.encounter.sim.room_map import RoomMap, room_id
 from labkit.encounter.sim.settings import SimulationError, SimulationSettings
 from labkit.encounter.status import END_REASONS, EndReason
 from labkit.rng import stream
@@ -61,7 +61,7 @@ __all__ = ["GameSession", "Encounter", "END_REASONS", "SIDES", "NOISE"]
 
 SIDES = ("npc", "monster")
 NOISE = {"move": 2, "explore": 2, "pick_up": 2}
-_DIRECTIONS = {d.value: d for d in Direction}
+_DIRECTIONS = {d.value: d for d in Compass}
 
 
 @dataclass
@@ -109,7 +109,7 @@ class GameSession:
         self.settings = s
         self.balance = s.resolved_balance()
         self.observations = observations
-        self.world = World.generate(
+        self.world = RoomMap.generate(
             s.width, s.height, s.actor_ids, stream(s.map_seed, "map"), self.balance
         )
         self.initial_map = self.world.to_dict()

@@ -131,17 +131,17 @@ def _load(path: str, orientation: int) -> Any:
 def _show(args: argparse.Namespace) -> int:
     from labkit import io as lio
     from labkit.hexpuzzle import draw
-    from labkit.hexpuzzle.tap_trace import trace
+    from labkit.hexpuzzle.tap_trace import trace_tap
 
     level = _load(args.file, args.orientation)
     print(_describe(level))
     for t in level.tiles:
         print(
             f"  {t.id:>8}  cell ({t.q:+d},{t.r:+d})  dir {t.dir}  colour {t.color}  "
-            f"tap: {trace(level, t.id).outcome}"
+            f"tap: {trace_tap(level, t.id).outcome}"
         )
     if args.svg:
-        obj = trace(level, args.tap) if args.tap else level
+        obj = trace_tap(level, args.tap) if args.tap else level
         with lio.atomic_write(args.svg) as fh:
             fh.write(draw.svg(obj))
         print(f"wrote {Path(args.svg)}")
@@ -149,10 +149,10 @@ def _show(args: argparse.Namespace) -> int:
 
 
 def _trace(args: argparse.Namespace) -> int:
-    from labkit.hexpuzzle.tap_trace import trace
+    from labkit.hexpuzzle.tap_trace import trace_tap
 
     level = _load(args.file, args.orientation)
-    t = trace(level, args.tile)
+    t = trace_tap(level, args.tile)
     cells = [list(cell) for cell, _, _ in t.visits]
     result: dict[str, Any] = {
         "tile": t.tile,

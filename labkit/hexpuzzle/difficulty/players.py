@@ -26,7 +26,7 @@ each new attempt adds ``learning`` to its skill (it remembers the board).
 Decisions the rules leave open
 ------------------------------
 * The game is played on the level's :class:`~labkit.hexpuzzle.solving.contacts.ContactTable` (the
-  exact, memoised form of ``trace``); the tests replay recorded games through
+  exact, memoised form of ``trace_tap``); the tests replay recorded games through
   :class:`~labkit.hexpuzzle.game.PuzzleState` and get the same outcomes and counts.
 * An attempt that reaches ``6·N + 30`` actions without ending is abandoned (not won); rotation
   is free, so a lost player could otherwise turn the board for ever.

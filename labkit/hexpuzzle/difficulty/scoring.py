@@ -17,8 +17,8 @@ estimate, not calibrated on players.
 
 Decisions the rules leave open
 ------------------------------
-* T and F are read from :func:`~labkit.hexpuzzle.tap_trace.trace` on the level as loaded (the same
-  judge as a tap); W and R from :func:`~labkit.hexpuzzle.solving.solver.solve`.
+* T and F are read from :func:`~labkit.hexpuzzle.tap_trace.trace_tap` on the level as loaded (the
+  same judge as a tap); W and R from :func:`~labkit.hexpuzzle.solving.solver.solve`.
 * Statuses: ``"ok"``; ``"invalid_empty"`` (no tiles: total 0, no parts, no band);
   ``"unsolvable"`` and ``"undetermined"`` (solver ``exhausted``): the parts that need no
   solution (size, turns, blocking, pressure) are given, ``layers``/``rotation`` and the total
@@ -46,7 +46,7 @@ from labkit.hexpuzzle.difficulty.parts import PARTS, WEIGHTS
 from labkit.hexpuzzle.level import Level
 from labkit.hexpuzzle.solving.solver import MAX_STATES, Solution, solve
 from labkit.hexpuzzle.status import DifficultyStatus, SolutionStatus
-from labkit.hexpuzzle.tap_trace import trace
+from labkit.hexpuzzle.tap_trace import trace_tap
 
 __all__ = ["BANDS", "PARTS", "WEIGHTS", "Difficulty", "band", "js_round", "score"]
 
@@ -227,7 +227,7 @@ def score(level: Level, max_states: int = MAX_STATES) -> Difficulty:
         return Difficulty(
             DifficultyStatus.INVALID_EMPTY, 0, {}, 0, 0.0, None, 0, None, 0, M, level.id
         )
-    traces = [trace(level, t.id) for t in level.tiles]
+    traces = [trace_tap(level, t.id) for t in level.tiles]
     T = sum(t.planned.turns for t in traces) / N
     F = sum(t.outcome == "exit" for t in traces)
     solution = solve(level, max_states=max_states)

@@ -1,7 +1,7 @@
 """Numba kernels of the hex puzzle solver (rule H7): who can block whom, and the BFS closure.
 
 Both kernels are built on :func:`labkit.hexpuzzle._kernels.sweep`, the very sweep that
-:func:`~labkit.hexpuzzle.tap_trace.trace` runs, so the solver cannot disagree with a tap.
+:func:`~labkit.hexpuzzle.tap_trace.trace_tap` runs, so the solver cannot disagree with a tap.
 
 * :func:`path_blockers` finds, for each planned path, *every* tile its swept hexagon touches
   anywhere along the path (not only the first): it sweeps, drops the tile it hit, and sweeps

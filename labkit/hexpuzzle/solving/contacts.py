@@ -1,4 +1,4 @@
-"""Batch form of :func:`~labkit.hexpuzzle.tap_trace.trace`: solver, hints, difficulty, generator.
+"""Batch :func:`~labkit.hexpuzzle.tap_trace.trace_tap` for the solver, hints, difficulty, generator.
 
 A tap's outcome depends only on the board orientation, the tapped tile and *which other tiles
 are still on the board*. The tile's planned path is fixed per orientation, and whether its swept
@@ -8,12 +8,12 @@ tile ``i`` one table row holds
 * ``exits[o, i]`` — the planned path leaves the board (not a loop), and
 * ``blockers[o, i]`` — the bitmask of every tile the sweep touches anywhere along the path,
 
-and ``trace(...).outcome == "exit"`` holds exactly when ``exits[o, i]`` and no blocker is
+and ``trace_tap(...).outcome == "exit"`` holds exactly when ``exits[o, i]`` and no blocker is
 still on the board. This is rule H7's "memoise trace results per (orientation, remaining set,
 tile)", memoised once for *all* remaining sets: one row per (orientation, tile) instead of one
 sweep per state. The rows are computed with the same cached :func:`tile_path` polylines and the
-same sweep kernel as ``trace`` (see :mod:`._solver_kernels`), and the tests check the table
-against ``trace`` on random boards and random remaining sets.
+same sweep kernel as ``trace_tap`` (see :mod:`._solver_kernels`), and the tests check the table
+against ``trace_tap`` on random boards and random remaining sets.
 
 Decisions
 ---------

@@ -2,7 +2,7 @@
 
 The construction runs the game in reverse. On an empty board with random tracks it places tiles
 one at a time; each new tile must be able to exit — judged by
-:func:`~labkit.hexpuzzle.tap_trace.trace` — with every earlier-placed tile present. Played
+:func:`~labkit.hexpuzzle.tap_trace.trace_tap` — with every earlier-placed tile present. Played
 forwards, the last tile placed leaves first and always finds exactly the tiles placed before it,
 so the reversed order is a solution.
 
@@ -47,7 +47,7 @@ from labkit.hexpuzzle import coords
 from labkit.hexpuzzle.level import STRAIGHT, Board, Level, Tile, all_matchings
 from labkit.hexpuzzle.solving.contacts import contact_table
 from labkit.hexpuzzle.solving.solver import search, solve
-from labkit.hexpuzzle.tap_trace import trace
+from labkit.hexpuzzle.tap_trace import trace_tap
 from labkit.rng import RngLike, make_rng, stream
 
 #: Most levels one call of :func:`generate_many` makes (work and memory are linear in it).
@@ -117,7 +117,7 @@ def random_board(rng: np.random.Generator, radius: int, straight: float = 0.0) -
 
 
 def _exits(board: Board, placed: tuple[Tile, ...], tile: Tile) -> bool:
-    return trace(Level("gen", board, placed + (tile,)), tile.id).outcome == "exit"
+    return trace_tap(Level("gen", board, placed + (tile,)), tile.id).outcome == "exit"
 
 
 def place_backwards(

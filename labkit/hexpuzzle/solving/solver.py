@@ -22,8 +22,9 @@ Decisions the rules leave open
 * ``solve`` of a :class:`PuzzleState` plans from its orientation and remaining tiles; steps
   already used are not its concern (see :mod:`.hints`). An empty level is ``"solved"`` by the
   empty sequence here; :func:`~labkit.hexpuzzle.difficulty.scoring.score` reports it as invalid.
-* Exits are judged by :mod:`.contacts`, a table memoising :func:`~labkit.hexpuzzle.tap_trace.trace`
-  per (orientation, tile) for every remaining set at once (its tests check it against trace).
+* Exits are judged by :mod:`.contacts`, a table memoising
+  :func:`~labkit.hexpuzzle.tap_trace.trace_tap` per (orientation, tile) for every remaining set at
+  once (its tests check it against ``trace_tap``).
 
 Examples
 --------
@@ -32,7 +33,7 @@ Examples
 >>> sol = solve(lvl)
 >>> sol.status, sol.rotations, len(sol.actions) == len(lvl.tiles) + sol.rotations
 ('solved', 1, True)
->>> replay(lvl, sol.actions).status
+>>> play_actions(lvl, sol.actions).status
 'won'
 """
 
@@ -43,14 +44,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from labkit import ArgumentError
+from labkit import ArgumentError, _renamed
 from labkit._data import data_path
 from labkit.hexpuzzle.game import PuzzleState
 from labkit.hexpuzzle.level import Level
 from labkit.hexpuzzle.solving.contacts import ContactTable, contact_table
 from labkit.hexpuzzle.status import SolutionStatus
 
-__all__ = ["Action", "Solution", "STATUSES", "solve", "search", "replay", "solver_calls",
+__all__ = ["Action", "Solution", "STATUSES", "solve", "search", "play_actions", "solver_calls",
            "MAX_STATES"]  # fmt: skip
 
 STATUSES = tuple(SolutionStatus)
@@ -262,16 +263,16 @@ def solve(level_or_state: Level | PuzzleState, max_states: int = MAX_STATES) -> 
     return search(table, orientation, remaining, max_states)
 
 
-def replay(level_or_state: Level | PuzzleState, actions) -> PuzzleState:
+def play_actions(level_or_state: Level | PuzzleState, actions) -> PuzzleState:
     """Play ``actions`` on a fresh game of a level (or on a copy-free game state) and return it.
 
-    Taps go through :meth:`PuzzleState.tap`, so every tap is judged by ``trace`` again.
+    Taps go through :meth:`PuzzleState.tap`, so every tap is judged by ``trace_tap`` again.
 
     Examples
     --------
     >>> from labkit.hexpuzzle import Level, solve
     >>> lvl = Level.hexagon(2, tiles=[("a", 1, 1, 0), ("b", 0, 0, 5)])
-    >>> replay(lvl, solve(lvl).actions).status
+    >>> play_actions(lvl, solve(lvl).actions).status
     'won'
     """
     state = PuzzleState(level_or_state) if isinstance(level_or_state, Level) else level_or_state
@@ -288,3 +289,8 @@ def replay(level_or_state: Level | PuzzleState, actions) -> PuzzleState:
 def _shipped(name: str) -> Path:
     """Path of a level shipped in ``data/levels`` (for examples and tests)."""
     return data_path("levels", name, must_exist=False)
+
+
+def __getattr__(name: str) -> Any:
+    """Old names kept for one release (:data:`labkit._renamed.RENAMED_NAMES`), with a warning."""
+    return _renamed.old_name(__name__, name)

@@ -6,7 +6,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from labkit.encounter.rules.notes import CAPACITY, NoteBook, NoteKind, Observation
-from labkit.encounter.rules.sound import Direction
+from labkit.encounter.rules.sound import Compass
 
 
 def test_five_kinds():
@@ -68,7 +68,7 @@ def test_observation_never_holds_other_actors_true_positions(own, others, noted,
         book.add(NoteKind.THREAT, turn=t, position=p)
     obs = Observation.build(
         "me", turn, book, position=own, life=3, bag={"bullet": 2}, known_rooms=rooms,
-        signals=[(Direction.NE, 2)], legal_actions=["move", "hide"],
+        signals=[(Compass.NE, 2)], legal_actions=["move", "hide"],
     )  # fmt: skip
     # Whatever it mentions comes from the actor itself or its own notes, visible ones only.
     visible = {n.position for n in book.visible(turn)}

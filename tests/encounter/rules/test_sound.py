@@ -8,12 +8,12 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from labkit import ArgumentError, _jit
-from labkit.encounter.rules.sound import Direction, SoundError, heard_at, propagate_sound
+from labkit.encounter.rules.sound import Compass, SoundError, heard_at, propagate_sound
 from tests.encounter import reference
 
 
 def names(direction: np.ndarray) -> np.ndarray:
-    return np.vectorize(lambda d: Direction(int(d)).name, otypes=[object])(direction)
+    return np.vectorize(lambda d: Compass(int(d)).name, otypes=[object])(direction)
 
 
 @st.composite
@@ -50,9 +50,9 @@ def test_kernel_matches_its_py_func_on_a_bigger_grid():
 
 def test_radius_is_level_minus_one_with_diagonals():
     strength, direction = propagate_sound((5, 5), [(2, 2, 3)])
-    assert strength[2, 2] == 3 and direction[2, 2] == Direction.HERE
-    assert strength[0, 0] == 1 and direction[0, 0] == Direction.SE  # diagonal, distance 2
-    assert strength[1, 3] == 2 and direction[1, 3] == Direction.SW
+    assert strength[2, 2] == 3 and direction[2, 2] == Compass.HERE
+    assert strength[0, 0] == 1 and direction[0, 0] == Compass.SE  # diagonal, distance 2
+    assert strength[1, 3] == 2 and direction[1, 3] == Compass.SW
     quiet, _ = propagate_sound((5, 5), [(2, 2, 1), (0, 0, 0)])
     assert quiet.sum() == 1  # level 1: only its own cell; level 0: silent
 
@@ -71,12 +71,12 @@ def test_ties_go_to_the_lower_source_index():
     _, _, src = propagate_sound((1, 5), [(4, 0, 3), (0, 0, 3)], with_source=True)
     assert src[0, 2] == 0  # now index 0 is the source on the right
     strength, direction = propagate_sound((1, 5), [(4, 0, 3), (0, 0, 3)])
-    assert direction[0, 2] == Direction.E and strength[0, 2] == 1
+    assert direction[0, 2] == Compass.E and strength[0, 2] == 1
 
 
 def test_stronger_source_beats_a_nearer_weaker_one():
     strength, direction = propagate_sound((1, 9), [(1, 0, 2), (8, 0, 9)])
-    assert strength[0, 0] == 1 and direction[0, 0] == Direction.E
+    assert strength[0, 0] == 1 and direction[0, 0] == Compass.E
 
 
 @pytest.mark.parametrize(
@@ -99,4 +99,4 @@ def test_bad_input(shape, sources, pointer):
 
 def test_no_sources_is_silence():
     strength, direction = propagate_sound((2, 2), [])
-    assert not strength.any() and (direction == Direction.NONE).all()
+    assert not strength.any() and (direction == Compass.NONE).all()

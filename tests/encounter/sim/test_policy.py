@@ -7,7 +7,7 @@ import dataclasses
 import pytest
 
 from labkit.encounter.rules.notes import NoteBook, NoteKind, Observation
-from labkit.encounter.rules.sound import Direction
+from labkit.encounter.rules.sound import Compass
 from labkit.encounter.sim.policy import (
     POLICIES,
     HunterPolicy,
@@ -116,12 +116,12 @@ def test_scavenger_retreat_depends_on_difficulty():
 
 
 def test_scavenger_hides_from_a_loud_signal_and_hunter_follows_it():
-    heard = obs(signals=[(Direction.E, 3)])
+    heard = obs(signals=[(Compass.E, 3)])
     p = ScavengerPolicy(level=3, rng=0)
     p.explored.add((1, 1))
     assert p.decide(heard) == "hide"
     assert HunterPolicy(level=3, rng=0).decide(heard) == "move:E"
-    assert HunterPolicy(level=3, rng=0).decide(obs(signals=[(Direction.HERE, 2)])) == "hide"
+    assert HunterPolicy(level=3, rng=0).decide(obs(signals=[(Compass.HERE, 2)])) == "hide"
 
 
 def test_hunter_follows_a_threat_note():

@@ -6,7 +6,7 @@ import pytest
 
 from labkit.encounter.rules.cards import census
 from labkit.encounter.rules.notes import NoteKind
-from labkit.encounter.rules.sound import Direction
+from labkit.encounter.rules.sound import Compass
 from labkit.encounter.sim.actors import Phase
 from labkit.encounter.sim.policy import ScriptedPolicy
 from labkit.encounter.sim.session import GameSession
@@ -142,9 +142,9 @@ def test_sound_reaches_listeners_as_signal_notes():
     assert signal["state"] == {"direction": "W", "strength": 1}
     mon = game.by_id["monster-0"]
     notes = [n for n in mon.notebook if n.kind is NoteKind.SIGNAL]
-    assert notes[-1].direction is Direction.W and notes[-1].position is None
+    assert notes[-1].direction is Compass.W and notes[-1].position is None
     game.step()  # the monster decides: its observation carries the signal, then it is consumed
-    assert mon_policy.seen[-1].signals == ((Direction.W, 1),)
+    assert mon_policy.seen[-1].signals == ((Compass.W, 1),)
     assert mon.signals == []
 
 

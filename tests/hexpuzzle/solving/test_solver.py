@@ -14,8 +14,8 @@ from labkit.hexpuzzle.level import Level
 from labkit.hexpuzzle.solving import _kernels as _solver_kernels
 from labkit.hexpuzzle.solving.contacts import contact_table
 from labkit.hexpuzzle.solving.hints import advise, hint
-from labkit.hexpuzzle.solving.solver import Action, replay, solve
-from labkit.hexpuzzle.tap_trace import trace
+from labkit.hexpuzzle.solving.solver import Action, play_actions, solve
+from labkit.hexpuzzle.tap_trace import trace_tap
 from tests.hexpuzzle.helpers import random_level, ring_loop_level
 
 
@@ -30,7 +30,7 @@ def _exits_by_trace(level: Level, orientation: int, mask: int) -> int:
     view = _view(turned, mask)
     out = 0
     for i, t in enumerate(level.tiles):
-        if mask >> i & 1 and trace(view, t.id).outcome == "exit":
+        if mask >> i & 1 and trace_tap(view, t.id).outcome == "exit":
             out |= 1 << i
     return out
 
@@ -81,7 +81,7 @@ def test_path_blockers_kernel_matches_py_func_and_one_by_one_sweeps():
     level = random_level(3, radius=3, n_tiles=12)
     table = contact_table(level)
     for i, t in enumerate(level.tiles):
-        path = trace(level, t.id).path
+        path = trace_tap(level, t.id).path
         hits = set()
         for j in range(len(level.tiles)):
             only = np.zeros(len(level.tiles), dtype=np.bool_)
@@ -96,7 +96,7 @@ def test_path_blockers_kernel_matches_py_func_and_one_by_one_sweeps():
 
 
 def _reference_bfs(level: Level, max_states: int = 20_000):
-    """H7 spelled out with trace(): returns (status, rotations, expanded)."""
+    """H7 spelled out with trace_tap(): returns (status, rotations, expanded)."""
 
     def close(o, mask):
         while True:
@@ -134,7 +134,7 @@ def test_solver_matches_readable_bfs_and_replays(seed):
     if sol.solved:
         assert sol.taps == len(level.tiles)
         assert sol.operations == len(level.tiles) + sol.rotations
-        assert replay(level, sol.actions).status == "won"
+        assert play_actions(level, sol.actions).status == "won"
     else:
         assert sol.actions == ()
 
@@ -152,7 +152,7 @@ def test_mutual_block_is_unsolvable_after_all_six_orientations():
 
 def test_a_looping_tile_is_released_by_turning_the_board():
     level = ring_loop_level()
-    assert trace(level, "spin").outcome == "loop"
+    assert trace_tap(level, "spin").outcome == "loop"
     sol = solve(level)
     assert sol.actions == (Action("rotate", -1), Action("tap", "spin"))
     fixed = level.replace(rotation_enabled=False)
@@ -172,7 +172,7 @@ def test_solve_from_a_game_state_and_bad_inputs():
     game = PuzzleState(level)
     game.rotate(1)
     sol = solve(game)
-    assert sol.solved and replay(game, sol.actions).status == "won"
+    assert sol.solved and play_actions(game, sol.actions).status == "won"
     with pytest.raises(ValueError, match="max_states"):
         solve(level, max_states=0)
     with pytest.raises(TypeError, match="Level or a PuzzleState"):

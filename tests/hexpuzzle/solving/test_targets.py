@@ -14,7 +14,7 @@ from labkit.hexpuzzle import (
     Level,
     LevelError,
     generate_to_target,
-    replay,
+    play_actions,
     score,
     shipped_skill_model,
     solve,
@@ -50,7 +50,7 @@ def assert_verified(level: Level) -> None:
     assert again == level
     sol = solve(again)
     assert sol.solved and 1 <= sol.rotations <= 3
-    game = replay(again, sol.actions)
+    game = play_actions(again, sol.actions)
     assert game.status == "won" and len(again.tiles) <= again.move_limit
     assert score(again).status == "ok"
 

@@ -1,0 +1,174 @@
+"""Renamed public names (labkit._renamed.RENAMED_NAMES): one word, one meaning across the domains.
+
+Each old name still resolves, for one release, to the new object itself with a
+``DeprecationWarning`` naming the new one, from the module that defined it and from the domain
+package that exported it. Across the domains' ``__all__``, a name is one object: a name two
+domains export for different objects must be listed in :data:`SHARED_ON_PURPOSE` with its reason.
+Nothing in the checkout still uses an old name (only the table and this test name them).
+"""
+
+from __future__ import annotations
+
+import ast
+import importlib
+import json
+import warnings
+from collections import defaultdict
+from pathlib import Path
+
+import pytest
+
+from labkit._renamed import RENAMED_NAMES, old_name
+
+ROOT = Path(__file__).resolve().parents[1]
+DOMAINS = ("hexpuzzle", "pathfinding", "mapturn", "encounter", "widgets", "share")
+
+#: Name -> why two domains may export it for different objects. Only shrinks.
+SHARED_ON_PURPOSE = {
+    "animate": "one verb, each domain's own thing: hexpuzzle plays a solution, encounter a "
+    "recorded game (both return a matplotlib animation)",
+}
+
+ROWS = sorted(
+    (module, old, new) for module, names in RENAMED_NAMES.items() for old, new in names.items()
+)
+
+
+def _new_object(module_name: str, new: str) -> object:
+    module = importlib.import_module(module_name)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # the new name itself never warns
+        return getattr(module, new)
+
+
+def test_the_table_covers_the_renames_of_issue_30():
+    olds = {old for _, old, _ in ROWS}
+    assert olds == {"World", "Direction", "Frame", "Trace", "trace", "replay", "data_path",
+                    "CollisionSweepViewer"}  # fmt: skip
+
+
+@pytest.mark.parametrize(("module_name", "old", "new"), ROWS)
+def test_an_old_name_warns_and_is_the_new_object(module_name, old, new):
+    module = importlib.import_module(module_name)
+    obj = _new_object(module_name, new)
+    assert old not in getattr(module, "__all__", ()), "the old name is still exported"
+    assert old not in vars(module), "the old name is a real attribute: the shim never runs"
+    with pytest.warns(
+        DeprecationWarning, match=rf"^{module_name}\.{old} is renamed {module_name}\.{new}: "
+    ):
+        assert getattr(module, old) is obj
+    with pytest.warns(DeprecationWarning, match=rf"is renamed {module_name}\.{new}"):
+        namespace: dict = {}
+        exec(f"from {module_name} import {old}", namespace)  # noqa: S102 - the user's own spelling
+    assert namespace[old] is obj
+
+
+@pytest.mark.parametrize(("module_name", "old", "new"), ROWS)
+def test_the_domain_package_serves_the_old_name_it_exported(module_name, old, new):
+    # a module's renamed name that its domain package exports (the same object) is an old name
+    # of the package too, so ``from labkit.<domain> import <old>`` keeps working
+    domain = ".".join(module_name.split(".")[:2])
+    package = importlib.import_module(domain)
+    if new in getattr(package, "__all__", ()) and _new_object(domain, new) is _new_object(
+        module_name, new
+    ):
+        assert RENAMED_NAMES.get(domain, {}).get(old) == new, f"{domain} lacks {old} -> {new}"
+
+
+def test_a_name_that_never_existed_is_still_an_attribute_error():
+    import labkit.encounter
+    import labkit.widgets
+
+    for module in (labkit.encounter, labkit.widgets):
+        with pytest.raises(AttributeError, match="has no attribute 'NoSuchName'"):
+            module.NoSuchName  # noqa: B018
+    with pytest.raises(AttributeError):
+        old_name("labkit.mapturn", "World")  # mapturn's World was never renamed
+
+
+def _exported() -> dict[str, dict[int, tuple[object, list[str]]]]:
+    by_name: dict[str, dict[int, tuple[object, list[str]]]] = defaultdict(dict)
+    for domain in DOMAINS:
+        package = importlib.import_module(f"labkit.{domain}")
+        for name in getattr(package, "__all__", ()):
+            obj = _new_object(f"labkit.{domain}", name)
+            by_name[name].setdefault(id(obj), (obj, []))[1].append(domain)
+    return by_name
+
+
+def test_no_word_means_two_things_across_the_domains():
+    by_name = _exported()
+    assert len(by_name) > 150  # the walk saw the domains' names
+    clashes = {
+        name: sorted(d for _, domains in objects.values() for d in domains)
+        for name, objects in by_name.items()
+        if len(objects) > 1
+    }
+    unexplained = {
+        name: domains for name, domains in clashes.items() if name not in SHARED_ON_PURPOSE
+    }
+    assert not unexplained, f"one name, different objects in different domains: {unexplained}"
+    stale = sorted(set(SHARED_ON_PURPOSE) - set(clashes))
+    assert not stale, f"no longer shared; take off SHARED_ON_PURPOSE: {stale}"
+
+
+def test_the_clash_check_can_fail():
+    # before the renames, World was mapturn's and encounter's: the walk tells the objects apart
+    from labkit.encounter import RoomMap
+    from labkit.mapturn import World
+
+    assert World is not RoomMap
+    assert len(_exported()["animate"]) == 2
+
+
+def _sources():
+    skip = {ROOT / "labkit" / "_renamed.py", Path(__file__).resolve()}
+    for folder in ("labkit", "tests", "benchmarks", "scripts", "labkit_build"):
+        for path in sorted((ROOT / folder).rglob("*.py")):
+            if path not in skip:
+                yield path.relative_to(ROOT).as_posix(), path.read_text(encoding="utf-8")
+    for path in sorted((ROOT / "notebooks").glob("*.ipynb")):
+        cells = json.loads(path.read_text(encoding="utf-8"))["cells"]
+        code = "\n".join(
+            "".join(c["source"]) for c in cells if c["cell_type"] == "code"
+        ).splitlines()
+        yield (
+            path.name,
+            "\n".join("" if line.lstrip().startswith(("%", "!")) else line for line in code),
+        )
+
+
+def _uses_of_old_names(where: str, code: str) -> list[str]:
+    found = []
+    for node in ast.walk(ast.parse(code)):
+        if isinstance(node, ast.ImportFrom) and node.module in RENAMED_NAMES:
+            found += [f"{where}:{node.lineno}: from {node.module} import {a.name}"
+                      for a in node.names if a.name in RENAMED_NAMES[node.module]]  # fmt: skip
+        elif isinstance(node, ast.Attribute) and isinstance(node.value, (ast.Name, ast.Attribute)):
+            owner = node.value.id if isinstance(node.value, ast.Name) else node.value.attr
+            for module, names in RENAMED_NAMES.items():
+                if owner == module.rpartition(".")[2] and node.attr in names:
+                    found.append(f"{where}:{node.lineno}: {owner}.{node.attr}")
+        elif isinstance(node, ast.Constant) and isinstance(node.value, str):
+            dotted = {f"{module}.{old}" for module, names in RENAMED_NAMES.items() for old in names}
+            if node.value in dotted:
+                found.append(f"{where}:{node.lineno}: {node.value!r}")
+    return found
+
+
+def test_nothing_in_the_checkout_uses_an_old_name():
+    found = [use for where, code in _sources() for use in _uses_of_old_names(where, code)]
+    assert found == []
+
+
+def test_the_old_name_scan_can_fail():
+    code = (
+        "from labkit.hexpuzzle import trace\nfrom labkit import widgets\n"
+        "widgets.CollisionSweepViewer()\nmock.patch('labkit.hexpuzzle.solving.solver.replay')\n"
+        "from labkit.mapturn import World\nhexpuzzle.trace_tap(level, 'a')\n"
+    )
+    assert [u.split(": ", 1)[1] for u in _uses_of_old_names("x", code)] == [
+        "from labkit.hexpuzzle import trace",
+        "widgets.CollisionSweepViewer",
+        "'labkit.hexpuzzle.solving.solver.replay'",
+    ]
