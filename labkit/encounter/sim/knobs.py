@@ -23,7 +23,7 @@ Examples
 >>> [k.value(0.5) for k in ks], ks[0].integer, ks[1].integer
 ([6, 0.5], True, False)
 >>> knob_label("/characters/monster/life"), knob_label("max_steps")
-('monster life (life points)', 'step limit (steps)')
+('monster life (wounds it takes)', 'step limit (steps)')
 """
 
 from __future__ import annotations
@@ -36,6 +36,7 @@ from typing import Any
 import numpy as np
 
 from labkit import ArgumentError
+from labkit.glossary import GLOSSARY, parameter_words
 
 __all__ = ["Knob", "knob_list", "knob_label", "OUTCOMES", "OUTCOME_WORDS", "GamePlayer"]
 
@@ -54,41 +55,21 @@ OUTCOME_WORDS = {
 }
 RATES = OUTCOMES[:4]
 
-_FIELD_WORDS = {"npcs": ("NPCs", "NPCs"), "monsters": ("monsters", "monsters"),
-                "width": ("map width", "rooms"), "height": ("map height", "rooms"),
-                "max_steps": ("step limit", "steps")}  # fmt: skip
-_UNITS = {"life": "life points", "hit": "hit score", "hit_score": "hit score",
-          "pursuit": "pursuit score", "agility": "agility points", "first_strike": "points",
-          "damage": "wounds", "protection": "wounds", "noise": "rooms heard",
-          "magazine": "bullets", "max_rounds": "rounds", "min_wound": "wounds",
-          "stealth_hit_bonus": "hit score", "base": "probability", "per_agility": "probability",
-          "min": "probability", "max": "probability"}  # fmt: skip
-
 
 def knob_label(name: str) -> str:
-    """A knob in the designer's words with its unit: ``"monster life (life points)"``.
+    """A knob in the designer's words with its unit: ``"monster life (wounds it takes)"``, the
+    words :mod:`labkit.glossary` gives every app, summary and CLI line.
 
     Examples
     --------
     >>> knob_label("/weapons/revolver/damage"), knob_label("/tables/hit/3")
-    ('revolver damage (wounds)', 'hit chance at score 3 (probability)')
+    ('revolver damage (wounds)', 'hit chance at index −1')
     >>> knob_label("/card_pool/stock/revolver"), knob_label("npcs")
-    ('revolvers in the card pool (cards)', 'NPCs (NPCs)')
+    ('revolvers in the card pool', 'NPCs in the game (NPCs)')
     """
-    if name in _FIELD_WORDS:
-        words, unit = _FIELD_WORDS[name]
-        return f"{words} ({unit})"
-    if not name.startswith("/"):
+    if not name.startswith("/") and name not in GLOSSARY:
         return name  # a stand-in model's own knob (tests, response=)
-    parts = [p.replace("~1", "/").replace("~0", "~") for p in name.split("/")[1:]]
-    if len(parts) == 3 and parts[0] == "tables":
-        return f"{parts[1]} chance at score {parts[2]} (probability)"
-    if len(parts) == 3 and parts[:2] == ["card_pool", "stock"]:
-        return f"{parts[2].replace('_', ' ')}s in the card pool (cards)"
-    last = parts[-1] if parts else name
-    words = " ".join(p.replace("_", " ") for p in parts[-2:] if p not in ("characters",))
-    found = _UNITS.get(last)
-    return f"{words} ({found})" if found else words
+    return parameter_words(name)
 
 
 @dataclass(frozen=True)
@@ -99,7 +80,7 @@ class Knob:
     --------
     >>> k = Knob("/characters/monster/life", 2, 4, True)
     >>> [k.value(u) for u in (0.0, 0.34, 0.99, 1.0)], k.label
-    ([2, 3, 4, 4], 'monster life (life points)')
+    ([2, 3, 4, 4], 'monster life (wounds it takes)')
     """
 
     name: str

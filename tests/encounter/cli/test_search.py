@@ -24,7 +24,7 @@ def test_importance_prints_knobs_by_name_and_unit_and_writes_table_and_chart(tmp
     assert list((tmp_path / "run").glob("part-*.json"))
     assert main(argv) == 0  # resumed from its parts: the same table, no game played again
     assert capsys.readouterr().out == text.replace("(32 games)", "(0 games)")
-    assert "monster life (life points) 2 to 8: mu_star" in text
+    assert "monster life (wounds it takes) 2 to 8: mu_star" in text
     assert "step limit (steps) 40 to 300: mu_star" in text
     assert "seed block (2 games): mu_star" in text and "noise" in text
     rows = list(csv.DictReader(table.open()))
@@ -42,7 +42,7 @@ def test_tune_several_targets_prints_sentences_and_the_recheck(tmp_path, capsys)
     assert rc in (0, 1), text
     assert "the NPC side wins 20–80 % of games" in text
     assert "a game lasts 10–300 steps on average" in text
-    assert "Re-played on 30 fresh seeds" in text and "monster life (life points) = " in text
+    assert "Re-played on 30 fresh seeds" in text and "monster life (wounds it takes) = " in text
     assert (tmp_path / "study" / "study.journal").exists()
     if rc == 0:
         assert isinstance(json.loads(patch.read_text())["/characters/monster/life"], int)

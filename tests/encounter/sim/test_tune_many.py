@@ -115,7 +115,7 @@ def test_real_games_whole_number_knob():
         t.trials["/characters/monster/life"].map(lambda v: isinstance(v, (int, np.integer))).all()
     )
     assert t.best is not None and isinstance(t.best["/characters/monster/life"], int)
-    assert "monster life (life points) = " in t.summary()
+    assert "monster life (wounds it takes) = " in t.summary()
 
 
 def test_targets_parse_and_say_themselves():
