@@ -58,8 +58,10 @@ def bench_telemetry_scale() -> list[Row]:
              "" if sim.get("sim_s", 0) > 1 else " (cached)"),
         _row("Telemetry.load (Parquet dataset)", load, "load_s"),
         _row("fit_skill_model (dropout=model)", fit, "fit_s",
-             f" (process, with loading); during the fit {fit['fit_peak_mb']} MB, of which "
-             f"{fit['before_fit_mb']} MB the loaded table; {fit['players']:,} players{truth}"),
+             f" (process, with loading: {fit['load_s']} s); during the fit "
+             f"{fit['fit_peak_mb']} MB, of which {fit['before_fit_mb']} MB before it (the "
+             f"process {fit['baseline_mb']} MB, the loaded rows "
+             f"{fit['loaded_mb'] - fit['baseline_mb']} MB); {fit['players']:,} players{truth}"),
         _row("LevelRatings.update", rate, "rate_s"),
         _row("funnel from the fitted model", fun, "funnel_s",
              f"; 10 cohorts x 100,000 players; reach vs observed: max gap {fun['reach_gap_max']}"),

@@ -14,7 +14,9 @@ player's entries are then compared with its group's first player; a player that 
 hash collision) keeps a row of its own.
 
 :func:`level_player_rows` turns the ``level`` and ``player`` text columns into indices with
-Arrow's hash tables (no Python string per row, no sort of 10⁷ strings).
+Arrow's hash tables (no Python string per row, no sort of 10⁷ strings); :func:`fit_rows` does
+the same for loaded telemetry from its compact codes (:class:`.telemetry_columns.Columns`),
+without building the structured table at all.
 """
 
 from __future__ import annotations
@@ -154,8 +156,39 @@ def level_player_rows(table: NDArray, ids: list[str]) -> tuple[NDArray, NDArray,
 
     level, _ = _codes(table["level"], pa.array(ids, type=pa.string()))
     code, names = _codes(table["player"])
+    return (level, *_ranked(code, names))
+
+
+def _ranked(code: NDArray, names: Any) -> tuple[NDArray, NDArray]:
+    """Codes into ``names`` (Arrow) as indices into ``names`` sorted, and the sorted ids."""
     players = np.asarray(names.to_numpy(zero_copy_only=False), dtype=str)
     order = np.argsort(players, kind="stable")
-    rank = np.empty(len(order), np.int64)
+    rank = np.empty(len(order), code.dtype)
     rank[order] = np.arange(len(order))
-    return level, rank[code] if len(code) else code, players[order]
+    return rank[code] if len(code) else code, players[order]
+
+
+def fit_rows(
+    telemetry: Any, ids: list[str]
+) -> tuple[Any, NDArray, NDArray, NDArray, NDArray, NDArray]:
+    """``(source, level index or -1, player index, player ids sorted, attempt, won)`` of
+    telemetry, what the fit reads. A loaded :class:`~.telemetry_file.Telemetry` whose table
+    has not been built is read from its compact rows (``int32``; ``source`` is the document
+    itself, its table built only if a report asks for it); anything else through
+    :func:`~.telemetry.as_table` (``source`` is that table)."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    from labkit.hexpuzzle.difficulty.telemetry import as_table
+    from labkit.hexpuzzle.difficulty.telemetry_file import Telemetry
+
+    if isinstance(telemetry, Telemetry) and telemetry._columns is not None:
+        c = telemetry._columns
+        where = pc.index_in(c.level_words, value_set=pa.array(ids, type=pa.string()))
+        where = pc.fill_null(where, -1).to_numpy(zero_copy_only=False).astype(np.int32)
+        level = where[c.level] if len(c) else c.level
+        code, players = _ranked(c.player, c.player_words)
+        return telemetry, level, code, players, c.numbers["attempt"], c.numbers["won"]
+    table = as_table(telemetry)
+    level, code, players = level_player_rows(table, ids)
+    return table, level, code, players, table["attempt"], table["won"]
