@@ -498,7 +498,11 @@ def _fit(
     # scipy is imported here, not with the package: `import labkit.hexpuzzle` stays quick
     from labkit.hexpuzzle.difficulty import skill_joint as J
     from labkit.hexpuzzle.difficulty.skill_fit import lltm
-    from labkit.hexpuzzle.difficulty.skill_stats import fit_rows, player_events
+    from labkit.hexpuzzle.difficulty.skill_stats import (
+        EVENT_BLOCK,
+        fit_rows,
+        player_events,
+    )
 
     z, logw = J.nodes()
     ids, x = _levels(levels, features)
@@ -528,6 +532,13 @@ def _fit(
         won_used = won[take].astype(bool)
         del take
     del code, first, keep, known, lvl
+    if len(slot) > EVENT_BLOCK and (np.diff(slot) < 0).any():  # rows by player, copied here
+        order = np.argsort(slot, kind="stable")  # (one column at a time, each original let go)
+        slot = slot[order]
+        lvl_used = lvl_used[order]
+        att_used = att_used[order]
+        won_used = won_used[order]
+        del order
     modelled = dropout == "model"
     # players with the same history: one row, counted as often (built in blocks of players)
     ev = player_events(

@@ -76,13 +76,18 @@ class Batches:
     ``pointer(i)`` names row ``i`` (0-based over everything added so far) in errors.
     """
 
-    def __init__(self, pointer: Callable[[int], str], *, max_rows: int | None = None) -> None:
+    def __init__(self, pointer: Callable[[int], str], *, max_rows: int | None = None,
+                 rows: int | None = None) -> None:  # fmt: skip
         self.pointer = pointer
         self.max_rows = max_rows
         self.rows = 0
-        # per batch: (its distinct ids as an Arrow array, first-seen order; int32 codes into it)
-        self.text: dict[str, list[tuple[Any, NDArray]]] = {"level": [], "player": []}
-        self.numbers: dict[str, list[NDArray]] = {n: [] for n in COLUMNS if n not in self.text}
+        # per batch: its distinct ids (Arrow, first-seen order) and its row count; the rows'
+        # codes into them (int32) and the other columns go straight into one buffer per
+        # column, sized ``rows`` (a Parquet file's count from its footer) or grown as needed
+        self.text: dict[str, list[tuple[Any, int]]] = {"level": [], "player": []}
+        self.buffers: dict[str, NDArray] = {
+            n: np.empty(rows or 0, np.int32 if n in self.text else _kind_dtype(n)) for n in COLUMNS
+        }
 
     # --- one batch ------------------------------------------------------------------------
     def fail(self, i: int, column: str, message: str, value: Any = None, has: bool = True) -> None:
@@ -118,10 +123,18 @@ class Batches:
             else:
                 values[name] = self._typed(arr, name, kind)
         self._cross(values)
-        for name in self.text:
-            self.text[name].append(values[name])
-        for name in self.numbers:
-            self.numbers[name].append(values[name])
+        if self.rows + n > len(self.buffers["level"]):  # grown by half at least (no size given)
+            size = max(self.rows + n, len(self.buffers["level"]) * 3 // 2, 1024)
+            for name, buf in self.buffers.items():
+                grown = np.empty(size, buf.dtype)
+                grown[: self.rows] = buf[: self.rows]
+                self.buffers[name] = grown
+                del buf, grown
+        for name in COLUMNS:
+            if name in self.text:
+                words, values[name] = values[name]
+                self.text[name].append((words, n))
+            self.buffers[name][self.rows : self.rows + n] = values[name]
         self.rows += n
 
     def _first(self, ok: Any) -> int | None:
@@ -226,12 +239,17 @@ class Batches:
     def columns(self) -> Columns:
         """The compact :class:`Columns` of every batch, after the uniqueness check over all.
 
-        Filled part by part (each batch is let go once copied): the peak is the columns plus
-        one batch, not two copies of everything.
+        The buffers the batches were written into become the columns (batch codes turned into
+        global codes in place): the peak is the columns plus one batch, never two copies.
         """
         import pyarrow as pa
         import pyarrow.compute as pc
 
+        bufs = self.buffers
+        for name, buf in bufs.items():
+            if len(buf) != self.rows:  # sized for more (or grown): the rows only
+                bufs[name] = buf[: self.rows].copy()
+                del buf
         codes, words = {}, {}
         for name, parts in self.text.items():
             # every batch's distinct ids, in order: their first-seen order is the input's
@@ -239,22 +257,14 @@ class Batches:
             enc = pc.dictionary_encode(local)
             words[name] = enc.dictionary
             to_global = enc.indices.to_numpy(zero_copy_only=False).astype(np.int32)
-            out = np.empty(self.rows, np.int32)
+            out = codes[name] = bufs[name]  # batch codes become global codes, in place
             at = start = 0
-            while parts:
-                w, c = parts.pop(0)
-                out[at : at + c.size] = to_global[start : start + len(w)][c]
-                at, start = at + c.size, start + len(w)
-            codes[name] = out
-        numbers = {}
-        for name, kept in self.numbers.items():
-            out = np.empty(self.rows, _kind_dtype(name))
-            at = 0
-            while kept:
-                part = kept.pop(0)
-                out[at : at + part.size] = part
-                at += part.size
-            numbers[name] = out
+            for w, n in parts:
+                out[at : at + n] = to_global[start : start + len(w)][out[at : at + n]]
+                at, start = at + n, start + len(w)
+            parts.clear()
+        numbers = {name: bufs[name] for name in COLUMNS if name not in self.text}
+        self.buffers = {}
         cols = Columns(codes["level"], words["level"], codes["player"], words["player"], numbers)
         self._unique(cols)
         return cols

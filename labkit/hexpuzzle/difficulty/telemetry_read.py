@@ -64,19 +64,27 @@ def read_table(path: str | os.PathLike, *, max_rows: int = MAX_ROWS) -> tuple[ND
 def read_columns(path: str | os.PathLike, *, max_rows: int = MAX_ROWS) -> tuple[Columns, list]:
     """``(compact columns, comment lines)`` of a telemetry CSV file, Parquet file or folder:
     what :func:`read_table` returns before the structured array is built."""
+    import pyarrow as pa
+
     file = str(path)
     try:
-        if os.path.isdir(path) and not os.path.islink(path):
-            return _read_folder(Path(path), max_rows), []
-        if Path(path).suffix.lower() in PARQUET_SUFFIXES:
-            with _open_regular(path) as fh:
-                lio.record_read(path)
-                return _read_parquet(fh, max_rows, "")
-        with _open_regular(path) as fh:
-            lio.record_read(path)
-            return _csv_columns(fh, max_rows)
+        return _read_columns(path, max_rows)
     except TelemetryError as exc:
         raise (exc if exc.file else exc.with_file(file)) from None
+    finally:  # the batches' buffers back to the system, not kept by Arrow's allocator
+        pa.default_memory_pool().release_unused()
+
+
+def _read_columns(path: str | os.PathLike, max_rows: int) -> tuple[Columns, list]:
+    if os.path.isdir(path) and not os.path.islink(path):
+        return _read_folder(Path(path), max_rows), []
+    if Path(path).suffix.lower() in PARQUET_SUFFIXES:
+        with _open_regular(path) as fh:
+            lio.record_read(path)
+            return _read_parquet(fh, max_rows, "")
+    with _open_regular(path) as fh:
+        lio.record_read(path)
+        return _csv_columns(fh, max_rows)
 
 
 def _open_regular(path: str | os.PathLike) -> IO[bytes]:
@@ -250,7 +258,7 @@ def _read_parquet(fh: Any, max_rows: int, where: str) -> tuple[Columns, list]:
     if rows > max_rows:
         raise TelemetryError(f"holds {rows} rows, more than the limit of {max_rows} (pass "
                              "max_rows= to read more)")  # fmt: skip
-    batches = Batches(lambda i: f"{where}row {i + 1}", max_rows=max_rows)
+    batches = Batches(lambda i: f"{where}row {i + 1}", max_rows=max_rows, rows=rows)
     try:
         for batch in pf.iter_batches(batch_size=BATCH_ROWS, columns=list(COLUMNS)):
             batches.add({n: batch.column(n) for n in COLUMNS})
@@ -289,7 +297,7 @@ def _read_folder(folder: Path, max_rows: int) -> Columns:
         first, name = max((s, n) for s, n in starts if s <= i)
         return f"{name}: row {i - first + 1}"
 
-    batches = Batches(pointer, max_rows=max_rows)
+    batches = Batches(pointer, max_rows=max_rows, rows=rows)
     for fragment in dataset.get_fragments():
         starts.append((batches.rows, os.path.relpath(fragment.path, folder)))
         try:
