@@ -154,7 +154,22 @@ class Telemetry:
     # --- the column dict ----------------------------------------------------------------------
     def to_dict(self) -> dict[str, list]:
         """The columns as plain lists (text, int, bool, float), in :data:`COLUMNS` order."""
-        return {name: self.table[name].tolist() for name in COLUMNS}
+        if self._columns is None:
+            return {name: self.table[name].tolist() for name in COLUMNS}
+        c = self._columns  # from the codes: comparing or exporting does not build the table
+        import pyarrow as pa
+
+        text = {"level": c.level_words.take(pa.array(c.level)).to_pylist(),
+                "player": c.player_words.take(pa.array(c.player)).to_pylist()}  # fmt: skip
+        return {name: text[name] if name in text else c.numbers[name].tolist() for name in COLUMNS}
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        """Unpickle, also a document pickled when ``table`` was a plain attribute."""
+        if "table" in state:
+            state["_table"] = state.pop("table")
+        state.setdefault("_columns", None)
+        state.setdefault("_table", None)
+        self.__dict__.update(state)
 
     @classmethod
     def from_dict(cls, columns: Any, *, comments: Sequence[str] = ()) -> Telemetry:

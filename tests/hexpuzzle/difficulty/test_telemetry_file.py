@@ -48,3 +48,24 @@ def test_a_document_of_a_document_shares_its_rows():
     copy = Telemetry(tel, comments=["again"])
     assert copy.columns() is tel.columns() and copy.comments == ("again",)
     assert Telemetry.from_dict(tel.to_dict()) == Telemetry(tel.table)
+
+
+def test_dict_from_the_codes_equals_the_tables_and_builds_nothing():
+    tel = Telemetry.load(data_path("telemetry", "sample.csv"))
+    got = tel.to_dict()
+    assert tel._table is None
+    want = Telemetry(tel.table).to_dict()
+    assert got == want
+    assert [type(v[0]) for v in got.values()] == [type(v[0]) for v in want.values()]
+
+
+def test_pickles_of_both_forms_and_of_the_old_attribute():
+    import pickle
+
+    tel = Telemetry.load(data_path("telemetry", "sample.csv"), max_rows=10**6)
+    assert pickle.loads(pickle.dumps(tel)) == tel
+    built = Telemetry(tel.table, comments=["c"])
+    assert pickle.loads(pickle.dumps(built)) == built
+    old = Telemetry.__new__(Telemetry)
+    old.__setstate__({"table": built.table, "comments": ("c",)})  # as pickled before
+    assert old == built and old.table is built.table
