@@ -74,7 +74,6 @@ from labkit.hexpuzzle.difficulty.fit import BAND_TARGETS, strengths
 from labkit.hexpuzzle.difficulty.scoring import PARTS, Difficulty, score
 from labkit.hexpuzzle.difficulty.skill_file import FORMAT, VERSION, SkillModelError
 from labkit.hexpuzzle.difficulty.skill_quit import ATTEMPT_CAP, QUIT_TERMS, QuitModel
-from labkit.hexpuzzle.difficulty.telemetry import as_table
 from labkit.hexpuzzle.level import Level
 
 __all__ = [
@@ -499,15 +498,19 @@ def _fit(
     # scipy is imported here, not with the package: `import labkit.hexpuzzle` stays quick
     from labkit.hexpuzzle.difficulty import skill_joint as J
     from labkit.hexpuzzle.difficulty.skill_fit import lltm
-    from labkit.hexpuzzle.difficulty.skill_stats import level_player_rows, player_events
+    from labkit.hexpuzzle.difficulty.skill_stats import (
+        EVENT_BLOCK,
+        fit_rows,
+        player_events,
+    )
 
     z, logw = J.nodes()
     ids, x = _levels(levels, features)
-    table = as_table(telemetry)
-    # indices by hashing (no Python string per row: 10^7 rows in seconds, little memory)
-    lvl, code, names = level_player_rows(table, ids)
+    # indices by hashing (no Python string per row: 10^7 rows in seconds, little memory); a
+    # loaded Telemetry is read from its compact int32 rows, its table never built
+    source, lvl, code, names, attempt, won = fit_rows(telemetry, ids)
     known = lvl >= 0
-    first = known & (table["attempt"] == 1)
+    first = known & (attempt == 1)
     has_first = np.bincount(code[first], minlength=len(names)) > 0
     players = names[has_first]
     counts = np.bincount(lvl[first], minlength=len(ids))
@@ -518,16 +521,31 @@ def _fit(
             f"levels, found {int(first.sum())} rows by {len(players)} players"
         )
     # a player's later attempts without a first attempt in the data are left out
-    take = np.flatnonzero(known & has_first[code])
-    slot = (np.cumsum(has_first) - 1)[code[take]]
-    del code, first
+    keep = known & has_first[code]
+    n_rows, n_ignored = int(keep.sum()), int((~known).sum())
+    slot_of = (np.cumsum(has_first) - 1).astype(code.dtype)
+    if n_rows == len(keep):  # every row is used (the usual case): no copies of the columns
+        slot, lvl_used, att_used, won_used = slot_of[code], lvl, attempt, won.astype(bool)
+    else:
+        take = np.flatnonzero(keep)
+        slot, lvl_used, att_used = slot_of[code[take]], lvl[take], attempt[take]
+        won_used = won[take].astype(bool)
+        del take
+    del code, first, keep, known, lvl
+    if len(slot) > EVENT_BLOCK and (np.diff(slot) < 0).any():  # rows by player, copied here
+        order = np.argsort(slot, kind="stable")  # (one column at a time, each original let go)
+        slot = slot[order]
+        lvl_used = lvl_used[order]
+        att_used = att_used[order]
+        won_used = won_used[order]
+        del order
     modelled = dropout == "model"
     # players with the same history: one row, counted as often (built in blocks of players)
     ev = player_events(
-        lvl[take], slot, table["attempt"][take], table["won"][take].astype(bool), len(ids),
-        len(players), retries=retries, dropout=modelled,
+        lvl_used, slot, att_used, won_used, len(ids), len(players), retries=retries,
+        dropout=modelled,
     )  # fmt: skip
-    del slot
+    del slot, lvl_used, att_used, won_used
     modelled = modelled and ev.n_decisions > 0
     lay = J.Layout(len(ids), retries, modelled, discrimination)
     par, info, theta, _ = J.fit(ev, lay, z, logw)
@@ -592,14 +610,14 @@ def _fit(
             )
             + (" + LLTM (REML)" if features else ""),
             **options,
-            "rows": int(len(take)),
-            "ignored_rows": int((~known).sum()),
+            "rows": n_rows,
+            "ignored_rows": n_ignored,
             "players": int(len(players)),
             "decisions": int(ev.n_decisions),
             "quits": int(ev.n_quits),
             "population_mean": -shift,
         },  # fmt: skip
-        source=(table, list(levels), options),
+        source=(source, list(levels), options),
     )
 
 

@@ -14,7 +14,9 @@ player's entries are then compared with its group's first player; a player that 
 hash collision) keeps a row of its own.
 
 :func:`level_player_rows` turns the ``level`` and ``player`` text columns into indices with
-Arrow's hash tables (no Python string per row, no sort of 10⁷ strings).
+Arrow's hash tables (no Python string per row, no sort of 10⁷ strings); :func:`fit_rows` does
+the same for loaded telemetry from its compact codes (:class:`.telemetry_columns.Columns`),
+without building the structured table at all.
 """
 
 from __future__ import annotations
@@ -42,28 +44,58 @@ def _mix(h: NDArray) -> NDArray:
     return h ^ (h >> np.uint64(31))
 
 
+def _chunks(indptr: NDArray, size: int) -> list[tuple[int, int]]:
+    """Ranges ``(a, b)`` of whole players with about ``size`` entries each."""
+    n = len(indptr) - 1
+    cuts = np.searchsorted(indptr, np.arange(size, indptr[-1], size))
+    bounds = np.unique(np.r_[0, np.minimum(cuts, n), n])
+    return list(zip(bounds[:-1].tolist(), bounds[1:].tolist()))
+
+
 def collapse(ev: Events) -> Events:
     """``ev`` with players of identical histories merged into one row each (``weight``: how
     many; ``inverse``: each player's row; rows in order of their first player). Rows that
-    already stand for several players (a collapsed part) are merged the same way."""
+    already stand for several players (a collapsed part) are merged the same way. The work per
+    entry runs :data:`EVENT_BLOCK` entries at a time (its memory is a block's)."""
     n = ev.n_players
     length = np.diff(ev.indptr)
     if n == 0 or (length == 0).any():
         return ev
-    pos = np.arange(len(ev.item)) - np.repeat(ev.indptr[:-1], length)
-    with np.errstate(over="ignore"):
-        h = _mix(ev.item.astype(np.uint64) * np.uint64(1_000_003) + pos.astype(np.uint64))
-        h = _mix(h ^ ev.y1.view(np.uint64)) ^ _mix(ev.y0.view(np.uint64) + np.uint64(7))
-        key = _mix(np.add.reduceat(h, ev.indptr[:-1]) ^ length.astype(np.uint64))
+    chunks = _chunks(ev.indptr, EVENT_BLOCK)
+    key = np.empty(n, np.uint64)
+    for a, b in chunks:
+        e0, e1 = int(ev.indptr[a]), int(ev.indptr[b])
+        starts, ln = ev.indptr[a:b] - e0, length[a:b]
+        pos = np.arange(e1 - e0) - np.repeat(starts, ln)
+        with np.errstate(over="ignore"):
+            h = _mix(ev.item[e0:e1].astype(np.uint64) * np.uint64(1_000_003)
+                     + pos.astype(np.uint64))  # fmt: skip
+            del pos
+            h = _mix(h ^ ev.y1[e0:e1].view(np.uint64)) ^ _mix(
+                ev.y0[e0:e1].view(np.uint64) + np.uint64(7)
+            )
+            key[a:b] = _mix(np.add.reduceat(h, starts) ^ ln.astype(np.uint64))
+        del h
     _, first, group = np.unique(key, return_index=True, return_inverse=True)
     group = group.ravel()
     rep = first[group]
+    del key, first, group
     # exact check: every entry equals its group's first player's entry at the same place
-    same = length == length[rep]
-    at = np.repeat(ev.indptr[:-1][rep] - ev.indptr[:-1], length) + np.arange(len(ev.item))
-    at = np.minimum(at, len(ev.item) - 1)
-    differ = (ev.item[at] != ev.item) | (ev.y1[at] != ev.y1) | (ev.y0[at] != ev.y0)
-    bad = ~same | (np.add.reduceat(differ.astype(np.int64), ev.indptr[:-1]) > 0)
+    bad = np.empty(n, bool)
+    last = len(ev.item) - 1
+    for a, b in chunks:
+        e0, e1 = int(ev.indptr[a]), int(ev.indptr[b])
+        r, ln = rep[a:b], length[a:b]
+        at = np.repeat(ev.indptr[r] - ev.indptr[a:b], ln) + np.arange(e0, e1)
+        np.minimum(at, last, out=at)
+        differ = ev.item[at] != ev.item[e0:e1]
+        differ |= ev.y1[at] != ev.y1[e0:e1]
+        differ |= ev.y0[at] != ev.y0[e0:e1]
+        del at
+        bad[a:b] = (ln != length[r]) | (
+            np.add.reduceat(differ.astype(np.int64), ev.indptr[a:b] - e0) > 0
+        )
+        del differ
     if bad.any():  # a collision: those players keep rows of their own
         rep = np.where(bad, np.arange(n), rep)
     reps, row = np.unique(rep, return_inverse=True)  # rows in order of their first player
@@ -83,7 +115,8 @@ def collapse(ev: Events) -> Events:
 def player_events(level, player, attempt, won, n_levels, n_players, *, retries, dropout):
     """:func:`.skill_joint.events`, collapsed (:func:`collapse`), built from blocks of about
     :data:`EVENT_BLOCK` rows of whole players: the preparation's memory is a block's, not the
-    table's (the events of 10⁷ rows would take gigabytes at once)."""
+    table's (the events of 10⁷ rows would take gigabytes at once). Rows already in player
+    order are not copied (the fit sorts them first, letting each original column go)."""
     if len(level) <= EVENT_BLOCK:
         return collapse(J.events(level, player, attempt, won, n_levels, n_players,
                                  retries=retries, dropout=dropout))  # fmt: skip
@@ -102,11 +135,13 @@ def player_events(level, player, attempt, won, n_levels, n_players, *, retries, 
         ev = J.events(level[a:b], player[a:b] - lo, attempt[a:b], won[a:b], n_levels, p1 - lo,
                       retries=retries, dropout=dropout, ends=ends)  # fmt: skip
         parts.append(collapse(ev))
+        del ev
     return collapse(_join(parts, n_levels, n_players))
 
 
 def _join(parts: list[Events], n_levels: int, n_players: int) -> Events:
-    """Parts of consecutive players as one :class:`Events` (decision patterns renumbered)."""
+    """Parts of consecutive players as one :class:`Events` (decision patterns renumbered).
+    ``parts`` is emptied: each field's pieces are let go once joined."""
     nr = n_levels * ATTEMPT_CAP
     pats = np.unique(np.concatenate([e.patterns for e in parts if e.patterns is not None]))
     items, inverse, offset = [], [], 0
@@ -120,15 +155,24 @@ def _join(parts: list[Events], n_levels: int, n_players: int) -> Events:
         inverse.append(inv + offset)
         offset += e.n_players
     lengths = np.concatenate([np.diff(e.indptr) for e in parts])
-    inv_all = np.concatenate(inverse)
+    y1s, y0s = [e.y1 for e in parts], [e.y0 for e in parts]
+    weights = [e.weight for e in parts if e.weight is not None]
+    x = J.pattern_design(pats, n_levels) if len(pats) else parts[0].x
+    counts = np.sum([e.counts for e in parts], axis=0)
+    n_dec, n_quit = sum(e.n_decisions for e in parts), sum(e.n_quits for e in parts)
+    parts.clear()
+
+    def joined(pieces: list[NDArray]) -> NDArray:
+        out = np.concatenate(pieces)
+        pieces.clear()
+        return out
+
+    inv_all = joined(inverse)
     assert len(inv_all) == n_players
+    item_all = joined(items)
     return Events(
-        n_levels, offset, np.r_[0, np.cumsum(lengths)].astype(np.int64), np.concatenate(items),
-        np.concatenate([e.y1 for e in parts]), np.concatenate([e.y0 for e in parts]),
-        J.pattern_design(pats, n_levels) if len(pats) else parts[0].x,
-        np.sum([e.counts for e in parts], axis=0), sum(e.n_decisions for e in parts),
-        sum(e.n_quits for e in parts),
-        np.concatenate([e.weight for e in parts if e.weight is not None]), inv_all, pats,
+        n_levels, offset, np.r_[0, np.cumsum(lengths)].astype(np.int64), item_all, joined(y1s),
+        joined(y0s), x, counts, n_dec, n_quit, joined(weights), inv_all, pats,
     )  # fmt: skip
 
 
@@ -154,8 +198,39 @@ def level_player_rows(table: NDArray, ids: list[str]) -> tuple[NDArray, NDArray,
 
     level, _ = _codes(table["level"], pa.array(ids, type=pa.string()))
     code, names = _codes(table["player"])
+    return (level, *_ranked(code, names))
+
+
+def _ranked(code: NDArray, names: Any) -> tuple[NDArray, NDArray]:
+    """Codes into ``names`` (Arrow) as indices into ``names`` sorted, and the sorted ids."""
     players = np.asarray(names.to_numpy(zero_copy_only=False), dtype=str)
     order = np.argsort(players, kind="stable")
-    rank = np.empty(len(order), np.int64)
+    rank = np.empty(len(order), code.dtype)
     rank[order] = np.arange(len(order))
-    return level, rank[code] if len(code) else code, players[order]
+    return rank[code] if len(code) else code, players[order]
+
+
+def fit_rows(
+    telemetry: Any, ids: list[str]
+) -> tuple[Any, NDArray, NDArray, NDArray, NDArray, NDArray]:
+    """``(source, level index or -1, player index, player ids sorted, attempt, won)`` of
+    telemetry, what the fit reads. A loaded :class:`~.telemetry_file.Telemetry` whose table
+    has not been built is read from its compact rows (``int32``; ``source`` is the document
+    itself, its table built only if a report asks for it); anything else through
+    :func:`~.telemetry.as_table` (``source`` is that table)."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    from labkit.hexpuzzle.difficulty.telemetry import as_table
+    from labkit.hexpuzzle.difficulty.telemetry_file import Telemetry
+
+    if isinstance(telemetry, Telemetry) and telemetry._columns is not None:
+        c = telemetry._columns
+        where = pc.index_in(c.level_words, value_set=pa.array(ids, type=pa.string()))
+        where = pc.fill_null(where, -1).to_numpy(zero_copy_only=False).astype(np.int32)
+        level = where[c.level] if len(c) else c.level
+        code, players = _ranked(c.player, c.player_words)
+        return telemetry, level, code, players, c.numbers["attempt"], c.numbers["won"]
+    table = as_table(telemetry)
+    level, code, players = level_player_rows(table, ids)
+    return table, level, code, players, table["attempt"], table["won"]

@@ -22,6 +22,12 @@ Arrow/numpy operations (no Python call per cell), then joined into the structure
 Errors name the row the way the source counts it (``line N`` of a CSV file, ``row N``
 otherwise), the column and the value; the first bad row in input order is the one named.
 
+What is kept is compact (:class:`Columns`): each batch's ids are dictionary-encoded as they
+arrive (the text checks run on a batch's distinct ids, not on every row) and only ``int32``
+codes stay per row, with counts and attempts as ``int32``, flags as ``bool`` and seconds as
+``float64``: about 38 bytes a row, never a Python object per row. :meth:`Columns.structured`
+gives the structured array of :mod:`.telemetry` when it is asked for.
+
 Examples
 --------
 >>> import pyarrow as pa
@@ -51,7 +57,7 @@ from labkit.hexpuzzle.difficulty.telemetry_rules import (
     TelemetryError,
 )
 
-__all__ = ["Batches"]
+__all__ = ["Batches", "Columns"]
 
 _CONTROL = r"[\x00-\x1f\x7f-\x{9f}]"
 _EDGE_SPACE = r"^[\s\p{Z}]|[\s\p{Z}]$"
@@ -70,12 +76,18 @@ class Batches:
     ``pointer(i)`` names row ``i`` (0-based over everything added so far) in errors.
     """
 
-    def __init__(self, pointer: Callable[[int], str], *, max_rows: int | None = None) -> None:
+    def __init__(self, pointer: Callable[[int], str], *, max_rows: int | None = None,
+                 rows: int | None = None) -> None:  # fmt: skip
         self.pointer = pointer
         self.max_rows = max_rows
         self.rows = 0
-        self.text: dict[str, list[Any]] = {"level": [], "player": []}
-        self.numbers: dict[str, list[NDArray]] = {n: [] for n in COLUMNS if n not in self.text}
+        # per batch: its distinct ids (Arrow, first-seen order) and its row count; the rows'
+        # codes into them (int32) and the other columns go straight into one buffer per
+        # column, sized ``rows`` (a Parquet file's count from its footer) or grown as needed
+        self.text: dict[str, list[tuple[Any, int]]] = {"level": [], "player": []}
+        self.buffers: dict[str, NDArray] = {
+            n: np.empty(rows or 0, np.int32 if n in self.text else _kind_dtype(n)) for n in COLUMNS
+        }
 
     # --- one batch ------------------------------------------------------------------------
     def fail(self, i: int, column: str, message: str, value: Any = None, has: bool = True) -> None:
@@ -111,10 +123,18 @@ class Batches:
             else:
                 values[name] = self._typed(arr, name, kind)
         self._cross(values)
-        for name in self.text:
-            self.text[name].append(values[name])
-        for name in self.numbers:
-            self.numbers[name].append(values[name])
+        if self.rows + n > len(self.buffers["level"]):  # grown by half at least (no size given)
+            size = max(self.rows + n, len(self.buffers["level"]) * 3 // 2, 1024)
+            for name, buf in self.buffers.items():
+                grown = np.empty(size, buf.dtype)
+                grown[: self.rows] = buf[: self.rows]
+                self.buffers[name] = grown
+                del buf, grown
+        for name in COLUMNS:
+            if name in self.text:
+                words, values[name] = values[name]
+                self.text[name].append((words, n))
+            self.buffers[name][self.rows : self.rows + n] = values[name]
         self.rows += n
 
     def _first(self, ok: Any) -> int | None:
@@ -122,7 +142,9 @@ class Batches:
         bad = np.flatnonzero(~ok)
         return int(bad[0]) if bad.size else None
 
-    def _text(self, arr: Any, name: str) -> Any:
+    def _text(self, arr: Any, name: str) -> tuple[Any, NDArray]:
+        """``(distinct ids in first-seen order, int32 codes)`` of a checked text column; the
+        checks run on the distinct ids (the first bad id is the first bad row's)."""
         import pyarrow as pa
         import pyarrow.compute as pc
 
@@ -130,17 +152,20 @@ class Batches:
             arr = arr.cast(arr.type.value_type)
         if not (pa.types.is_string(arr.type) or pa.types.is_large_string(arr.type)):
             self.fail(0, name, f"must be a text column (got {arr.type})", has=False)
-        arr = arr.cast(pa.string())
-        length = pc.utf8_length(arr).to_numpy(zero_copy_only=False)
+        enc = pc.dictionary_encode(arr.cast(pa.string()))
+        words, codes = enc.dictionary, enc.indices.to_numpy(zero_copy_only=False)
+        length = pc.utf8_length(words).to_numpy(zero_copy_only=False)
         for ok, message in (
             (length >= 1, "must not be empty"),
             (length <= MAX_TEXT, f"longer than {MAX_TEXT} characters"),
-            (pc.invert(pc.match_substring_regex(arr, _CONTROL)), "holds a control character"),
-            (pc.invert(pc.match_substring_regex(arr, _EDGE_SPACE)), "starts or ends with a space"),
-        ):
-            if (i := self._first(ok)) is not None:
-                self.fail(i, name, message, arr[i].as_py())
-        return arr
+            (pc.invert(pc.match_substring_regex(words, _CONTROL)), "holds a control character"),
+            (pc.invert(pc.match_substring_regex(words, _EDGE_SPACE)),
+             "starts or ends with a space"),
+        ):  # fmt: skip
+            if (w := self._first(ok)) is not None:
+                i = int(np.argmax(codes == w))  # words are in first-seen order
+                self.fail(i, name, message, words[w].as_py())
+        return words, codes.astype(np.int32, copy=False)
 
     def _from_cells(self, arr: Any, name: str, kind: str) -> NDArray:
         import pyarrow as pa
@@ -152,7 +177,7 @@ class Batches:
             false = pc.is_in(text, value_set=pa.array(_FALSE)).to_numpy(zero_copy_only=False)
             if (i := self._first(true | false)) is not None:
                 self.fail(i, name, "must be 0 or 1", arr[i].as_py().strip())
-            return true
+            return true.astype(bool, copy=False)
         pattern = _DEC_TEXT if kind == "seconds" else _INT_TEXT
         if (i := self._first(pc.match_substring_regex(text, pattern))) is not None:
             self._range_error(i, name, kind, arr[i].as_py().strip())
@@ -165,7 +190,7 @@ class Batches:
                 self._range_error(i, name, kind, arr[i].as_py().strip())
             out = pc.cast(plain, pa.int64()).to_numpy(zero_copy_only=False)
         self._check_range(out, name, kind, lambda i: arr[i].as_py().strip())
-        return out
+        return out.astype(_kind_dtype(name), copy=False)
 
     def _typed(self, arr: Any, name: str, kind: str) -> NDArray:
         import pyarrow as pa
@@ -187,7 +212,7 @@ class Batches:
             self.fail(0, name, f"must be an integer column (got {t})", has=False)
         v = arr.to_numpy(zero_copy_only=False)
         self._check_range(v, name, kind, lambda i: v[i].item())
-        return v.astype(np.float64 if kind == "seconds" else np.int64)
+        return v.astype(_kind_dtype(name))
 
     def _check_range(self, v: NDArray, name: str, kind: str, show: Callable) -> None:
         if kind == "seconds":
@@ -205,51 +230,64 @@ class Batches:
         self.fail(i, name, f"must be an integer {lo}-{MAX_COUNT}", value)
 
     def _cross(self, v: dict[str, Any]) -> None:
-        expected = (v["attempt"] == 1) & v["won"]
+        expected = (v["attempt"] == 1) & v["won"].astype(bool)
         if (i := self._first(v["first_try"] == expected)) is not None:
             self.fail(i, "first_try", f"must equal (attempt == 1 and won) = {int(expected[i])}",
                       int(v["first_try"][i]))  # fmt: skip
 
     # --- the whole input --------------------------------------------------------------------
-    def table(self) -> NDArray:
-        """The structured array of every batch, after the uniqueness check over all of them.
+    def columns(self) -> Columns:
+        """The compact :class:`Columns` of every batch, after the uniqueness check over all.
 
-        Filled part by part (each batch is let go once copied): the peak is the table plus one
-        column of codes, not two copies of everything.
+        The buffers the batches were written into become the columns (batch codes turned into
+        global codes in place): the peak is the columns plus one batch, never two copies.
         """
         import pyarrow as pa
         import pyarrow.compute as pc
 
+        bufs = self.buffers
+        for name, buf in bufs.items():
+            if len(buf) != self.rows:  # sized for more (or grown): the rows only
+                bufs[name] = buf[: self.rows].copy()
+                del buf
         codes, words = {}, {}
         for name, parts in self.text.items():
-            enc = pc.dictionary_encode(pa.chunked_array(parts, type=pa.string()).combine_chunks())
-            codes[name] = enc.indices.to_numpy(zero_copy_only=False)
-            words[name] = np.array(enc.dictionary.to_pylist() or [""])
-        dtype = [(name, f"<U{max(1, words[name].dtype.itemsize // 4)}") if kind == "text"
-                 else (name, _kind_dtype(name)) for name, kind in COLUMNS.items()]  # fmt: skip
-        out = np.empty(self.rows, dtype=dtype)
-        step = 1 << 20
-        for name in words:
-            for at in range(0, self.rows, step):
-                out[name][at : at + step] = words[name][codes[name][at : at + step]]
-        for name, parts in self.numbers.items():
-            at = 0
-            while parts:
-                part = parts.pop(0)
-                out[name][at : at + part.size] = part
-                at += part.size
-        self._unique(codes, out["attempt"], len(words["player"]))
-        return out
+            # every batch's distinct ids, in order: their first-seen order is the input's
+            local = pa.chunked_array([w for w, _ in parts], type=pa.string()).combine_chunks()
+            enc = pc.dictionary_encode(local)
+            words[name] = enc.dictionary
+            to_global = enc.indices.to_numpy(zero_copy_only=False).astype(np.int32)
+            out = codes[name] = bufs[name]  # batch codes become global codes, in place
+            at = start = 0
+            for w, n in parts:
+                out[at : at + n] = to_global[start : start + len(w)][out[at : at + n]]
+                at, start = at + n, start + len(w)
+            parts.clear()
+        numbers = {name: bufs[name] for name in COLUMNS if name not in self.text}
+        self.buffers = {}
+        cols = Columns(codes["level"], words["level"], codes["player"], words["player"], numbers)
+        self._unique(cols)
+        return cols
 
-    def _unique(self, codes: dict[str, NDArray], attempt: NDArray, players: int) -> None:
+    def table(self) -> NDArray:
+        """The structured array of every batch (:meth:`columns`, then
+        :meth:`Columns.structured`)."""
+        return self.columns().structured()
+
+    def _unique(self, cols: Columns) -> None:
+        attempt = cols.numbers["attempt"]
         if attempt.size < 2:
             return
-        pair = codes["level"].astype(np.int64) * max(1, players) + codes["player"]
+        pair = cols.level.astype(np.int64) * max(1, len(cols.player_words)) + cols.player
         top = int(attempt.max()) + 1
         if int(pair.max()) < (1 << 62) // top:  # one int64 key: a single stable sort
-            key = pair * top + attempt
+            pair *= top
+            pair += attempt
+            key = pair
             order = np.argsort(key, kind="stable")
-            same = key[order][1:] == key[order][:-1]
+            same = key[order]
+            same = same[1:] == same[:-1]
+            del key, pair
         else:
             order = np.lexsort((attempt, pair))  # stable: equal keys keep their input order
             same = (pair[order][1:] == pair[order][:-1]) & (
@@ -259,19 +297,96 @@ class Batches:
         later = order[1:][same]
         k = int(np.argmin(later))
         first, second = int(order[:-1][same][k]), int(later[k])
-        key3 = (self._word("level", codes, first), self._word("player", codes, first),
-                int(attempt[first]))  # fmt: skip
+        key3 = (
+            cols.level_words[int(cols.level[first])].as_py(),
+            cols.player_words[int(cols.player[first])].as_py(),
+            int(attempt[first]),
+        )
         raise TelemetryError(
             f"duplicate (level, player, attempt) (also on {self.pointer(first)})",
             pointer=_where(self.pointer(second), "attempt"), value=key3,
         )  # fmt: skip
 
-    def _word(self, name: str, codes: dict[str, NDArray], i: int) -> str:
-        import pyarrow as pa
 
-        return pa.chunked_array(self.text[name], type=pa.string())[i].as_py()
+class Columns:
+    """Checked telemetry, compact: ids as ``int32`` codes into their distinct values.
+
+    ``level``/``player``: codes into ``level_words``/``player_words`` (Arrow string arrays,
+    in first-seen order); ``numbers``: the other columns of :data:`COLUMNS` (counts and
+    attempts ``int32``, flags ``bool``, seconds ``float64``). Made by :meth:`Batches.columns`
+    (checked there) or :meth:`from_table` (of a checked structured array).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> t = np.array([("L1", "p1", 1, True, 0, 0, 2, 0, 3.5, True)],
+    ...              dtype=[(n, "U4" if k == "text" else "f8") for n, k in COLUMNS.items()])
+    >>> c = Columns.from_table(t)
+    >>> len(c), c.player.dtype.name, c.player_words.to_pylist()
+    (1, 'int32', ['p1'])
+    >>> c.structured()["attempt"].tolist()
+    [1]
+    """
+
+    def __init__(self, level: NDArray, level_words: Any, player: NDArray, player_words: Any,
+                 numbers: dict[str, NDArray]) -> None:  # fmt: skip
+        self.level, self.level_words = level, level_words
+        self.player, self.player_words = player, player_words
+        self.numbers = numbers
+
+    def __len__(self) -> int:
+        return len(self.level)
+
+    @property
+    def nbytes(self) -> int:
+        """Bytes held (codes, numbers and the distinct ids)."""
+        ids = self.level.nbytes + self.player.nbytes
+        words = self.level_words.nbytes + self.player_words.nbytes
+        return ids + words + sum(v.nbytes for v in self.numbers.values())
+
+    @classmethod
+    def from_table(cls, table: NDArray, *, block: int = 1 << 20) -> Columns:
+        """The columns of a checked structured array (ids encoded ``block`` rows at a time)."""
+        import pyarrow as pa
+        import pyarrow.compute as pc
+
+        text = {}
+        for name in ("level", "player"):
+            column = table[name]
+            parts = [pa.array(column[a : a + block], type=pa.string())
+                     for a in range(0, len(column), block)]  # fmt: skip
+            enc = pc.dictionary_encode(pa.chunked_array(parts, type=pa.string())).combine_chunks()
+            text[name] = (enc.indices.to_numpy(zero_copy_only=False).astype(np.int32),
+                          enc.dictionary)  # fmt: skip
+        numbers = {n: np.asarray(table[n]).astype(_kind_dtype(n))
+                   for n in COLUMNS if n not in text}  # fmt: skip
+        return cls(text["level"][0], text["level"][1], text["player"][0], text["player"][1],
+                   numbers)  # fmt: skip
+
+    def structured(self) -> NDArray:
+        """The structured array of :mod:`.telemetry` (ids fixed-width text, counts ``int64``)."""
+        words = {name: np.array(w.to_pylist() or [""]) for name, w in
+                 (("level", self.level_words), ("player", self.player_words))}  # fmt: skip
+        codes = {"level": self.level, "player": self.player}
+        dtype = [(name, f"<U{max(1, words[name].dtype.itemsize // 4)}") if kind == "text"
+                 else (name, _table_dtype(name)) for name, kind in COLUMNS.items()]  # fmt: skip
+        out = np.empty(len(self), dtype=dtype)
+        step = 1 << 20
+        for name in words:
+            for at in range(0, len(self), step):
+                out[name][at : at + step] = words[name][codes[name][at : at + step]]
+        for name, values in self.numbers.items():
+            out[name] = values
+        return out
 
 
 def _kind_dtype(name: str) -> Any:
+    """The compact dtype a column is kept in (``MAX_COUNT`` fits ``int32``)."""
+    return {"attempt": np.int32, "count": np.int32, "flag": np.bool_,
+            "seconds": np.float64}[COLUMNS[name]]  # fmt: skip
+
+
+def _table_dtype(name: str) -> Any:
+    """The dtype of a column in the structured array."""
     return {"attempt": np.int64, "count": np.int64, "flag": np.bool_,
             "seconds": np.float64}[COLUMNS[name]]  # fmt: skip

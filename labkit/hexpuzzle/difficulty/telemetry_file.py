@@ -9,7 +9,11 @@ The table is the one :mod:`.telemetry` defines (one row per attempt, the columns
 * anything else: the CSV format of :mod:`.telemetry` (seconds to 0.01 s, comment lines first).
 
 :meth:`Telemetry.load` also reads a folder of Parquet files (a partitioned dataset); every
-source is read as a stream and checked column by column (:mod:`.telemetry_read`).
+source is read as a stream and checked column by column (:mod:`.telemetry_read`). A loaded
+document keeps its rows compact (:class:`~.telemetry_columns.Columns`: ids as ``int32`` codes,
+about 38 bytes a row); :attr:`Telemetry.table`, the structured array, is built the first time
+it is asked for, and from then on it is the document's data. :func:`~.skill.fit_skill_model`
+reads the compact rows without building it.
 
 :meth:`Telemetry.to_dict` gives the column dict (``{column: list of values}``, what
 ``pandas.DataFrame`` takes) and :meth:`Telemetry.from_dict` checks one, naming the column and
@@ -47,8 +51,12 @@ from labkit.hexpuzzle.difficulty.telemetry import (
     to_csv,
     to_frame,
 )
-from labkit.hexpuzzle.difficulty.telemetry_columns import Batches
-from labkit.hexpuzzle.difficulty.telemetry_read import COMMENTS_KEY, PARQUET_SUFFIXES, read_table
+from labkit.hexpuzzle.difficulty.telemetry_columns import Batches, Columns
+from labkit.hexpuzzle.difficulty.telemetry_read import (
+    COMMENTS_KEY,
+    PARQUET_SUFFIXES,
+    read_columns,
+)
 
 __all__ = ["PARQUET_SUFFIXES", "Telemetry"]
 
@@ -83,9 +91,14 @@ class Telemetry:
     """
 
     def __init__(self, table: Any, *, comments: Sequence[str] = ()) -> None:
+        self._columns: Columns | None = None
+        self._table: NDArray | None = None
         if isinstance(table, Telemetry):
-            table = _Checked(table.table)
-        self.table: NDArray = as_table(table)
+            self._columns, self._table = table._columns, table._table
+        elif isinstance(table, _Checked):
+            self._columns, self._table = table.columns, table.table
+        else:
+            self._table = as_table(table)
         if isinstance(comments, str) or not all(isinstance(c, str) for c in comments):
             raise TelemetryError("must be a list of strings", pointer="comments",
                                  value=comments)  # fmt: skip
@@ -93,8 +106,28 @@ class Telemetry:
             raise TelemetryError("each must be one line", pointer="comments", value=comments)
         self.comments: tuple[str, ...] = tuple(comments)
 
+    @property
+    def table(self) -> NDArray:
+        """The rows as the structured array of :mod:`.telemetry` (built on first use from the
+        compact rows, which it then replaces: changes made to it are the document's)."""
+        if self._table is None:
+            assert self._columns is not None
+            self._table, self._columns = self._columns.structured(), None
+        return self._table
+
+    @table.setter
+    def table(self, value: NDArray) -> None:
+        self._table, self._columns = value, None
+
+    def columns(self) -> Columns:
+        """The rows compact (:class:`~.telemetry_columns.Columns`), without building
+        :attr:`table` (encoded from it when it has been built)."""
+        if self._columns is not None:
+            return self._columns
+        return Columns.from_table(self.table)
+
     def __len__(self) -> int:
-        return len(self.table)
+        return len(self._columns) if self._columns is not None else len(self.table)
 
     def __eq__(self, other: object) -> bool:
         return (
@@ -106,8 +139,11 @@ class Telemetry:
     __hash__ = None  # type: ignore[assignment]  # mutable-looking table: not hashable
 
     def __repr__(self) -> str:
-        levels = len(set(self.table["level"].tolist()))
-        players = len(set(self.table["player"].tolist()))
+        if self._columns is not None:
+            levels, players = len(self._columns.level_words), len(self._columns.player_words)
+        else:
+            levels = len(set(self.table["level"].tolist()))
+            players = len(set(self.table["player"].tolist()))
         return f"Telemetry({len(self)} attempts, {levels} levels, {players} players)"
 
     def _repr_html_(self) -> str:
@@ -118,7 +154,22 @@ class Telemetry:
     # --- the column dict ----------------------------------------------------------------------
     def to_dict(self) -> dict[str, list]:
         """The columns as plain lists (text, int, bool, float), in :data:`COLUMNS` order."""
-        return {name: self.table[name].tolist() for name in COLUMNS}
+        if self._columns is None:
+            return {name: self.table[name].tolist() for name in COLUMNS}
+        c = self._columns  # from the codes: comparing or exporting does not build the table
+        import pyarrow as pa
+
+        text = {"level": c.level_words.take(pa.array(c.level)).to_pylist(),
+                "player": c.player_words.take(pa.array(c.player)).to_pylist()}  # fmt: skip
+        return {name: text[name] if name in text else c.numbers[name].tolist() for name in COLUMNS}
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        """Unpickle, also a document pickled when ``table`` was a plain attribute."""
+        if "table" in state:
+            state["_table"] = state.pop("table")
+        state.setdefault("_columns", None)
+        state.setdefault("_table", None)
+        self.__dict__.update(state)
 
     @classmethod
     def from_dict(cls, columns: Any, *, comments: Sequence[str] = ()) -> Telemetry:
@@ -160,7 +211,7 @@ class Telemetry:
                                      pointer=f"column {name!r}") from None  # fmt: skip
         batches = Batches(lambda i: f"row {i + 1}")
         batches.add(arrays)
-        return cls(_Checked(batches.table()), comments=comments)
+        return cls(_Checked(columns=batches.columns()), comments=comments)
 
     # --- text and frames ----------------------------------------------------------------------
     def to_csv(self) -> str:
@@ -182,7 +233,15 @@ class Telemetry:
         import pyarrow as pa
         import pyarrow.parquet as pq
 
-        table = pa.table(self.to_dict())
+        if self._columns is not None:  # compact rows: straight to Arrow, no Python values
+            c = self._columns
+            data = {"level": c.level_words.take(pa.array(c.level)),
+                    "player": c.player_words.take(pa.array(c.player)),
+                    **{n: pa.array(v.astype(np.int64) if v.dtype.kind == "i" else v)
+                       for n, v in c.numbers.items()}}  # fmt: skip
+            table = pa.table({name: data[name] for name in COLUMNS})
+        else:
+            table = pa.table(self.to_dict())
         meta = {COMMENTS_KEY: lio.dumps(list(self.comments), indent=None).encode("utf-8")}
         table = table.replace_schema_metadata(meta)
         with lio.atomic_write(path, "wb") as fh:
@@ -200,16 +259,16 @@ class Telemetry:
         TelemetryError
             Naming the file, the line (CSV) or row (Parquet), the column and the value.
         """
-        table, comments = read_table(path, max_rows=max_rows)
+        columns, comments = read_columns(path, max_rows=max_rows)
         try:
-            return cls(_Checked(table), comments=comments)
+            return cls(_Checked(columns=columns), comments=comments)
         except TelemetryError as exc:
             raise exc.with_file(str(path)) from None
 
 
 class _Checked:
-    """A table :func:`read_table` has just checked (not checked twice)."""
+    """A table or compact columns just checked (not checked twice)."""
 
-    def __init__(self, table: NDArray) -> None:
-        self.table = table
+    def __init__(self, table: NDArray | None = None, *, columns: Columns | None = None) -> None:
+        self.table, self.columns = table, columns
         self.comments: tuple[str, ...] = ()

@@ -3,8 +3,10 @@
 The one loading path under :func:`~.telemetry.load_telemetry`, :meth:`~.Telemetry.load` and
 :func:`~.telemetry.parse_telemetry`. Nothing is read whole: a CSV file goes in blocks of
 :data:`BLOCK` bytes, Parquet in record batches of :data:`BATCH_ROWS` rows, each batch checked
-by :class:`~.telemetry_columns.Batches` as it arrives, so memory is the loaded table (about 100
-bytes a row) plus one block, whatever the file's size.
+by :class:`~.telemetry_columns.Batches` as it arrives and kept compact (ids as ``int32``
+codes: :class:`~.telemetry_columns.Columns`, about 38 bytes a row), so memory is the loaded
+rows plus one block, whatever the file's size; :func:`read_columns` returns them so, and
+:func:`read_table` as the structured array of :mod:`.telemetry`.
 
 * **CSV**: lines end at ``\\n`` only (U+2028 and a lone CR inside an id are the id's own
   characters, never line ends; CR LF line ends are accepted); a line starting with ``#`` is a
@@ -37,7 +39,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from labkit import io as lio
-from labkit.hexpuzzle.difficulty.telemetry_columns import Batches
+from labkit.hexpuzzle.difficulty.telemetry_columns import Batches, Columns
 from labkit.hexpuzzle.difficulty.telemetry_rules import (
     COLUMNS,
     MAX_BYTES,
@@ -45,7 +47,7 @@ from labkit.hexpuzzle.difficulty.telemetry_rules import (
     TelemetryError,
 )
 
-__all__ = ["BATCH_ROWS", "BLOCK", "PARQUET_SUFFIXES", "parse_csv", "read_table"]
+__all__ = ["BATCH_ROWS", "BLOCK", "PARQUET_SUFFIXES", "parse_csv", "read_columns", "read_table"]
 
 BLOCK = 16 * 1024 * 1024
 BATCH_ROWS = 1 << 18
@@ -55,19 +57,34 @@ COMMENTS_KEY = b"labkit.comments"
 
 def read_table(path: str | os.PathLike, *, max_rows: int = MAX_ROWS) -> tuple[NDArray, list]:
     """``(table, comment lines)`` of a telemetry CSV file, Parquet file or Parquet folder."""
+    columns, comments = read_columns(path, max_rows=max_rows)
+    return columns.structured(), comments
+
+
+def read_columns(path: str | os.PathLike, *, max_rows: int = MAX_ROWS) -> tuple[Columns, list]:
+    """``(compact columns, comment lines)`` of a telemetry CSV file, Parquet file or folder:
+    what :func:`read_table` returns before the structured array is built."""
+    import pyarrow as pa
+
     file = str(path)
     try:
-        if os.path.isdir(path) and not os.path.islink(path):
-            return _read_folder(Path(path), max_rows), []
-        if Path(path).suffix.lower() in PARQUET_SUFFIXES:
-            with _open_regular(path) as fh:
-                lio.record_read(path)
-                return _read_parquet(fh, max_rows, "")
-        with _open_regular(path) as fh:
-            lio.record_read(path)
-            return parse_csv(fh, max_rows=max_rows)
+        return _read_columns(path, max_rows)
     except TelemetryError as exc:
         raise (exc if exc.file else exc.with_file(file)) from None
+    finally:  # the batches' buffers back to the system, not kept by Arrow's allocator
+        pa.default_memory_pool().release_unused()
+
+
+def _read_columns(path: str | os.PathLike, max_rows: int) -> tuple[Columns, list]:
+    if os.path.isdir(path) and not os.path.islink(path):
+        return _read_folder(Path(path), max_rows), []
+    if Path(path).suffix.lower() in PARQUET_SUFFIXES:
+        with _open_regular(path) as fh:
+            lio.record_read(path)
+            return _read_parquet(fh, max_rows, "")
+    with _open_regular(path) as fh:
+        lio.record_read(path)
+        return _csv_columns(fh, max_rows)
 
 
 def _open_regular(path: str | os.PathLike) -> IO[bytes]:
@@ -151,6 +168,11 @@ def _header(text: str, number: int) -> tuple[int, list[int]]:
 
 def parse_csv(fh: IO[bytes], *, max_rows: int = MAX_ROWS) -> tuple[NDArray, list[str]]:
     """``(table, comment lines)`` of telemetry CSV read from a binary stream, block by block."""
+    columns, comments = _csv_columns(fh, max_rows)
+    return columns.structured(), comments
+
+
+def _csv_columns(fh: IO[bytes], max_rows: int) -> tuple[Columns, list[str]]:
     import pyarrow as pa
     import pyarrow.csv as pcsv
 
@@ -198,7 +220,7 @@ def parse_csv(fh: IO[bytes], *, max_rows: int = MAX_ROWS) -> tuple[NDArray, list
                     csv=True)  # fmt: skip
     if not width:
         raise TelemetryError("no header row", pointer="line 1")
-    return batches.table(), comments
+    return batches.columns(), comments
 
 
 def _explain(rows: list[bytes], numbers: list[int], width: int, exc: BaseException) -> None:
@@ -223,7 +245,7 @@ def _check_schema(schema: Any, where: str) -> None:
             raise TelemetryError("missing column", pointer=f"{where}column {name!r}")
 
 
-def _read_parquet(fh: Any, max_rows: int, where: str) -> tuple[NDArray, list]:
+def _read_parquet(fh: Any, max_rows: int, where: str) -> tuple[Columns, list]:
     import pyarrow as pa
     import pyarrow.parquet as pq
 
@@ -236,7 +258,7 @@ def _read_parquet(fh: Any, max_rows: int, where: str) -> tuple[NDArray, list]:
     if rows > max_rows:
         raise TelemetryError(f"holds {rows} rows, more than the limit of {max_rows} (pass "
                              "max_rows= to read more)")  # fmt: skip
-    batches = Batches(lambda i: f"{where}row {i + 1}", max_rows=max_rows)
+    batches = Batches(lambda i: f"{where}row {i + 1}", max_rows=max_rows, rows=rows)
     try:
         for batch in pf.iter_batches(batch_size=BATCH_ROWS, columns=list(COLUMNS)):
             batches.add({n: batch.column(n) for n in COLUMNS})
@@ -246,10 +268,10 @@ def _read_parquet(fh: Any, max_rows: int, where: str) -> tuple[NDArray, list]:
     raw = (pf.schema_arrow.metadata or {}).get(COMMENTS_KEY)
     if raw is not None:
         comments = lio.parse_json(raw.decode("utf-8", "replace"), error=TelemetryError)
-    return batches.table(), comments
+    return batches.columns(), comments
 
 
-def _read_folder(folder: Path, max_rows: int) -> NDArray:
+def _read_folder(folder: Path, max_rows: int) -> Columns:
     """Every ``*.parquet``/``*.pq`` file under ``folder`` (sorted), hive partitions included."""
     import pyarrow as pa
     import pyarrow.dataset as ds
@@ -275,7 +297,7 @@ def _read_folder(folder: Path, max_rows: int) -> NDArray:
         first, name = max((s, n) for s, n in starts if s <= i)
         return f"{name}: row {i - first + 1}"
 
-    batches = Batches(pointer, max_rows=max_rows)
+    batches = Batches(pointer, max_rows=max_rows, rows=rows)
     for fragment in dataset.get_fragments():
         starts.append((batches.rows, os.path.relpath(fragment.path, folder)))
         try:
@@ -286,4 +308,4 @@ def _read_folder(folder: Path, max_rows: int) -> NDArray:
                 batches.add({n: batch.column(n) for n in COLUMNS})
         except (pa.ArrowException, OSError) as exc:
             raise TelemetryError(f"not a Parquet file: {exc}", file=fragment.path) from None
-    return batches.table()
+    return batches.columns()
