@@ -66,9 +66,9 @@ MODULES: dict[str, tuple[str, list[str], bool]] = {
     "hex-scorer": (
         "labkit/hexpuzzle/difficulty/scoring.py",
         [
-            "tests/hexpuzzle/test_difficulty.py",
-            "tests/hexpuzzle/test_difficulty_rounding.py",
-            "tests/hexpuzzle/test_difficulty_contract.py",
+            "tests/hexpuzzle/difficulty/test_scoring.py",
+            "tests/hexpuzzle/difficulty/test_scoring_rounding.py",
+            "tests/hexpuzzle/difficulty/test_scoring_contract.py",
             "tests/hexpuzzle/test_shipped_campaign.py",
         ],
         False,
