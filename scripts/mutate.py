@@ -200,7 +200,7 @@ WAVES: list[tuple[str, str, list[str]]] = [
     ("funnel-improve", P + "improve.py", _FUNNEL),
     ("funnel-kernels", P + "_kernels.py", _FUNNEL),
     ("encounter-compare", S + "compare.py", [E + "test_compare.py"]),
-    ("encounter-paired", S + "paired.py", [E + "test_compare.py"]),
+    ("encounter-paired", S + "paired.py", [E + "sim/test_paired.py", E + "sim/test_compare.py"]),
     ("encounter-ratings", S + "ratings.py", [E + "test_ratings.py"]),
     ("encounter-importance", S + "importance.py", [E + "test_importance.py"]),
     ("encounter-tune-many", S + "tune_many.py", [E + "test_tune_many.py"]),
