@@ -55,10 +55,6 @@ NOT_YET_MIRRORED = {
     "hexpuzzle.playthrough.truth",
     "mapturn.state",
     "mapturn.world",
-    "pathfinding.draw",
-    "pathfinding.finder",
-    "pathfinding.map_file",
-    "pathfinding.tiles",
     "widgets.glossary",
     "widgets.skill_panel",
 }
