@@ -141,6 +141,7 @@ MODULES: dict[str, tuple[str, list[str], bool]] = {
         [
             "tests/pathfinding/test_grid.py",
             "tests/pathfinding/test_graph_search.py",
+            "tests/pathfinding/test_finder.py",
             "tests/pathfinding/test_kernels_reference.py",
         ],
         True,
@@ -149,7 +150,9 @@ MODULES: dict[str, tuple[str, list[str], bool]] = {
         "labkit/pathfinding/predicate.py",
         [
             "tests/pathfinding/test_predicate.py",
+            "tests/pathfinding/test_tiles.py",
             "tests/pathfinding/test_graph_search.py",
+            "tests/pathfinding/test_finder.py",
             "tests/pathfinding/test_pass_table.py",
             "tests/pathfinding/test_predicate_wrappers.py",
         ],
