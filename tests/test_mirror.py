@@ -35,8 +35,6 @@ NOT_YET_MIRRORED = {
     "hexpuzzle.difficulty.skill_report",
     "hexpuzzle.difficulty.telemetry_file",
     "hexpuzzle.difficulty.telemetry_read",
-    "hexpuzzle.evaluation.draw_evaluation",
-    "hexpuzzle.playthrough.draw",
     "mapturn.state",
     "mapturn.world",
     "widgets.glossary",
