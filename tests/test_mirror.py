@@ -34,7 +34,6 @@ NOT_YET_MIRRORED = {
     "hexpuzzle.difficulty.telemetry_read",
     "mapturn.state",
     "mapturn.world",
-    "widgets.glossary",
     "widgets.skill_panel",
 }
 
