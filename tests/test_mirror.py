@@ -34,7 +34,6 @@ NOT_YET_MIRRORED = {
     "hexpuzzle.difficulty.telemetry_read",
     "mapturn.state",
     "mapturn.world",
-    "widgets.skill_panel",
 }
 
 
