@@ -32,7 +32,6 @@ NOT_YET_MIRRORED = {
     "hexpuzzle.difficulty.skill_fit",
     "hexpuzzle.difficulty.telemetry_file",
     "hexpuzzle.difficulty.telemetry_read",
-    "mapturn.world",
 }
 
 
