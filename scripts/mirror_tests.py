@@ -91,6 +91,8 @@ def plan() -> dict[str, str]:
             new = f"tests/widgets/{path.name}"
         elif len(parts) == 2 and parts[0] in DOMAINS:
             name = path.stem[len("test_") :]
+            if (PACKAGE / parts[0] / f"{name}.py").exists():
+                continue  # the test of the domain's top-level module of that name: it stays
             homes = by_domain[parts[0]].get(name, [])
             if name.startswith("cli_") and Path("cli", name[4:] + ".py") in by_domain[parts[0]].get(
                 name[4:], []

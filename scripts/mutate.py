@@ -66,10 +66,10 @@ MODULES: dict[str, tuple[str, list[str], bool]] = {
     "hex-scorer": (
         "labkit/hexpuzzle/difficulty/scoring.py",
         [
-            "tests/hexpuzzle/test_difficulty.py",
-            "tests/hexpuzzle/test_difficulty_rounding.py",
-            "tests/hexpuzzle/test_difficulty_contract.py",
-            "tests/hexpuzzle/test_campaign.py",
+            "tests/hexpuzzle/difficulty/test_scoring.py",
+            "tests/hexpuzzle/difficulty/test_scoring_rounding.py",
+            "tests/hexpuzzle/difficulty/test_scoring_contract.py",
+            "tests/hexpuzzle/test_shipped_campaign.py",
         ],
         False,
     ),
@@ -141,6 +141,7 @@ MODULES: dict[str, tuple[str, list[str], bool]] = {
         [
             "tests/pathfinding/test_grid.py",
             "tests/pathfinding/test_graph_search.py",
+            "tests/pathfinding/test_finder.py",
             "tests/pathfinding/test_kernels_reference.py",
         ],
         True,
@@ -149,7 +150,9 @@ MODULES: dict[str, tuple[str, list[str], bool]] = {
         "labkit/pathfinding/predicate.py",
         [
             "tests/pathfinding/test_predicate.py",
+            "tests/pathfinding/test_tiles.py",
             "tests/pathfinding/test_graph_search.py",
+            "tests/pathfinding/test_finder.py",
             "tests/pathfinding/test_pass_table.py",
             "tests/pathfinding/test_predicate_wrappers.py",
         ],
@@ -164,9 +167,17 @@ H, E, M = "tests/hexpuzzle/", "tests/encounter/", "tests/mapturn/"
 D, P, S = "labkit/hexpuzzle/difficulty/", "labkit/hexpuzzle/playthrough/", "labkit/encounter/sim/"
 V = "labkit/hexpuzzle/evaluation/"
 _SKILL = [H + "test_skill.py", H + "test_skill_exact.py"]
-_DROPOUT = [H + "test_skill_dropout.py", H + "test_skill_exact.py"]
+_DROPOUT = [
+    H + "test_skill_dropout.py",
+    H + "test_skill_exact.py",
+    H + "difficulty/test_skill_quit.py",
+    H + "difficulty/test_skill_joint.py",
+    H + "difficulty/test_skill_sim.py",
+]
 _PLAYERS = [H + "test_players.py", H + "test_players_progression.py", H + "test_skill_exact.py"]
-_FUNNEL = [H + "test_funnel.py", H + "test_funnel_kernel.py"]
+_FUNNEL = [H + "test_funnel.py", H + "playthrough/test_simulate_kernel.py"] + [
+    H + f"playthrough/test_{m}.py" for m in ("compare", "holdout", "improve", "model", "report")
+]
 _SHARE = ["tests/share/test_bundle.py", "tests/share/test_verify_exact.py"]
 _CURVE = [H + "test_curve.py", H + "test_curve_exact.py"]
 _SWEEP = [E + "test_sweep.py", E + "test_sweep_exact.py"]
@@ -192,13 +203,13 @@ WAVES: list[tuple[str, str, list[str]]] = [
     ("funnel-improve", P + "improve.py", _FUNNEL),
     ("funnel-kernels", P + "_kernels.py", _FUNNEL),
     ("encounter-compare", S + "compare.py", [E + "test_compare.py"]),
-    ("encounter-paired", S + "paired.py", [E + "test_compare.py"]),
+    ("encounter-paired", S + "paired.py", [E + "sim/test_paired.py", E + "sim/test_compare.py"]),
     ("encounter-ratings", S + "ratings.py", [E + "test_ratings.py"]),
     ("encounter-importance", S + "importance.py", [E + "test_importance.py"]),
     ("encounter-tune-many", S + "tune_many.py", [E + "test_tune_many.py"]),
-    ("hex-evaluation", V + "evaluate.py", [H + "test_evaluation.py"]),
-    ("hex-evaluation-measures", V + "measures.py", [H + "test_evaluation.py"]),
-    ("hex-evaluation-baselines", V + "baselines.py", [H + "test_evaluation.py"]),
+    ("hex-evaluation", V + "evaluate.py", [H + "evaluation/test_evaluate.py"]),
+    ("hex-evaluation-measures", V + "measures.py", [H + "evaluation/test_measures.py"]),
+    ("hex-evaluation-baselines", V + "baselines.py", [H + "evaluation/test_baselines.py"]),
 ]  # fmt: skip
 for _name, _file, _tests in WAVES:
     MODULES[_name] = (_file, _tests, _file.endswith("_kernels.py"))

@@ -23,9 +23,7 @@ from matplotlib.figure import Figure
 from labkit import ArgumentError, encounter, hexpuzzle, mapturn
 from labkit.encounter import draw as enc_draw
 from labkit.encounter import draw_sim
-from labkit.encounter.records.playback import playback
 from labkit.encounter.rules.balance import PriorityRule
-from labkit.hexpuzzle import coords
 from labkit.hexpuzzle import draw as hex_draw
 from labkit.mapturn import draw as map_draw
 
@@ -59,7 +57,6 @@ def _tuned() -> Any:
 
 
 TRACE = encounter.GameSession(encounter.SimulationSettings(seed=2, max_steps=20)).run()
-FRAMES = list(playback(TRACE))
 SUMMARY = pd.DataFrame({"life": [3, 5], "n": [10, 10], "npc_win": [0.8, 0.4],
                         "npc_win_lo": [0.5, 0.2], "npc_win_hi": [0.9, 0.7],
                         "monster_win": [0.2, 0.6], "monster_win_lo": [0.1, 0.3],
@@ -194,63 +191,3 @@ def test_update_priority_follows_the_clamped_rule() -> None:
     # P = clamp(base + per_agility * difference, min, max) over differences -3..3
     expected = [100 * min(max(0.3 + 0.25 * d, 0.05), 0.7) for d in range(-3, 4)]
     assert [b.get_height() for b in bars] == pytest.approx(expected)
-
-
-def test_update_board_moves_actors_corpses_and_sound_to_the_frame() -> None:
-    first, last = FRAMES[0], FRAMES[-1]
-    art = draw_sim.draw_board(TRACE.map)
-    draw_sim.update_board(art, first)
-    assert len(art["corpses"].get_offsets()) == 0
-    draw_sim.update_board(art, last)
-    alive = {a: st["position"] for a, st in last.actors.items() if st["alive"]}
-    offsets = art["actors"].get_offsets()
-    assert len(offsets) == len(alive) and len(alive) < len(first.actors)
-    for (ox, oy), (x, y) in zip(offsets, alive.values()):  # in its room's square
-        assert abs(ox - x) < 0.5 and abs(oy - y) < 0.5
-    assert art["corpses"].get_offsets().tolist() == [list(p) for _, p in last.corpses]
-    (sx, sy, level), *_ = last.sounds  # a level-N sound reaches N - 1 rooms each way
-    square = art["sounds"][0]
-    assert square.get_visible()
-    assert square.get_x() == pytest.approx(sx - (level - 1) - 0.5)
-    assert square.get_width() == pytest.approx(2 * (level - 1) + 1)
-    assert f"step {last.step}" in art["ax"].get_title()
-
-
-def test_update_floor_follows_the_hero_and_the_enemies() -> None:
-    world = _tower_world()
-    art = map_draw.draw_floor(world)
-    assert len(art["labels"]) == 4  # slime, guard, skeleton, bat on F1
-    world.remove_block("F1", 5, 1)  # the slime
-    world.hero.x, world.hero.y = 2, 3
-    map_draw.update_floor(art, world)
-    assert (list(art["hero"].get_xdata()), list(art["hero"].get_ydata())) == ([2], [3])
-    assert sorted(t.get_position() for t in art["labels"]) == [(1, 5), (5, 5), (9, 5)]
-    assert all(t.axes is art["image"].axes for t in art["labels"])
-    empty = art["image"].get_array()[5, 3]  # (3, 5) is an empty floor cell in both
-    assert art["image"].get_array()[1, 5].tolist() == empty.tolist()
-
-
-def test_update_raster_shows_the_new_timeline() -> None:
-    image = map_draw.draw_raster(mapturn.gauge_timeline([1.0, 2.0], 6))
-    # cost 1 acts every tick, cost 4 every fourth; three enemies over 8 ticks
-    map_draw.update_raster(image, mapturn.gauge_timeline([1.0, 4.0, 1.0], 8))
-    shown = np.asarray(image.get_array())
-    assert shown.shape == (3, 8)
-    assert shown[0].tolist() == [1] * 8 and shown[2].tolist() == [1] * 8
-    assert shown[1].sum() == 2
-    assert [t.get_text() for t in image.axes.get_yticklabels()] == ["cost 1", "cost 4", "cost 1"]
-
-
-def test_hexpuzzle_update_redraws_a_new_level_and_a_trace_in_place() -> None:
-    plot = hex_draw.draw(LEVEL, ax=_new_axes(), tile_colours=("black",) * 4)
-    bigger = hexpuzzle.Level.hexagon(3, tiles=[("x", 2, 0, 1), ("y", -1, 1, 4), ("z", 0, 0, 0)])
-    hex_draw.update(plot, bigger)
-    drawn = [p.vertices[:-1].mean(axis=0) for p in plot.tiles.get_paths()]  # hexagon centres
-    expected = [coords.centre(t.q, t.r) for t in bigger.tiles]
-    assert sorted(np.round(drawn, 6).tolist()) == sorted(np.round(expected, 6).tolist())
-    assert len(plot.cells.get_paths()) == len(bigger.board.cells)
-    assert {_rgba(c) for c in plot.tiles.get_facecolor()} == {_rgba("black")}  # style kept
-    t = hexpuzzle.trace_tap(bigger, "x")
-    hex_draw.update(plot, t, title="x taps")
-    assert np.allclose(np.column_stack(plot.planned.get_data()), t.path)
-    assert plot.ax.get_title() == "x taps" and plot.trace is t

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import numpy as np
-import pytest
 
 from labkit.pathfinding import (
     EIGHT_WAY,
@@ -12,7 +11,6 @@ from labkit.pathfinding import (
     Direction,
     GameMap,
     MapGraphBuilder,
-    MapLayer,
     NoTilePassPredicate,
     PassBit,
     PassCheck,
@@ -28,10 +26,6 @@ def check(m, curr, nxt, d=None):
     if d is None:
         d = Direction.from_offset(nxt[0] - curr[0], nxt[1] - curr[1])
     return PassCheck(curr, nxt, d, m)
-
-
-def test_pass_bit_values():
-    assert (PassBit.UP, PassBit.RIGHT, PassBit.DOWN, PassBit.LEFT) == (1, 2, 4, 8)
 
 
 def two_cells(tile_a: TileDef | None, tile_b: TileDef | None, vertical=False) -> GameMap:
@@ -184,16 +178,3 @@ def test_custom_predicate_forbids_one_tile_number_keeps_hits():
     assert P.can_pass(check(m, (0, 0), (1, 0)))
     assert not p.can_pass(check(m, (0, 0), (1, 0)))
     assert p.can_pass(check(m, (1, 0), (2, 0))) and p.should_hit(check(m, (1, 0), (2, 0)))
-
-
-def test_layers_reject_unknown_tile_numbers_and_mismatched_sizes():
-    from labkit.pathfinding import MapError
-
-    with pytest.raises(MapError, match="unknown tile numbers"):
-        GameMap([], event=[[0, 7]])
-    with pytest.raises(MapError, match="same size"):
-        GameMap([], event=[[0, 0]], layers={"deco": [[0]]})
-    with pytest.raises(MapError, match="pass bits"):
-        TileDef(1, in_pass=16)
-    with pytest.raises(MapError):
-        MapLayer([[-1]])

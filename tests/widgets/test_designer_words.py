@@ -164,24 +164,6 @@ def test_the_scan_finds_what_the_issue_saw():
     assert code_terms(["NPC win rate 0.5 at monster life 4 (wounds it takes)"]) == []
 
 
-def test_skill_view_flags_out_of_order_neighbours_with_the_chance_the_order_is_wrong():
-    from types import SimpleNamespace
-
-    import numpy as np
-
-    from labkit.widgets.skill_panel import SkillPanel
-
-    panel = SkillPanel.__new__(SkillPanel)
-    half = 1.959964 * 0.5  # every level's standard error 0.5
-    beta = np.array([0.0, 1.0, 0.5, 2.0])
-    ci = np.column_stack([beta - half, beta + half])
-    panel.model = SimpleNamespace(level_ids=["a", "b", "c", "d"], difficulty=beta, difficulty_ci=ci)
-    (flag,) = panel.out_of_order()
-    assert (flag["earlier"], flag["later"], flag["at"]) == ("b", "c", 2)
-    # drop 0.5 over sqrt(0.5² + 0.5²) = 0.7071: Φ(0.7071) = 0.7602 (normal table)
-    assert abs(flag["p_wrong"] - 0.7602) < 1e-3
-
-
 def test_goal_seek_answers_at_least_and_at_most():
     from labkit.widgets._probability_goal import solve
 

@@ -21,8 +21,8 @@ per attempt, and one per stop decision that can happen. Drawing on demand, not a
 possible attempt beforehand, is what makes the kernel fast: most players never see most levels.
 
 The reference is a plain-Python game written loop for loop in
-``tests/hexpuzzle/test_funnel_kernel.py``; the tests check that it and the kernel (compiled and
-``py_func``) return the same counts.
+``tests/hexpuzzle/playthrough/test_simulate_kernel.py``; the tests check that it and the kernel
+(compiled and ``py_func``) return the same counts.
 """
 
 from __future__ import annotations

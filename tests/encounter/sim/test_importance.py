@@ -11,7 +11,7 @@ import pytest
 
 from labkit import ArgumentError
 from labkit.encounter import SimulationSettings, importance
-from labkit.encounter.sim.importance import SEED_BLOCK, sobol_estimates
+from labkit.encounter.sim.importance import SEED_BLOCK
 
 A, B = 7.0, 0.1
 GAMES = 4
@@ -93,36 +93,6 @@ def test_a_knob_that_only_reshuffles_the_luck_has_no_total_effect():
     assert imp.matters == ["a"] and imp.tiers() == [["a"], ["b"]]
 
 
-def test_estimators_are_scipys():
-    from scipy.stats import sobol_indices
-
-    gen = np.random.default_rng(3)
-    f_a, f_b = gen.normal(size=64), gen.normal(size=64)
-    f_ab = gen.normal(size=(3, 64)) + f_a
-    ours = sobol_estimates(f_a, f_b, f_ab)
-    ref = sobol_indices(func={"f_A": f_a[None], "f_B": f_b[None], "f_AB": f_ab[:, None]}, n=64)
-    np.testing.assert_allclose(ours[0], ref.first_order.ravel(), rtol=1e-12)
-    np.testing.assert_allclose(ours[1], ref.total_order.ravel(), rtol=1e-12)
-
-
-def test_agrees_with_salib_on_plain_ishigami():
-    from SALib.analyze import sobol as salib_sobol
-    from SALib.sample import sobol as salib_sample
-
-    problem = {"num_vars": 3, "names": ["x1", "x2", "x3"], "bounds": [[-math.pi, math.pi]] * 3}
-    x = salib_sample.sample(problem, 1024, calc_second_order=False, seed=1)
-    ref = salib_sobol.analyze(problem, ishigami(*x.T), calc_second_order=False, seed=1)
-    imp = importance(None, KNOBS, seeds=range(4096), games=1, method="sobol", n=1024,
-                     outcome="steps", progress=False,
-                     response=lambda p, s: {"steps": np.full(s.size, ishigami(
-                         p["x1"], p["x2"], p["x3"]))})  # fmt: skip
-    t = imp.table.set_index(["knob", "index"])["value"]
-    for i, name in enumerate(problem["names"]):
-        assert abs(t[name, "first"] - ref["S1"][i]) < 0.05
-        assert abs(t[name, "total"] - ref["ST"][i]) < 0.05
-    assert abs(t[SEED_BLOCK, "total"]) < 1e-12  # no noise at all: the seed block explains none
-
-
 def test_morris_linear_model_effects_exact():
     # f = 3 a - 2 b (+ a seed's own 0/1): elementary effects over the whole range are exact
     def response(point, seeds):
@@ -184,52 +154,3 @@ def test_bad_arguments_are_named():
                    progress=False)  # fmt: skip
     with pytest.raises(ArgumentError, match="no such balance field"):
         importance(SimulationSettings(), {"/characters/monster/lives": (2, 5)})
-
-
-def test_resumes_from_its_parts(tmp_path):
-    from labkit.encounter import SweepError
-    from labkit.encounter.sim.importance_parts import PART
-
-    def run(**kw):
-        return importance(None, KNOBS, seeds=range(NOISE.size), games=GAMES, method="sobol",
-                          n=256, outcome="steps", response=ishigami_response, progress=False,
-                          out=tmp_path, **kw)  # fmt: skip
-
-    first = run()
-    parts = sorted(tmp_path.glob("part-*.json"))
-    assert len(parts) == -(-256 * 6 // PART) and first.games == 256 * 6 * GAMES
-    parts[-1].unlink()  # as if stopped before the last part was saved
-    again = run()
-    assert again.table.equals(first.table)
-    assert again.games == (256 * 6 - PART * (len(parts) - 1)) * GAMES  # the missing part only
-    with pytest.raises(SweepError, match="games differs"):
-        importance(
-            None,
-            KNOBS,
-            seeds=range(NOISE.size),
-            games=2,
-            method="sobol",
-            n=256,
-            outcome="steps",
-            response=ishigami_response,
-            progress=False,
-            out=tmp_path,
-        )
-
-
-def test_a_second_process_on_the_same_folder_is_refused(tmp_path):
-    from labkit.encounter import SweepError
-    from labkit.encounter.sim.sweep_folder import hold
-
-    def run():
-        return importance(None, KNOBS, seeds=range(NOISE.size), games=GAMES, method="morris",
-                          outcome="steps", response=ishigami_response, progress=False,
-                          out=tmp_path)  # fmt: skip
-
-    with hold(tmp_path):
-        with pytest.raises(SweepError, match="another process is running an importance run"):
-            run()
-        assert not list(tmp_path.glob("*.json"))  # nothing played, nothing written
-    assert run().games > 0  # released: the next run goes ahead
-
-

@@ -182,15 +182,6 @@ def test_begin_new_action_resets_flags():
     assert npc.flags == {}
 
 
-def test_bad_settings_name_the_field():
-    with pytest.raises(SimulationError, match="/difficulty/1"):
-        SimulationSettings(difficulty=(1, 7))
-    with pytest.raises(SimulationError, match="do not fit"):
-        SimulationSettings(width=2, height=1, npcs=2, monsters=1)
-    with pytest.raises(SimulationError, match="/balance"):
-        SimulationSettings(balance={"/characters/dragon/life": 3})
-
-
 @pytest.mark.parametrize("seed", range(4))
 def test_neither_fighter_hears_its_own_fight_but_a_bystander_does(seed):
     # A fight is noise made by both fighters (emitters do not hear their own sound); a third

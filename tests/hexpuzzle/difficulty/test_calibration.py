@@ -7,18 +7,15 @@ import dataclasses
 import numpy as np
 import pytest
 
-from labkit import ArgumentError
 from labkit.hexpuzzle.difficulty.fit import (
-    CalibrationError,
-    band_edges,
     calibrate,
     example_difficulties,
     strengths,
 )
-from labkit.hexpuzzle.difficulty.observed import COMPONENTS, INDEX_WEIGHTS, Rows, observed_index
 from labkit.hexpuzzle.difficulty.players import simulate_telemetry, telemetry_from_weights
 from labkit.hexpuzzle.difficulty.scoring import PARTS, WEIGHTS, score
 from labkit.hexpuzzle.difficulty.telemetry import make_table
+from tests.hexpuzzle.difficulty.test_observed import reference_index
 
 TRUTH = {"size": 12.0, "turns": 8.0, "layers": 22.0, "blocking": 0.0, "rotation": 30.0,
          "pressure": 10.0}  # fmt: skip
@@ -112,40 +109,6 @@ def test_report_is_complete_and_consistent(recovered):
     assert cal.band(e1 - 0.5) == "easy" and cal.band(e3) == "challenge"
 
 
-def reference_index(table, sizes):
-    """Plain loops over rows: the documented formula, one level at a time."""
-    out = {}
-    for lid, n in sizes.items():
-        rows = [r for r in table.tolist() if r[0] == lid]
-        first = [r for r in rows if r[2] == 1]
-        comps = [
-            np.mean([not r[9] for r in first]),
-            np.mean([min(1.0, r[4] / n) for r in rows]),
-            np.mean([r[5] > 0 for r in rows]),
-            np.mean([r[7] > 0 for r in rows]),
-            np.mean([min(1.0, r[8] / 240.0) for r in rows]),
-        ]
-        a = [INDEX_WEIGHTS[c] for c in COMPONENTS]
-        out[lid] = 100 * np.dot(comps, a) / sum(a)
-    return out
-
-
-def test_observed_index_matches_plain_reference_and_weighted_means():
-    from labkit.hexpuzzle.shipped_campaign import campaign
-
-    levels = campaign()[:4]
-    table = simulate_telemetry(levels, 12, rng=5)
-    sizes = {lv.id: len(lv.tiles) for lv in levels}
-    obs = observed_index(table, levels)
-    assert np.allclose(obs.index, list(reference_index(table, sizes).values()))
-    # Bootstrap multiplicities are the same as duplicated rows.
-    rows = Rows(table, sizes, 240.0)
-    counts = np.random.default_rng(0).integers(0, 3, rows.n_players)
-    doubled = np.repeat(table, counts[rows.player])
-    assert np.allclose(rows.means(counts[rows.player].astype(float)),
-                       Rows(doubled, sizes, 240.0).means(), equal_nan=True)  # fmt: skip
-
-
 def test_skipped_levels_and_unmatched_rows():
     levels = example_difficulties(10, rng=1)
     tele = telemetry_from_weights(levels[:9], {"layers": 40}, players=30, rng=2)
@@ -165,28 +128,6 @@ def test_skipped_levels_and_unmatched_rows():
     assert "rows for unknown levels: 1" in cal.report()
     assert cal.scores[0] is None and cal.scores[9] is not None
     assert np.isnan(cal.residuals[9])
-
-
-def test_errors_name_what_is_wrong():
-    levels = example_difficulties(7, rng=1)
-    tele = telemetry_from_weights(levels, {"layers": 40}, players=5, rng=2)
-    with pytest.raises(CalibrationError, match="at least 8"):
-        calibrate(tele, levels)
-    more = example_difficulties(9, rng=1)
-    with pytest.raises(ArgumentError, match=r"index_weights\['hints'\]: must be a number >= 0"):
-        calibrate(tele, more, index_weights={**INDEX_WEIGHTS, "hints": -1})
-    with pytest.raises(ValueError, match="band_targets"):
-        calibrate(tele, more, band_targets=(0.5, 0.6, 0.7))
-    with pytest.raises(ValueError, match="bootstrap"):
-        calibrate(tele, more, bootstrap="rows")
-
-
-def test_band_edges_fall_back_when_success_does_not_fall():
-    pred = np.array([10.0, 30.0, 50.0, 70.0])
-    edges, derived = band_edges(pred, np.array([0.9, 0.7, 0.5, 0.3]))
-    assert derived and np.allclose(edges, [15.0, 35.0, 55.0])
-    edges, derived = band_edges(pred, np.array([0.3, 0.5, 0.7, 0.9]))
-    assert not derived and edges.tolist() == [30.0, 50.0, 70.0]
 
 
 def test_bootstrap_modes_and_no_bootstrap():

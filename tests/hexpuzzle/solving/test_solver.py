@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections import deque
-from types import SimpleNamespace
 
 import numpy as np
 import pytest
@@ -13,37 +12,10 @@ from labkit.hexpuzzle.game import PuzzleState
 from labkit.hexpuzzle.level import Level
 from labkit.hexpuzzle.solving import _kernels as _solver_kernels
 from labkit.hexpuzzle.solving.contacts import contact_table
-from labkit.hexpuzzle.solving.hints import advise, hint
 from labkit.hexpuzzle.solving.solver import Action, play_actions, solve
 from labkit.hexpuzzle.tap_trace import trace_tap
 from tests.hexpuzzle.helpers import random_level, ring_loop_level
-
-
-def _view(level: Level, mask: int):
-    """A duck-typed game view: ``level`` with only the tiles of ``mask`` on the board."""
-    active = np.array([bool(mask >> i & 1) for i in range(len(level.tiles))], dtype=np.bool_)
-    return SimpleNamespace(level=level, active=active)
-
-
-def _exits_by_trace(level: Level, orientation: int, mask: int) -> int:
-    turned = level.rotated(orientation)
-    view = _view(turned, mask)
-    out = 0
-    for i, t in enumerate(level.tiles):
-        if mask >> i & 1 and trace_tap(view, t.id).outcome == "exit":
-            out |= 1 << i
-    return out
-
-
-@pytest.mark.parametrize("seed", range(8))
-def test_contact_table_agrees_with_trace(seed):
-    level = random_level(seed, radius=2 + seed % 2, n_tiles=5 + seed)
-    table = contact_table(level)
-    rng = np.random.default_rng(seed)
-    for _ in range(12):
-        o = int(rng.integers(6))
-        mask = int(rng.integers(1, table.full + 1))
-        assert table.exitable(o, mask) == _exits_by_trace(level, o, mask)
+from tests.hexpuzzle.solving.test_contacts import _exits_by_trace
 
 
 def _closure_reference(exits, blockers, remaining):
@@ -177,27 +149,3 @@ def test_solve_from_a_game_state_and_bad_inputs():
         solve(level, max_states=0)
     with pytest.raises(TypeError, match="Level or a PuzzleState"):
         solve("level.json")
-
-
-def test_hints_follow_a_minimum_rotation_solution_to_the_end():
-    level = Level.load("data/levels/03-two-turns.json")
-    game = PuzzleState(level)
-    best = solve(level).rotations
-    while game.status == "playing":
-        kind, arg = hint(game)
-        game.tap(arg) if kind == "tap" else game.rotate(arg)
-    assert game.status == "won" and game.rotations == best
-    assert game.hints_used == len(level.tiles) + best
-    assert advise(game).status == "won" and game.hints_used == len(level.tiles) + best + 1
-
-
-def test_hint_answers_when_there_is_no_solution():
-    stuck = PuzzleState(Level.hexagon(2, tiles=[("a", 0, 0, 3), ("b", 0, 1, 0)], move_limit=5))
-    advice = advise(stuck)
-    assert (advice.status, advice.action) == ("unsolvable", None)
-    assert "no solution from here" in advice.message
-    assert advise(stuck, max_states=2).status == "undetermined"
-    short = PuzzleState(Level.hexagon(2, tiles=[("a", 1, 1, 0), ("b", 0, 0, 5)], move_limit=2))
-    short.tap("a")  # blocked: one step gone, two tiles left
-    assert advise(short).status == "out_of_steps" and hint(short) is None
-    assert short.hints_used == 2

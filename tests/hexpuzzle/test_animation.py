@@ -1,5 +1,5 @@
-"""Animations: a solution played tap by tap, a sweep scrubbed, a game played back; GIF files
-are identical for the same input (also from another process), MP4 only with ffmpeg."""
+"""Animations: a solution played tap by tap, a sweep scrubbed; GIF files are identical for the
+same input (also from another process), MP4 only with ffmpeg."""
 
 from __future__ import annotations
 
@@ -86,7 +86,7 @@ def test_gif_is_deterministic_and_shows_the_play(tmp_path):
     assert sha(one) == sha(two)
     code = (
         "from labkit.hexpuzzle import animate, save_animation;"
-        "from tests.test_animation import LEVEL;"
+        "from tests.hexpuzzle.test_animation import LEVEL;"
         f"save_animation(animate(LEVEL, frames_per_tap=4, size=3), {str(tmp_path / 'three.gif')!r},"
         " fps=8, dpi=50)"
     )
@@ -127,24 +127,3 @@ def test_mp4_with_ffmpeg_is_deterministic(tmp_path):
     for name in ("a.mp4", "b.mp4"):
         save_animation(animate(LEVEL, frames_per_tap=3, size=2), tmp_path / name, dpi=50)
     assert sha(tmp_path / "a.mp4") == sha(tmp_path / "b.mp4")
-
-
-def test_sim_animate_cli_and_trace_viewer_save(tmp_path):
-    from labkit.cli import main
-    from labkit.encounter import SimulationTrace
-    from labkit.widgets import TraceViewer
-
-    game = tmp_path / "game.json"
-    assert main(["sim", "run", "--seed", "2", "--max-steps", "10", "--out", str(game)]) == 0
-    out = tmp_path / "game.gif"
-    assert main(["sim", "animate", str(game), "--out", str(out), "--fps", "5"]) == 0
-    again = tmp_path / "again.gif"
-    assert main(["sim", "animate", str(game), "--out", str(again), "--fps", "5"]) == 0
-    assert sha(out) == sha(again)
-    loaded = SimulationTrace.load(game)
-    with Image.open(out) as im:
-        assert 1 < im.n_frames <= loaded.steps + 1  # identical frames are merged
-    viewer = TraceViewer(str(game))
-    viewer.save(str(tmp_path / "viewer.gif"), fps=5)
-    assert sha(tmp_path / "viewer.gif") == sha(out)
-    assert main(["sim", "animate", str(game), "--out", str(tmp_path / "x.txt")]) == 2

@@ -2,15 +2,12 @@
 
 from __future__ import annotations
 
-import argparse
 import json
 import math
 
 import pytest
 
-from labkit import LabkitError
 from labkit.hexpuzzle import shipped_campaign as camp
-from labkit.hexpuzzle.cli.solver import register_solver_commands
 from labkit.hexpuzzle.difficulty.scoring import score
 from labkit.hexpuzzle.solving.solver import play_actions, solve
 
@@ -126,50 +123,3 @@ def test_slots_regenerate_identically(position):
     assert recipe["slack"][0] <= level.move_limit - len(level.tiles) <= recipe["slack"][1]
     rotations = solve(level).rotations
     assert recipe["rotations"][0] <= rotations <= recipe["rotations"][1]
-
-
-def test_campaign_file_errors_name_the_pointer(tmp_path):
-    doc = json.loads(json.dumps(DOC))
-    doc["levels"][3]["level"]["moveLimit"] = 0
-    bad = tmp_path / "bad.json"
-    bad.write_text(json.dumps(doc))
-    with pytest.raises(LabkitError, match=r"/levels/3/level/moveLimit.*\(got 0\)"):
-        camp.load(bad)
-
-
-def _run(*argv):
-    parser = argparse.ArgumentParser()
-    register_solver_commands(parser.add_subparsers(dest="cmd", required=True))
-    args = parser.parse_args(argv)
-    return args.func(args)
-
-
-def test_cli_solve_hint_score(capsys):
-    assert _run("solve", "data/levels/03-two-turns.json") == 0
-    assert "solved with 2 rotation(s)" in capsys.readouterr().out
-    assert _run("solve", "data/levels/03-two-turns.json", "--json") == 0
-    assert json.loads(capsys.readouterr().out)["rotations"] == 2
-    assert _run("hint", "data/levels/02-one-turn.json") == 0
-    assert capsys.readouterr().out.strip() == "one-turn: tap t0"
-    assert _run("score", "data/levels/02-one-turn.json", str(camp.campaign_path())) == 0
-    lines = capsys.readouterr().out.splitlines()
-    assert len(lines) == 2 + 1 + 24 and lines[2].split()[:3] == ["one-turn", "34", "intermediate"]
-
-
-def test_cli_generate_and_campaign_slot(tmp_path, capsys):
-    assert _run("generate", "--seed", "5", "--count", "2", "--out", str(tmp_path)) == 0
-    files = sorted(p.name for p in tmp_path.glob("*.json"))
-    assert files == ["gen-5-00.json", "gen-5-01.json"]
-    assert _run("solve", str(tmp_path / files[0])) == 0
-    assert "wrote 2 level(s)" in capsys.readouterr().out
-
-
-def test_cli_campaign_writes_a_reproducible_file(tmp_path, monkeypatch, capsys):
-    small = (camp._recipe(2, [4, 4], [1, 1], [2, 2], 0.5),) * 2
-    monkeypatch.setattr(camp, "RECIPES", small)
-    out1, out2 = tmp_path / "a.json", tmp_path / "b.json"
-    assert _run("campaign", "--out", str(out1), "--seed", "3") == 0
-    assert _run("campaign", "--out", str(out2), "--seed", "3") == 0
-    assert out1.read_bytes() == out2.read_bytes()
-    assert [lv.id for lv in camp.load(out1)] == ["main-01", "main-02"]
-    assert "2 levels" in capsys.readouterr().out

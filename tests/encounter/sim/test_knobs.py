@@ -1,0 +1,120 @@
+"""Knobs, outcomes and the game player: designer labels, whole knobs taking every value in equal
+shares, the range checks, engine rows as outcomes, and a player that plays each (point, seed)
+once. Expected values are written from the module's recorded rules."""
+
+from __future__ import annotations
+
+import re
+from concurrent.futures import ThreadPoolExecutor
+
+import numpy as np
+import pytest
+
+from labkit import ArgumentError
+from labkit.encounter.sim.knobs import (
+    OUTCOMES,
+    GamePlayer,
+    Knob,
+    knob_label,
+    knob_list,
+    outcome_rows,
+)
+from labkit.encounter.sim.settings import SimulationSettings
+from labkit.encounter.status import EndReason
+
+
+@pytest.mark.parametrize(
+    "name, label",
+    [
+        ("/characters/monster/life", "monster life (life points)"),
+        ("/weapons/revolver/damage", "revolver damage (wounds)"),
+        ("/tables/hit/3", "hit chance at score 3 (probability)"),
+        ("/card_pool/stock/long_knife", "long knifes in the card pool (cards)"),
+        ("/priority/base", "priority base (probability)"),
+        ("/combat/max_rounds", "combat max rounds (rounds)"),
+        ("npcs", "NPCs (NPCs)"),
+        ("max_steps", "step limit (steps)"),
+        ("x1", "x1"),  # a stand-in model's own knob
+    ],
+)
+def test_knobs_are_labelled_in_the_designers_words(name, label):
+    assert knob_label(name) == label
+
+
+def test_a_whole_knob_gives_every_value_an_equal_share():
+    k = Knob("/characters/monster/life", 2, 4, True)
+    assert [k.value(u) for u in (0.0, 0.33, 0.34, 0.66, 0.67, 0.999, 1.0)] == [2, 2, 3, 3, 4, 4, 4]
+    shares = np.bincount([k.value(u) for u in np.linspace(0, 1, 3000, endpoint=False)])
+    assert shares[2:].tolist() == [1000, 1000, 1000]
+    assert k.unit == "life points" and k.text(3) == "3"
+
+
+def test_a_real_knob_maps_the_unit_interval_linearly():
+    k = Knob("/priority/base", 0.3, 0.7, False)
+    assert [k.value(u) for u in (0.0, 0.25, 1.0)] == pytest.approx([0.3, 0.4, 0.7])
+    assert k.text(0.123456) == "0.123" and k.unit == "probability"
+
+
+def test_knob_list_keeps_the_order_and_tells_whole_from_real():
+    ks = knob_list(None, {"npcs": (1, 5), "/priority/base": (0.3, 0.7), "width": (2, 6.0)})
+    assert [k.name for k in ks] == ["npcs", "/priority/base", "width"]
+    assert [k.integer for k in ks] == [True, False, False]
+
+
+@pytest.mark.parametrize(
+    "knobs, argument, message",
+    [
+        ({}, "knobs", "must map knob names"),
+        ({"npcs": 3}, "knobs['npcs']", "must be (low, high)"),
+        ({"npcs": (1, float("inf"))}, "knobs['npcs']", "finite numbers"),
+        ({"npcs": (True, 3)}, "knobs['npcs']", "finite numbers"),
+        ({"npcs": (3, 1)}, "knobs['npcs']", "needs low < high"),
+    ],
+)
+def test_bad_ranges_are_refused_naming_the_knob(knobs, argument, message):
+    with pytest.raises(ArgumentError, match=re.escape(message)) as err:
+        knob_list(None, knobs)
+    assert err.value.argument == argument
+
+
+def test_a_knob_the_games_cannot_play_is_refused_with_a_base():
+    with pytest.raises(ArgumentError) as err:
+        knob_list(SimulationSettings(), {"/characters/monster/lives": (2, 5)})
+    assert err.value.argument == "knobs['/characters/monster/lives']"
+
+
+def test_engine_rows_become_one_outcome_column_each():
+    rows = [
+        (0, "npc", EndReason.VICTORY, 40, 12, 3),
+        (1, "", EndReason.STEP_LIMIT, 300, 90, 0),
+        (2, "", EndReason.MUTUAL_DEATH, 55, 20, 4),
+        (3, "monster", EndReason.VICTORY, 9, 3, 1),
+    ]
+    got = outcome_rows(rows)
+    assert OUTCOMES == ("npc_win", "monster_win", "step_limit", "mutual_death", "steps", "turns",
+                        "encounters")  # fmt: skip
+    assert got.tolist() == [[1, 0, 0, 0, 40, 12, 3], [0, 0, 1, 0, 300, 90, 0],
+                            [0, 0, 0, 1, 55, 20, 4], [0, 1, 0, 0, 9, 3, 1]]  # fmt: skip
+
+
+def test_a_stand_in_response_fills_its_outcomes_and_leaves_the_rest_nan():
+    p = GamePlayer(None, response=lambda point, seeds: {"steps": point["x"] * 10,
+                                                        "npc_win": seeds % 2})  # fmt: skip
+    (a,) = p.play([{"x": 3}], [np.arange(4)])
+    assert a[:, OUTCOMES.index("steps")].tolist() == [30.0] * 4
+    assert a[:, OUTCOMES.index("npc_win")].tolist() == [0.0, 1.0, 0.0, 1.0]
+    assert np.isnan(a[:, OUTCOMES.index("turns")]).all() and p.games == 4
+    bad = GamePlayer(None, response=lambda point, seeds: {"wins": 1})
+    with pytest.raises(ArgumentError, match="unknown outcome"):
+        bad.play([{}], [np.arange(2)])
+
+
+def test_the_same_point_and_seed_is_played_once():
+    with ThreadPoolExecutor(1) as pool:
+        p = GamePlayer(SimulationSettings(), executor=pool)
+        a, b = p.play([{"max_steps": 5}, {"max_steps": 5}], [np.arange(3), np.arange(4)])
+        assert p.games == 4  # seeds 0-2 of the first point are seeds 0-2 of the second
+        assert np.array_equal(a, b[:3])
+        assert (b[:, OUTCOMES.index("step_limit")] == 1).all()  # 5 steps end no game
+        p.play([{"max_steps": 5}], [np.arange(4)])
+        assert p.games == 4  # nothing new to play
