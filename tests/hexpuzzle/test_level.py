@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 
 from labkit.hexpuzzle import STRAIGHT, Level, LevelError, all_matchings
 from labkit.hexpuzzle.coords import (
-    DIRECTIONS,
+    HEX_DIRECTIONS,
     centre,
     hex_distance,
     hexagon_cells,
@@ -45,7 +45,7 @@ def doc(**changes):
 
 def test_centres_and_neighbours_follow_h1():
     assert centre(0, -1) == pytest.approx((0.0, -(3**0.5)))  # up is negative y
-    for d, (dq, dr) in enumerate(DIRECTIONS):
+    for d, (dq, dr) in enumerate(HEX_DIRECTIONS):
         assert neighbour(0, 0, d) == (dq, dr)
         assert hex_distance((0, 0), (dq, dr)) == 1
         mid = port_midpoint(0, 0, d)
@@ -54,8 +54,8 @@ def test_centres_and_neighbours_follow_h1():
 
 
 def test_rotation_step_turns_directions_clockwise():
-    for d, (dq, dr) in enumerate(DIRECTIONS):
-        assert rotate_cell(dq, dr) == DIRECTIONS[(d + 1) % 6]
+    for d, (dq, dr) in enumerate(HEX_DIRECTIONS):
+        assert rotate_cell(dq, dr) == HEX_DIRECTIONS[(d + 1) % 6]
     assert rotate_cell(2, -1, 6) == (2, -1)
     assert rotate_cell(*rotate_cell(2, -1, 1), -1) == (2, -1)
 
