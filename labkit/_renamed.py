@@ -68,6 +68,7 @@ RENAMED_NAMES: dict[str, dict[str, str]] = {
         "Trace": "TapTrace",
         "trace": "trace_tap",
         "replay": "play_actions",
+        "sweep_animation": "collision_animation",
     },
     "labkit.hexpuzzle.tap_trace": {
         "Trace": "TapTrace",
@@ -75,7 +76,11 @@ RENAMED_NAMES: dict[str, dict[str, str]] = {
         "OUTCOMES": "TAP_OUTCOMES",
     },  # fmt: skip
     "labkit.hexpuzzle.solving.solver": {"replay": "play_actions"},
-    "labkit.hexpuzzle.animation": {"Frame": "AnimationFrame"},
+    # one tap's collision, animated; "sweep" is encounter's parameter sweep
+    "labkit.hexpuzzle.animation": {
+        "Frame": "AnimationFrame",
+        "sweep_animation": "collision_animation",
+    },
     # a shipped example map; "data_path" is labkit._data's path into the data folder
     "labkit.pathfinding": {"data_path": "shipped_map_path"},
     "labkit.pathfinding.map_file": {"data_path": "shipped_map_path"},
