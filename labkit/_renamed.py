@@ -56,7 +56,10 @@ RENAMED_NAMES: dict[str, dict[str, str]] = {
     },
     "labkit.encounter.sim.room_map": {"World": "RoomMap"},
     # a compass point (a sound's sector, a room move); "Direction" is pathfinding's move
-    "labkit.encounter.rules.sound": {"Direction": "Compass"},
+    "labkit.encounter.rules.sound": {
+        "Direction": "Compass",
+        "DIRECTION_VECTORS": "COMPASS_VECTORS",
+    },
     # the board after one played-back step; "Frame" was also hexpuzzle's animation frame
     "labkit.encounter.records.playback": {"Frame": "PlaybackFrame"},
     "labkit.encounter.records.replay": {"Frame": "PlaybackFrame"},
@@ -65,16 +68,32 @@ RENAMED_NAMES: dict[str, dict[str, str]] = {
         "Trace": "TapTrace",
         "trace": "trace_tap",
         "replay": "play_actions",
+        "sweep_animation": "collision_animation",
     },
-    "labkit.hexpuzzle.tap_trace": {"Trace": "TapTrace", "trace": "trace_tap"},
+    "labkit.hexpuzzle.tap_trace": {
+        "Trace": "TapTrace",
+        "trace": "trace_tap",
+        "OUTCOMES": "TAP_OUTCOMES",
+    },  # fmt: skip
     "labkit.hexpuzzle.solving.solver": {"replay": "play_actions"},
-    "labkit.hexpuzzle.animation": {"Frame": "AnimationFrame"},
+    # one tap's collision, animated; "sweep" is encounter's parameter sweep
+    "labkit.hexpuzzle.animation": {
+        "Frame": "AnimationFrame",
+        "sweep_animation": "collision_animation",
+    },
     # a shipped example map; "data_path" is labkit._data's path into the data folder
     "labkit.pathfinding": {"data_path": "shipped_map_path"},
     "labkit.pathfinding.map_file": {"data_path": "shipped_map_path"},
     # the collision viewer app; "sweep" is encounter's parameter sweep
     "labkit.widgets": {"CollisionSweepViewer": "CollisionViewer"},
     "labkit.widgets.collision_viewer": {"CollisionSweepViewer": "CollisionViewer"},
+    # module constants that meant different things in different modules
+    # the six axial steps of a hex cell; mapturn's grid steps are keyed by U/D/L/R
+    "labkit.hexpuzzle.coords": {"DIRECTIONS": "HEX_DIRECTIONS"},
+    "labkit.mapturn.world": {"DIRECTIONS": "GRID_DIRECTIONS"},
+    # how a fight ends, the per-game outcomes a simulation measures (a tap's: TAP_OUTCOMES)
+    "labkit.encounter.rules.combat": {"OUTCOMES": "FIGHT_OUTCOMES"},
+    "labkit.encounter.sim.knobs": {"OUTCOMES": "GAME_OUTCOMES"},
 }
 
 
@@ -94,6 +113,26 @@ def old_name(module: str, name: str) -> Any:
         stacklevel=3,
     )
     return getattr(sys.modules[module], new)
+
+
+#: Class -> {old public attribute: new name}, for one release (its property calls
+#: :func:`old_attribute`).
+RENAMED_ATTRIBUTES: dict[str, dict[str, str]] = {
+    # the session's seeded RoomMap; "world" is mapturn's World
+    "labkit.encounter.sim.session.GameSession": {"world": "room_map"},
+}
+
+
+def old_attribute(obj: object, old: str, new: str) -> Any:
+    """``obj.new`` for the renamed attribute ``obj.old``, with a ``DeprecationWarning``."""
+    cls = type(obj)
+    warnings.warn(
+        f"{cls.__name__}.{old} is renamed {cls.__name__}.{new}: use the new name "
+        "(the old one goes in the next release)",
+        DeprecationWarning,
+        stacklevel=3,
+    )
+    return getattr(obj, new)
 
 
 class _Alias(importlib.abc.Loader):

@@ -39,7 +39,7 @@ GLOSSARY: dict[str, tuple[str, str]] = {
     "monster_win": ("monster win rate", ""),
     "step_limit": ("share of games stopped at the step limit", ""),
     "mutual_death": ("share of games where both sides die", ""),
-    # game-length outcomes (labkit.encounter.sim.knobs.OUTCOMES)
+    # game-length outcomes (labkit.encounter.sim.knobs.GAME_OUTCOMES)
     "steps": ("game length", "steps"),
     "turns": ("game length", "turns"),
     "encounters": ("encounters in a game", "encounters"),

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import time
 
 import matplotlib
 import pytest
@@ -134,13 +135,17 @@ class NotebookRuns:
 
         self._store.mkdir(parents=True, exist_ok=True)
         done = self._store / f"{path.stem}-run{run}.pickle"
+        asked = time.perf_counter()
         with open(self._store / f"{path.stem}-run{run}.lock", "w") as lock:
             try:  # released when the file closes, also on a crash
                 fcntl.flock(lock, fcntl.LOCK_EX | (0 if wait else fcntl.LOCK_NB))
             except BlockingIOError:
                 return None  # another worker is executing it now
+            waited = time.perf_counter() - asked
             if not done.exists():
                 result = self._execute(path)
+                self._log(f"{path.stem} run {run}: waited {waited:.1f} s, executed in "
+                          f"{time.perf_counter() - asked - waited:.1f} s")  # fmt: skip
                 try:
                     blob = pickle.dumps(result)
                 except Exception:  # an exception that does not pickle: keep its message
@@ -148,7 +153,16 @@ class NotebookRuns:
                 partial = done.with_suffix(".partial")
                 partial.write_bytes(blob)
                 partial.replace(done)
+            if waited > 1:
+                self._log(f"{path.stem} run {run}: waited {waited:.1f} s for another worker")
             return pickle.loads(done.read_bytes())
+
+    def _log(self, line: str) -> None:
+        """One line in the store's ``log.txt``: where the suite's minutes go (read it when the
+        run was slow)."""
+        worker = os.environ.get("PYTEST_XDIST_WORKER", "main")
+        with open(self._store / "log.txt", "a") as f:
+            f.write(f"{time.strftime('%H:%M:%S')} {worker} {line}\n")
 
 
 @pytest.fixture(scope="session")
@@ -187,8 +201,9 @@ def pytest_xdist_make_scheduler(config, log):
             # longest first: handed out in xdist's order (most tests first), a ten-minute
             # browser unit could start last and leave the other core idle at the end
             for scope in LONGEST_UNITS:
-                if scope in self.workqueue:
-                    self.workqueue.move_to_end(scope, last=False)
+                found = [u for u in self.workqueue if u == scope or u.startswith(scope + "::")]
+                if found:
+                    self.workqueue.move_to_end(found[0], last=False)
                     break
             super()._assign_work_unit(node)
 
@@ -196,12 +211,19 @@ def pytest_xdist_make_scheduler(config, log):
 
 
 def unit_of_work(nodeid: str) -> str:
-    """The unit of work a test belongs to under pytest-xdist: its file, or a browser unit."""
+    """The unit of work a test belongs to under pytest-xdist: its file, a browser unit, or (for
+    the tests that execute a notebook again, each a minute) the test itself."""
     if nodeid.startswith("tests/browser/test_notebooks_in_browser.py"):
         return "tests/browser/notebooks"
     if nodeid.startswith("tests/browser/"):
         return "tests/browser"
+    if nodeid.startswith(ONE_TEST_A_UNIT):
+        return nodeid
     return nodeid.split("::", 1)[0]
+
+
+# Handed out test by test, so both workers share them (their notebook runs are shared anyway).
+ONE_TEST_A_UNIT = ("tests/notebooks/test_reproducible.py::test_notebook_outputs_are_reproducible",)
 
 
 # The units that take longest (seconds in one `pytest -n 2 --durations=0` run on a cold numba
@@ -209,7 +231,7 @@ def unit_of_work(nodeid: str) -> str:
 LONGEST_UNITS = (
     "tests/browser/notebooks",  # 459 s: every notebook in JupyterLab
     "tests/browser",  # 441 s: docs site (executes the notebooks), apps, stories, report
-    "tests/notebooks/test_reproducible.py",  # 298 s: every notebook a second time
+    "tests/notebooks/test_reproducible.py",  # 298 s: every notebook a second time (test by test)
     "tests/test_hostile.py",  # 123 s: interrupted and killed processes
     "tests/notebooks/test_notebooks.py",  # 102 s
     "tests/encounter/test_cluster_cli.py",  # 84 s: dask scheduler and worker processes

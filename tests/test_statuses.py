@@ -52,7 +52,7 @@ def test_each_status_is_a_str_enum_with_one_spelling(name: str) -> None:
 
 def test_the_old_constants_are_the_enums_not_second_definitions() -> None:
     tmod = importlib.import_module("labkit.hexpuzzle.tap_trace")
-    assert tmod.OUTCOMES == tuple(hexpuzzle.Outcome)
+    assert tmod.TAP_OUTCOMES == tuple(hexpuzzle.Outcome)
     assert solver.STATUSES == tuple(hexpuzzle.SolutionStatus)
     assert scoring.STATUSES == tuple(hexpuzzle.DifficultyStatus)
     assert session_module.END_REASONS is encounter.END_REASONS

@@ -62,13 +62,16 @@ def test_a_failed_run_is_remembered_and_raised_to_every_reader(tmp_path, monkeyp
 
 
 def test_the_longest_units_of_work_are_units_of_this_suite():
-    from tests.conftest import LONGEST_UNITS, unit_of_work
+    from tests.conftest import LONGEST_UNITS, ONE_TEST_A_UNIT, unit_of_work
 
     root = Path(__file__).resolve().parent.parent
     files = [p.relative_to(root).as_posix() for p in (root / "tests").rglob("test_*.py")]
-    units = {unit_of_work(f + "::t") for f in files}
+    units = {unit_of_work(f + "::t") for f in files}  # a file's unit, or its tests' prefix
     assert len(set(LONGEST_UNITS)) == len(LONGEST_UNITS)
-    assert set(LONGEST_UNITS) <= units, f"stale names: {set(LONGEST_UNITS) - units}"
+    stale = [u for u in LONGEST_UNITS if u not in units]
+    assert not stale, f"stale names: {stale}"
+    one = ONE_TEST_A_UNIT[0] + "[00_tour.ipynb]"
+    assert unit_of_work(one) == one  # handed out test by test
     assert unit_of_work("tests/browser/test_notebooks_in_browser.py::t[00]") != unit_of_work(
         "tests/browser/test_docs_site.py::t"
     )

@@ -30,7 +30,7 @@ import numpy as np
 from labkit._draw import drawing, styled
 from labkit.encounter.rules import tables
 from labkit.encounter.rules.balance import Balance, PriorityRule
-from labkit.encounter.rules.sound import DIRECTION_VECTORS, Compass
+from labkit.encounter.rules.sound import COMPASS_VECTORS, Compass
 
 __all__ = [
     "draw_curves",
@@ -228,7 +228,7 @@ def draw_sound(
     if arrows:
         heard = (direction >= 0) & (direction < Compass.HERE)
         ys, xs = np.nonzero(heard)
-        vec = DIRECTION_VECTORS[direction[heard]]
+        vec = COMPASS_VECTORS[direction[heard]]
         # Image y grows downward, so the arrow's y component keeps its sign with invert.
         out["quiver"] = ax.quiver(xs, ys, vec[:, 0], vec[:, 1], angles="xy", scale_units="xy",
                                   scale=2.2, color=st["arrow_colour"], width=0.004)  # fmt: skip

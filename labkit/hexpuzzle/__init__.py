@@ -29,7 +29,7 @@ from __future__ import annotations
 from typing import Any
 
 from labkit import _renamed
-from labkit.hexpuzzle.animation import animate, save_animation, sweep_animation
+from labkit.hexpuzzle.animation import animate, collision_animation, save_animation
 from labkit.hexpuzzle.campaign_file import Campaign
 from labkit.hexpuzzle.collision import MINKOWSKI_RADIUS, TILE_RADIUS, first_contact, first_contacts
 from labkit.hexpuzzle.coords import centre, hexagon_cells, hexagon_vertices
@@ -196,7 +196,7 @@ __all__ = [
     "telemetry_from_skill",
     "telemetry_from_weights",
     "save_animation",
-    "sweep_animation",
+    "collision_animation",
     "tile_path",
     "trace_tap",
     "BoardPlot",

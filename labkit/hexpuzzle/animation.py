@@ -1,10 +1,10 @@
-"""Animations of the puzzle: a solution played tap by tap, and one tile's sweep.
+"""Animations of the puzzle: a solution played tap by tap, and one tap's collision.
 
 :func:`animate` plays a sequence of actions (default: the solver's solution) on a fresh
 :class:`~labkit.hexpuzzle.PuzzleState`: each tap shows the tile's planned path and moves its
 swept hexagon along it up to where it leaves, loops or first touches another tile (the
 Minkowski hexagon and the contact point appear when it is blocked); each rotation turns the
-board. :func:`sweep_animation` scrubs one :class:`~labkit.hexpuzzle.TapTrace` from start to end
+board. :func:`collision_animation` scrubs one :class:`~labkit.hexpuzzle.TapTrace` from start to end
 (what the collision viewer's slider does). Both return a ``matplotlib.animation.Animation``;
 write it with :func:`labkit.hexpuzzle.save_animation` (GIF always, MP4 when ffmpeg is present).
 
@@ -32,7 +32,7 @@ from labkit.hexpuzzle.level import Level
 from labkit.hexpuzzle.solving.solver import Action, solve
 from labkit.hexpuzzle.tap_trace import TapTrace
 
-__all__ = ["animate", "sweep_animation", "save_animation", "plan", "AnimationFrame"]
+__all__ = ["animate", "collision_animation", "save_animation", "plan", "AnimationFrame"]
 
 HOLD = 4  # frames a board stays still before and after each action, so the eye can follow
 
@@ -200,8 +200,11 @@ def animate(
     return _player(plan(level, actions, frames_per_tap), size, interval)
 
 
-def sweep_animation(trace: TapTrace, *, frames: int = 30, interval: int = 60, size: float = 5.0):
-    """One tap's sweep scrubbed from start to end (the collision viewer's slider, played).
+def collision_animation(
+    trace: TapTrace, *, frames: int = 30, interval: int = 60, size: float = 5.0
+):
+    """One tap's collision (its swept hexagon) scrubbed from start to end (the collision
+    viewer's slider, played).
 
     ``frames`` steps from 0 to 1 along the trace, then the last frame held. Returns a
     ``FuncAnimation`` with ``plan`` and ``fig``, as :func:`animate` does.
@@ -211,7 +214,7 @@ def sweep_animation(trace: TapTrace, *, frames: int = 30, interval: int = 60, si
     >>> import tempfile, pathlib
     >>> from labkit.hexpuzzle import Level, trace_tap
     >>> lvl = Level.hexagon(2, tiles=[("a", 1, 1, 0), ("b", 0, 0, 5)])
-    >>> anim = sweep_animation(trace_tap(lvl, "a"), frames=5, size=2)
+    >>> anim = collision_animation(trace_tap(lvl, "a"), frames=5, size=2)
     >>> [f.fraction for f in anim.plan]
     [0.0, 0.25, 0.5, 0.75, 1.0, 1.0, 1.0, 1.0, 1.0]
     >>> anim.plan[0].title
@@ -219,7 +222,7 @@ def sweep_animation(trace: TapTrace, *, frames: int = 30, interval: int = 60, si
     >>> with tempfile.TemporaryDirectory() as tmp:
     ...     save_animation(anim, pathlib.Path(tmp) / "sweep.gif", dpi=20).suffix
     '.gif'
-    >>> sweep_animation(trace_tap(lvl, "a"), frames=1)
+    >>> collision_animation(trace_tap(lvl, "a"), frames=1)
     Traceback (most recent call last):
     ...
     labkit.ArgumentError: frames: must be >= 2 (got 1)

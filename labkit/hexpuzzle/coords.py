@@ -33,12 +33,15 @@ Examples
 from __future__ import annotations
 
 import math
+from typing import Any
 
 import numpy as np
 
+from labkit import _renamed
+
 __all__ = [
     "SQRT3",
-    "DIRECTIONS",
+    "HEX_DIRECTIONS",
     "DIRECTION_NAMES",
     "opposite",
     "neighbour",
@@ -56,7 +59,7 @@ __all__ = [
 SQRT3 = math.sqrt(3.0)
 
 #: Neighbour offset ``(dq, dr)`` of each direction 0..5 (rule H1 table).
-DIRECTIONS: tuple[tuple[int, int], ...] = ((0, -1), (1, -1), (1, 0), (0, 1), (-1, 1), (-1, 0))
+HEX_DIRECTIONS: tuple[tuple[int, int], ...] = ((0, -1), (1, -1), (1, 0), (0, 1), (-1, 1), (-1, 0))
 DIRECTION_NAMES = ("up", "up-right", "down-right", "down", "down-left", "up-left")
 
 Cell = tuple[int, int]
@@ -69,7 +72,7 @@ def opposite(port: int) -> int:
 
 def neighbour(q: int, r: int, direction: int) -> Cell:
     """Axial coordinates of the neighbour of ``(q, r)`` in ``direction``."""
-    dq, dr = DIRECTIONS[direction]
+    dq, dr = HEX_DIRECTIONS[direction]
     return (q + dq, r + dr)
 
 
@@ -102,7 +105,7 @@ def centres(cells: np.ndarray, radius: float = 1.0) -> np.ndarray:
 
 def unit(direction: int) -> tuple[float, float]:
     """Unit vector from a cell centre toward the centre of its neighbour in ``direction``."""
-    dx, dy = centre(*DIRECTIONS[direction])
+    dx, dy = centre(*HEX_DIRECTIONS[direction])
     n = math.hypot(dx, dy)
     return (dx / n, dy / n)
 
@@ -110,7 +113,7 @@ def unit(direction: int) -> tuple[float, float]:
 def port_midpoint(q: int, r: int, port: int, radius: float = 1.0) -> tuple[float, float]:
     """Midpoint of port ``port``'s edge: ``centre + ½·(neighbour_centre − centre)``."""
     cx, cy = centre(q, r, radius)
-    dx, dy = centre(*DIRECTIONS[port], radius)
+    dx, dy = centre(*HEX_DIRECTIONS[port], radius)
     return (cx + 0.5 * dx, cy + 0.5 * dy)
 
 
@@ -163,3 +166,8 @@ def hexagon_vertices(cx: float, cy: float, circumradius: float) -> np.ndarray:
     """
     angles = np.deg2rad(np.arange(6) * 60.0)
     return np.column_stack([cx + circumradius * np.cos(angles), cy + circumradius * np.sin(angles)])
+
+
+def __getattr__(name: str) -> Any:
+    """Old names kept for one release (:data:`labkit._renamed.RENAMED_NAMES`), with a warning."""
+    return _renamed.old_name(__name__, name)

@@ -41,9 +41,9 @@ from labkit.hexpuzzle.geometry import TilePath, tile_path
 from labkit.hexpuzzle.level import Level, TileError
 from labkit.hexpuzzle.status import Outcome
 
-__all__ = ["TapTrace", "trace_tap", "OUTCOMES"]
+__all__ = ["TapTrace", "trace_tap", "TAP_OUTCOMES"]
 
-OUTCOMES = tuple(Outcome)
+TAP_OUTCOMES = tuple(Outcome)
 
 
 @dataclass(frozen=True, eq=False)

@@ -38,7 +38,7 @@ from labkit import ArgumentError
 
 from .scheduler import MapTurn, MapTurnError
 from .status import ActionKind
-from .world import DIRECTIONS
+from .world import GRID_DIRECTIONS
 
 __all__ = ["Actions", "ActionResult"]
 
@@ -59,7 +59,7 @@ class ActionResult:
 
 
 def _check_direction(direction: str) -> None:
-    if direction not in DIRECTIONS:
+    if direction not in GRID_DIRECTIONS:
         raise ArgumentError("is one of U, D, L, R", argument="direction", value=direction)
 
 
@@ -95,7 +95,7 @@ class Actions:
         if hero.dead:
             return self._result("dead", clock0)
         floor = world.floor
-        x, y = hero.x + DIRECTIONS[direction][0], hero.y + DIRECTIONS[direction][1]
+        x, y = hero.x + GRID_DIRECTIONS[direction][0], hero.y + GRID_DIRECTIONS[direction][1]
         if not world.inside(floor, x, y):
             return self._result("blocked", clock0)
         kind = world.kind(floor, x, y)
@@ -122,7 +122,7 @@ class Actions:
         """Battles with adjacent capture enemies, settled one by one (M7)."""
         world, hero = self.world, self.world.hero
         points = []
-        for dx, dy in DIRECTIONS.values():
+        for dx, dy in GRID_DIRECTIONS.values():
             x, y = hero.x + dx, hero.y + dy
             if world.inside(world.floor, x, y):
                 enemy = world.enemy_at(world.floor, x, y)
@@ -147,7 +147,7 @@ class Actions:
         clock0 = self.engine.state.clock
         if hero.dead:
             return self._result("dead", clock0)
-        x, y = hero.x + DIRECTIONS[direction][0], hero.y + DIRECTIONS[direction][1]
+        x, y = hero.x + GRID_DIRECTIONS[direction][0], hero.y + GRID_DIRECTIONS[direction][1]
         kind = world.kind(world.floor, x, y) if world.inside(world.floor, x, y) else None
         if kind is None or kind[0] != "item":
             return self._result("nothing", clock0)
@@ -185,7 +185,7 @@ class Actions:
             hero.items[item_id] -= 1
             if item.effect.get("bomb"):
                 w = world.shape(world.floor)[1]
-                near = [(hero.x + dx, hero.y + dy) for dx, dy in DIRECTIONS.values()]
+                near = [(hero.x + dx, hero.y + dy) for dx, dy in GRID_DIRECTIONS.values()]
                 hits = [y * w + x for x, y in near if world.inside(world.floor, x, y)
                         and world.enemy_at(world.floor, x, y) is not None]  # fmt: skip
                 if hits:
@@ -240,7 +240,7 @@ class Actions:
             c = script[i]
             if c.isspace():
                 i += 1
-            elif c in DIRECTIONS:
+            elif c in GRID_DIRECTIONS:
                 out.append(self.move(c))
                 i += 1
             elif c == "p" and i + 1 < len(script):

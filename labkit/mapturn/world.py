@@ -26,15 +26,16 @@ from typing import Any
 
 import numpy as np
 
+from labkit import _renamed
 from labkit.io import check, pointer
 from labkit.io import field as get
 
 from .defs import MAX_STAT, EnemyDef, Tower, TowerError
 
-__all__ = ["Hero", "WorldEvent", "World", "DIRECTIONS"]
+__all__ = ["Hero", "WorldEvent", "World", "GRID_DIRECTIONS"]
 
 # Screen directions (y grows downward, rule P0).
-DIRECTIONS = {"U": (0, -1), "D": (0, 1), "L": (-1, 0), "R": (1, 0)}
+GRID_DIRECTIONS = {"U": (0, -1), "D": (0, 1), "L": (-1, 0), "R": (1, 0)}
 
 
 @dataclass
@@ -241,9 +242,9 @@ class World:
         vanish at the end instead of landing. Returns False when the cell was empty."""
         tx, ty = x, y
         for s in steps:
-            if s not in DIRECTIONS:
+            if s not in GRID_DIRECTIONS:
                 raise TowerError("a step is one of U, D, L, R", value=s)
-            tx, ty = tx + DIRECTIONS[s][0], ty + DIRECTIONS[s][1]
+            tx, ty = tx + GRID_DIRECTIONS[s][0], ty + GRID_DIRECTIONS[s][1]
         return self._relocate(floor, x, y, tx, ty, keep)
 
     def jump_block(self, floor: str, x: int, y: int, to_x: int, to_y: int, keep: bool = True):
@@ -350,3 +351,8 @@ class World:
         self.floors, self.hidden, self.hero = floors, hidden, hero
         self.revision += 1
         self._emit(WorldEvent("floor_changed", hero.floor, hero.x, hero.y, by_load=True))
+
+
+def __getattr__(name: str) -> Any:
+    """Old names kept for one release (:data:`labkit._renamed.RENAMED_NAMES`), with a warning."""
+    return _renamed.old_name(__name__, name)

@@ -191,14 +191,14 @@ class CollisionViewer(CodeMixin):
 
     def animation(self, *, frames: int = 30, interval: int = 60):
         """The selected tap's sweep scrubbed from start to end, as a ``matplotlib`` animation
-        (see :func:`labkit.hexpuzzle.sweep_animation`)."""
-        from labkit.hexpuzzle import sweep_animation
+        (see :func:`labkit.hexpuzzle.collision_animation`)."""
+        from labkit.hexpuzzle import collision_animation
 
         if self.trace is None:
             from labkit import ArgumentError
 
             raise ArgumentError("no tile selected: nothing sweeps", argument="tile", value=None)
-        return sweep_animation(self.trace, frames=frames, interval=interval)
+        return collision_animation(self.trace, frames=frames, interval=interval)
 
     def save(self, path: str | Path, *, frames: int = 30, fps: float = 15) -> None:
         """Write the sweep as ``path`` (``.gif``; ``.mp4`` when ffmpeg is present)."""

@@ -30,8 +30,9 @@ from labkit.widgets._code import CodeError, CodeMixin, literal, source
 from labkit.widgets._figure import FigurePane, new_figure
 from labkit.widgets.glossary import GLOSSARY, words
 
-# The outcomes the explorer offers (labkit.encounter.sim.knobs.OUTCOMES), by code name.
-OUTCOMES = ("npc_win", "monster_win", "step_limit", "mutual_death", "steps", "turns", "encounters")
+# The outcomes the explorer offers (labkit.encounter.sim.knobs.GAME_OUTCOMES), by code name.
+GAME_OUTCOMES = ("npc_win", "monster_win", "step_limit", "mutual_death", "steps", "turns",
+                 "encounters")  # fmt: skip
 
 __all__ = ["KnobExplorer"]
 
@@ -82,7 +83,7 @@ class KnobExplorer(CodeMixin):
         # labelled beside it: a ToggleButtons' own description gets no width and vanishes
         self.method = W.ToggleButtons(options=["morris", "sobol"], value=method)
         # shown in the glossary's words; the values stay the outcome's code name
-        self.outcome = W.Dropdown(options=[(words(o), o) for o in OUTCOMES],
+        self.outcome = W.Dropdown(options=[(words(o), o) for o in GAME_OUTCOMES],
                                   value=outcome, description="outcome")  # fmt: skip
         self.games = W.IntSlider(value=games, min=1, max=200, description="games / evaluation",
                                  style={"description_width": "initial"})  # fmt: skip

@@ -12,7 +12,7 @@ import pytest
 from PIL import Image
 
 from labkit import ArgumentError
-from labkit.hexpuzzle import Level, animate, save_animation, solve, sweep_animation, trace_tap
+from labkit.hexpuzzle import Level, animate, collision_animation, save_animation, solve, trace_tap
 from labkit.hexpuzzle.coords import centre
 from labkit.hexpuzzle.draw import OUTCOME_COLOURS
 
@@ -102,16 +102,16 @@ def test_gif_is_deterministic_and_shows_the_play(tmp_path):
     assert (start != end).any()  # tiles left the board
 
 
-def test_sweep_animation_and_the_collision_viewer(tmp_path):
+def test_collision_animation_and_the_collision_viewer(tmp_path):
     from labkit.widgets import CollisionViewer
 
     judged = trace_tap(LEVEL, "a")
-    anim = sweep_animation(judged, frames=6, size=3)
+    anim = collision_animation(judged, frames=6, size=3)
     assert [f.fraction for f in anim.plan[:6]] == [0.0, 0.2, 0.4, 0.6, 0.8, 1.0]
     viewer = CollisionViewer([LEVEL])
     viewer.select_tile("a")
     viewer.save(tmp_path / "viewer.gif", frames=6)
-    save_animation(sweep_animation(judged, frames=6), tmp_path / "direct.gif", fps=15)
+    save_animation(collision_animation(judged, frames=6), tmp_path / "direct.gif", fps=15)
     assert sha(tmp_path / "viewer.gif") == sha(tmp_path / "direct.gif")
 
 

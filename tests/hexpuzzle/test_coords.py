@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from labkit.hexpuzzle.coords import (
-    DIRECTIONS,
+    HEX_DIRECTIONS,
     centre,
     hex_distance,
     neighbour,
@@ -18,7 +18,7 @@ from labkit.hexpuzzle.coords import (
 
 def test_centres_and_neighbours_follow_h1():
     assert centre(0, -1) == pytest.approx((0.0, -(3**0.5)))  # up is negative y
-    for d, (dq, dr) in enumerate(DIRECTIONS):
+    for d, (dq, dr) in enumerate(HEX_DIRECTIONS):
         assert neighbour(0, 0, d) == (dq, dr)
         assert hex_distance((0, 0), (dq, dr)) == 1
         mid = port_midpoint(0, 0, d)
@@ -27,7 +27,7 @@ def test_centres_and_neighbours_follow_h1():
 
 
 def test_rotation_step_turns_directions_clockwise():
-    for d, (dq, dr) in enumerate(DIRECTIONS):
-        assert rotate_cell(dq, dr) == DIRECTIONS[(d + 1) % 6]
+    for d, (dq, dr) in enumerate(HEX_DIRECTIONS):
+        assert rotate_cell(dq, dr) == HEX_DIRECTIONS[(d + 1) % 6]
     assert rotate_cell(2, -1, 6) == (2, -1)
     assert rotate_cell(*rotate_cell(2, -1, 1), -1) == (2, -1)

@@ -24,12 +24,31 @@ def test_cli_validate_show_trace(tmp_path, capsys):
     svg = tmp_path / "out.svg"
     assert main(["puzzle", "show", str(good), "--svg", str(svg), "--tap", "mover"]) == 0
     assert svg.read_text().count("</svg>") == 1
-    assert main(["puzzle", "trace", str(good), "mover"]) == 0
+    assert main(["puzzle", "tap-trace", str(good), "mover"]) == 0
     assert "blocked by 'post'" in capsys.readouterr().out
-    assert main(["puzzle", "trace", str(good), "post", "--json", "--orientation", "2"]) == 0
+    assert main(["puzzle", "tap-trace", str(good), "post", "--json", "--orientation", "2"]) == 0
     assert json.loads(capsys.readouterr().out)["outcome"] in ("exit", "blocked", "loop")
     # a tile id the level lacks is a bad argument: exit 2, like argparse's own refusals
-    assert main(["puzzle", "trace", str(good), "ghost"]) == 2
+    assert main(["puzzle", "tap-trace", str(good), "ghost"]) == 2
+    capsys.readouterr()
+    # the old verb, kept for one release: the same answer, a one-line note on stderr
+    assert main(["puzzle", "tap-trace", str(good), "post", "--json"]) == 0
+    new = capsys.readouterr()
+    assert main(["puzzle", "trace", str(good), "post", "--json"]) == 0
+    old = capsys.readouterr()
+    assert old.out == new.out and new.err == ""
+    assert old.err == (
+        "labkit puzzle trace is renamed labkit puzzle tap-trace: use the new verb "
+        "(the old one goes in the next release)\n"
+    )
+
+
+def test_the_old_trace_verb_is_not_listed(capsys):
+    from labkit.cli import main
+
+    assert main(["puzzle", "--help"]) == 0
+    listing = capsys.readouterr().out
+    assert "tap-trace" in listing and "\n    trace " not in listing
 
 
 def test_shipped_levels_load_and_validate():

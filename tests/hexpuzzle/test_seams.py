@@ -42,9 +42,9 @@ def test_validate_reports_every_bad_level_of_a_list(tmp_path, capsys):
 def test_show_and_trace_read_levels_the_same_way(tmp_path, capsys):
     one = tmp_path / "one.json"
     one.write_text(json.dumps([LEVEL.to_dict()]))  # a list holding one level is one level
-    assert main(["puzzle", "trace", str(one), "a", "--json"]) == 0
+    assert main(["puzzle", "tap-trace", str(one), "a", "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["outcome"] == trace_tap(LEVEL, "a").outcome
-    assert main(["puzzle", "trace", str(CAMPAIGN), "t1"]) == 1
+    assert main(["puzzle", "tap-trace", str(CAMPAIGN), "t1"]) == 1
     assert "holds 24 levels" in capsys.readouterr().err
 
 

@@ -40,11 +40,12 @@ True
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field
+from typing import Any
 
 import numpy as np
 from numpy.typing import ArrayLike
 
-from labkit import ArgumentError, LabkitError
+from labkit import ArgumentError, LabkitError, _renamed
 from labkit.encounter import _kernels
 from labkit.encounter.rules.balance import Balance, default_balance
 from labkit.rng import RngLike, make_rng
@@ -56,14 +57,14 @@ __all__ = [
     "compose",
     "Fight",
     "Exchange",
-    "OUTCOMES",
+    "FIGHT_OUTCOMES",
     "simulate_fights",
     "FightStats",
     "sample_hits",
     "wilson_interval",
 ]
 
-OUTCOMES = ("continue", "a_wins", "b_wins", "a_escaped", "b_escaped", "parted", "stalemate")
+FIGHT_OUTCOMES = ("continue", "a_wins", "b_wins", "a_escaped", "b_escaped", "parted", "stalemate")
 ACTIONS = {"attack": _kernels.ATTACK, "retreat": _kernels.RETREAT}
 
 
@@ -170,7 +171,7 @@ def _fighter(x: Loadout | Fighter, balance: Balance) -> Fighter:
 
 @dataclass(frozen=True)
 class Exchange:
-    """Result of one round: ``outcome`` (see :data:`OUTCOMES`), who struck first, lives after."""
+    """One round: ``outcome`` (see :data:`FIGHT_OUTCOMES`), who struck first, lives after."""
 
     round: int
     outcome: str
@@ -235,7 +236,7 @@ class Fight:
         )  # fmt: skip
         if res == _kernels.CONTINUE and self.round >= b.max_rounds:
             res = _kernels.STALEMATE
-        self.outcome = OUTCOMES[res]
+        self.outcome = FIGHT_OUTCOMES[res]
         ex = Exchange(
             self.round,
             self.outcome,
@@ -374,10 +375,10 @@ def simulate_fights(
         stats, int(n), bal.hit_table, bal.pursuit_table, bal.priority.as_array(),
         bal.min_wound, bal.max_rounds, make_rng(rng),
     )  # fmt: skip
-    counts = np.bincount(outcome, minlength=len(OUTCOMES))
+    counts = np.bincount(outcome, minlength=len(FIGHT_OUTCOMES))
     return FightStats(
         n=int(n),
-        outcomes={name: int(c) for name, c in zip(OUTCOMES, counts)},
+        outcomes={name: int(c) for name, c in zip(FIGHT_OUTCOMES, counts)},
         rounds=np.bincount(rounds, minlength=bal.max_rounds + 1),
         first_strikes=(int((first == 0).sum()), int((first == 1).sum()), int((first < 0).sum())),
         hits=counters,
@@ -424,3 +425,8 @@ def sample_hits(
     out = np.empty(flat.size, dtype=np.bool_)
     _kernels.sample_hits(flat, np.ascontiguousarray(t), make_rng(rng), out)
     return out.reshape(idx.shape)
+
+
+def __getattr__(name: str) -> Any:
+    """Old names kept for one release (:data:`labkit._renamed.RENAMED_NAMES`), with a warning."""
+    return _renamed.old_name(__name__, name)

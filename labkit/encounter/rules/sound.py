@@ -36,7 +36,7 @@ from numpy.typing import ArrayLike, NDArray
 from labkit import ArgumentError, _renamed
 from labkit.encounter import _kernels
 
-__all__ = ["Compass", "SoundError", "propagate_sound", "heard_at", "DIRECTION_VECTORS"]
+__all__ = ["Compass", "SoundError", "propagate_sound", "heard_at", "COMPASS_VECTORS"]
 
 
 class SoundError(ArgumentError):
@@ -68,10 +68,10 @@ class Compass(IntEnum):
 
 
 # Unit (dx, dy) per direction code 0..7, y down; for quiver plots of direction maps.
-DIRECTION_VECTORS = np.array(
+COMPASS_VECTORS = np.array(
     [(0, -1), (1, -1), (1, 0), (1, 1), (0, 1), (-1, 1), (-1, 0), (-1, -1)], dtype=np.float64
 )
-DIRECTION_VECTORS /= np.linalg.norm(DIRECTION_VECTORS, axis=1)[:, None]
+COMPASS_VECTORS /= np.linalg.norm(COMPASS_VECTORS, axis=1)[:, None]
 
 
 def _sources(sources: ArrayLike, height: int, width: int) -> NDArray[np.int64]:

@@ -68,8 +68,8 @@ from labkit.encounter.sim.importance_estimators import (
     sobol_estimates,
 )
 from labkit.encounter.sim.knobs import (
+    GAME_OUTCOMES,
     OUTCOME_WORDS,
-    OUTCOMES,
     GamePlayer,
     Response,
     knob_list,
@@ -191,9 +191,9 @@ class Importance:
 def _check(outcome: str, games: int, seeds: Iterable[int], method: str) -> np.ndarray:
     if method not in ("morris", "sobol"):
         raise ArgumentError("must be 'morris' or 'sobol'", argument="method", value=method)
-    if outcome not in OUTCOMES:
-        raise ArgumentError(f"unknown outcome, known: {', '.join(OUTCOMES)}", argument="outcome",
-                            value=outcome)  # fmt: skip
+    if outcome not in GAME_OUTCOMES:
+        raise ArgumentError(f"unknown outcome, known: {', '.join(GAME_OUTCOMES)}",
+                            argument="outcome", value=outcome)  # fmt: skip
     if isinstance(games, bool) or not isinstance(games, int) or games < 1:
         raise ArgumentError("must be an integer >= 1", argument="games", value=games)
     if isinstance(seeds, range) and seeds.step > 0 and seeds.start >= 0:  # distinct, >= 0
@@ -241,7 +241,7 @@ def importance(
         Screening (``trajectories * (knobs + 2)`` evaluations) or indices
         (``n * (knobs + 3)`` evaluations).
     outcome : str
-        One of :data:`~labkit.encounter.sim.knobs.OUTCOMES` (``"npc_win"``, ``"steps"``, ...).
+        One of :data:`~labkit.encounter.sim.knobs.GAME_OUTCOMES` (``"npc_win"``, ``"steps"``, ...).
     games : int
         Games per evaluation (the seed block's size): more games, a smaller noise share.
     n, trajectories, levels : int
@@ -284,7 +284,7 @@ def importance(
     ks = knob_list(base if response is None else None, knobs)
     if threshold is None:
         threshold = 0.01 if method == "sobol" else 0.05
-    col = OUTCOMES.index(outcome)
+    col = GAME_OUTCOMES.index(outcome)
     player = GamePlayer(base, executor=executor, response=response, progress=progress)
     gen = lrng.stream(rng, "importance")
 

@@ -7,7 +7,7 @@ such as ``"/characters/monster/life"``, :func:`~labkit.encounter.sweep`) with a 
 Designers read a knob by its words and unit (:func:`knob_label`: ``"monster life (life
 points)"``).
 
-An *outcome* is a number per game (:data:`OUTCOMES`): the rates of
+An *outcome* is a number per game (:data:`GAME_OUTCOMES`): the rates of
 :data:`~labkit.encounter.sim.sweep.METRICS` (0/1 per game) and the lengths ``steps``, ``turns``
 and ``encounters``. :class:`GamePlayer` plays ``(point, seed)`` games, each once per call of its
 owner (a design that asks for the same point and seed twice, as integer knobs often do, plays it
@@ -35,13 +35,13 @@ from typing import Any
 
 import numpy as np
 
-from labkit import ArgumentError
+from labkit import ArgumentError, _renamed
 from labkit.glossary import GLOSSARY, parameter_words
 
-__all__ = ["Knob", "knob_list", "knob_label", "OUTCOMES", "OUTCOME_WORDS", "GamePlayer"]
+__all__ = ["Knob", "knob_list", "knob_label", "GAME_OUTCOMES", "OUTCOME_WORDS", "GamePlayer"]
 
 #: Per-game outcomes: four 0/1 rates and three lengths (means).
-OUTCOMES = ("npc_win", "monster_win", "step_limit", "mutual_death", "steps", "turns",
+GAME_OUTCOMES = ("npc_win", "monster_win", "step_limit", "mutual_death", "steps", "turns",
             "encounters")  # fmt: skip
 #: How a sentence names an outcome, and its unit ("" for a share of games).
 OUTCOME_WORDS = {
@@ -53,7 +53,7 @@ OUTCOME_WORDS = {
     "turns": ("a game lasts", "turns"),
     "encounters": ("a game has", "encounters"),
 }
-RATES = OUTCOMES[:4]
+RATES = GAME_OUTCOMES[:4]
 
 
 def knob_label(name: str) -> str:
@@ -152,10 +152,10 @@ def knob_list(base: Any, knobs: Mapping[str, Any]) -> list[Knob]:
 
 
 def outcome_rows(rows: Sequence[tuple]) -> np.ndarray:
-    """Per-game outcomes (one column per :data:`OUTCOMES` entry) of engine rows."""
+    """Per-game outcomes (one column per :data:`GAME_OUTCOMES` entry) of engine rows."""
     from labkit.encounter.status import EndReason
 
-    out = np.zeros((len(rows), len(OUTCOMES)))
+    out = np.zeros((len(rows), len(GAME_OUTCOMES)))
     for i, r in enumerate(rows):
         out[i] = (r[1] == "npc", r[1] == "monster", r[2] == EndReason.STEP_LIMIT,
                   r[2] == EndReason.MUTUAL_DEATH, r[3], r[4], r[5])  # fmt: skip
@@ -169,7 +169,7 @@ Response = Callable[[dict, np.ndarray], Mapping[str, Any]]
 class GamePlayer:
     """Plays ``(point, seed)`` games in batches on one executor and keeps their outcomes.
 
-    ``play(points, seeds)`` returns, per point, an array ``(len(seeds[i]), len(OUTCOMES))``;
+    ``play(points, seeds)`` returns, per point, an array ``(len(seeds[i]), len(GAME_OUTCOMES))``;
     a game already played (same point, same seed) is not played again. With ``response`` the
     games are not played: ``response(point, seeds)`` gives the outcomes it knows, one value per
     seed or one for all of them (missing outcomes are NaN).
@@ -181,7 +181,7 @@ class GamePlayer:
     >>> with ThreadPoolExecutor(1) as pool:
     ...     p = GamePlayer(SimulationSettings(), executor=pool)
     ...     a, b = p.play([{"max_steps": 5}, {"max_steps": 5}], [np.arange(3), np.arange(4)])
-    >>> a.shape, p.games, bool((b[:, OUTCOMES.index("step_limit")] == 1).all())
+    >>> a.shape, p.games, bool((b[:, GAME_OUTCOMES.index("step_limit")] == 1).all())
     ((3, 7), 4, True)
     """
 
@@ -236,15 +236,15 @@ class GamePlayer:
             self._seen[(key, s)] = value
         self.games += len(jobs)
         return [np.array([self._seen[(key, int(s))] for s in np.asarray(ss).tolist()]).reshape(
-            -1, len(OUTCOMES)) for key, ss in zip(keys, seeds)]  # fmt: skip
+            -1, len(GAME_OUTCOMES)) for key, ss in zip(keys, seeds)]  # fmt: skip
 
     def _respond(self, point: dict, seeds: np.ndarray) -> np.ndarray:
         assert self.response is not None
         got = self.response(dict(point), seeds)
-        out = np.full((seeds.size, len(OUTCOMES)), np.nan)
+        out = np.full((seeds.size, len(GAME_OUTCOMES)), np.nan)
         for name, values in got.items():
-            if name not in OUTCOMES:
-                raise ArgumentError(f"unknown outcome, known: {', '.join(OUTCOMES)}",
+            if name not in GAME_OUTCOMES:
+                raise ArgumentError(f"unknown outcome, known: {', '.join(GAME_OUTCOMES)}",
                                     argument="response", value=name)  # fmt: skip
             v = np.asarray(values, dtype=float)
             if v.ndim == 0:  # a model without luck: the same value for every seed
@@ -252,6 +252,11 @@ class GamePlayer:
             if v.shape != (seeds.size,):
                 raise ArgumentError("must give one value per seed", argument="response",
                                     value=v.shape)  # fmt: skip
-            out[:, OUTCOMES.index(name)] = v
+            out[:, GAME_OUTCOMES.index(name)] = v
         self.games += seeds.size
         return out
+
+
+def __getattr__(name: str) -> Any:
+    """Old names kept for one release (:data:`labkit._renamed.RENAMED_NAMES`), with a warning."""
+    return _renamed.old_name(__name__, name)

@@ -36,7 +36,7 @@ from collections.abc import Callable, Iterable, Sequence
 import numpy as np
 
 from labkit.encounter.rules.notes import NoteKind, Observation
-from labkit.encounter.rules.sound import DIRECTION_VECTORS, Compass
+from labkit.encounter.rules.sound import COMPASS_VECTORS, Compass
 from labkit.encounter.sim.room_map import STEPS
 from labkit.rng import RngLike, make_rng
 
@@ -51,7 +51,7 @@ __all__ = [
 ]
 
 SLIP = (0.3, 0.15, 0.05, 0.0)
-_UNIT = [tuple(map(float, v)) for v in DIRECTION_VECTORS]
+_UNIT = [tuple(map(float, v)) for v in COMPASS_VECTORS]
 _UNIT_BY_NAME = {Compass(i).name: _UNIT[i] for i in range(8)}
 WEAPON_RANK = ("revolver", "long_knife")
 

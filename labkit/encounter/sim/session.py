@@ -44,6 +44,7 @@ from typing import Any
 
 import numpy as np
 
+from labkit import _renamed
 from labkit.encounter import _kernels
 from labkit.encounter.records.journal import ActionJournal
 from labkit.encounter.rules.cards import Bag
@@ -109,10 +110,10 @@ class GameSession:
         self.settings = s
         self.balance = s.resolved_balance()
         self.observations = observations
-        self.world = RoomMap.generate(
+        self.room_map = RoomMap.generate(
             s.width, s.height, s.actor_ids, stream(s.map_seed, "map"), self.balance
         )
-        self.initial_map = self.world.to_dict()
+        self.initial_map = self.room_map.to_dict()
         self.process = stream(s.seed, "process")
         self.journal = ActionJournal()
         self.turn, self.steps, self.poll = 1, 0, 0
@@ -129,7 +130,7 @@ class GameSession:
     def _spawn(self, aid: str) -> Actor:
         side = aid.split("-")[0]
         base = self.balance.characters[side]
-        pos = self.world.spawns[aid]
+        pos = self.room_map.spawns[aid]
         actor = Actor(aid, side, side, pos, base.life, base.life,
                       Bag(balance=self.balance), NoteBook(aid), base.weapon)  # fmt: skip
         self._record(actor, "spawn", position=list(pos), life=base.life, side=side)
@@ -147,6 +148,11 @@ class GameSession:
         return factory(level, stream(self.settings.seed, f"policy/{actor.id}"))
 
     # -- state ----------------------------------------------------------------------------------
+    @property
+    def world(self) -> RoomMap:
+        """Old name of :attr:`room_map`, kept for one release (warns)."""
+        return _renamed.old_attribute(self, "world", "room_map")
+
     @property
     def finished(self) -> bool:
         return self.end_reason is not None
@@ -230,13 +236,13 @@ class GameSession:
 
     # -- actions --------------------------------------------------------------------------------
     def _act(self, actor: Actor) -> None:
-        room = self.world.room(actor.position)
-        moves = [d for d, _ in self.world.neighbours(actor.position)]
+        room = self.room_map.room(actor.position)
+        moves = [d for d, _ in self.room_map.neighbours(actor.position)]
         legal = actor.legal_actions(moves, room.dropped_loot.total() > 0)
         choice = self._decide(actor, legal)
         verb, _, arg = choice.partition(":")
         if verb == "move":
-            to = self.world.step_to(actor.position, arg)
+            to = self.room_map.step_to(actor.position, arg)
             self._move(actor, to, "policy")
             actor.flags["moved"] = True
         elif verb in ("explore", "pick_up"):
@@ -342,12 +348,12 @@ class GameSession:
         self.encounter = None
 
     def _flee(self, actor: Actor) -> None:
-        options = self.world.neighbours(actor.position)
+        options = self.room_map.neighbours(actor.position)
         _, to = options[int(self.process.integers(len(options)))]
         self._move(actor, to, "flight")
 
     def _kill(self, actor: Actor, by: Actor) -> None:
-        room = self.world.room(actor.position)
+        room = self.room_map.room(actor.position)
         before = room.dropped_loot.as_dict()
         actor.bag.die_into(room)
         after = room.dropped_loot.as_dict()
@@ -367,7 +373,7 @@ class GameSession:
         # The sources are built here, on the grid, so the kernel is called without the public
         # function's checks (they cost more than the propagation on a small map).
         cols = np.array([s[:3] for s in self._sounds], dtype=np.int64).T.copy()
-        strength, direction, _ = _kernels.propagate_sound(*self.world.shape, *cols)
+        strength, direction, _ = _kernels.propagate_sound(*self.room_map.shape, *cols)
         emitters = {s[3] for s in self._sounds}
         for x in self.living():
             if x.id in emitters:

@@ -1,6 +1,6 @@
 """Targets of a multi-target tune: an outcome kept inside a band, read and said in words.
 
-A :class:`Target` is an outcome (:data:`~labkit.encounter.sim.knobs.OUTCOMES`) and a band
+A :class:`Target` is an outcome (:data:`~labkit.encounter.sim.knobs.GAME_OUTCOMES`) and a band
 ``[low, high]`` (one side may be open). It is written as designers say it:
 
 * ``"npc_win=0.5±0.02"`` (or ``0.5+-0.02``) — an equality with a tolerance, 0.48 to 0.52;
@@ -32,7 +32,7 @@ from typing import Any
 import numpy as np
 
 from labkit import ArgumentError
-from labkit.encounter.sim.knobs import OUTCOME_WORDS, OUTCOMES, RATES
+from labkit.encounter.sim.knobs import GAME_OUTCOMES, OUTCOME_WORDS, RATES
 
 __all__ = ["Target", "parse_target", "estimate"]
 
@@ -57,8 +57,8 @@ class Target:
     high: float = math.inf
 
     def __post_init__(self) -> None:
-        if self.outcome not in OUTCOMES:
-            raise ArgumentError(f"unknown outcome, known: {', '.join(OUTCOMES)}",
+        if self.outcome not in GAME_OUTCOMES:
+            raise ArgumentError(f"unknown outcome, known: {', '.join(GAME_OUTCOMES)}",
                                 argument="targets", value=self.outcome)  # fmt: skip
         if not self.low < self.high or (math.isinf(self.low) and math.isinf(self.high)):
             raise ArgumentError("needs a band low < high with at least one finite end",
@@ -151,9 +151,9 @@ def parse_target(text: Any) -> Target:
         raise ArgumentError("write OUTCOME=VALUE±TOL, OUTCOME=LOW:HIGH or OUTCOME<VALUE",
                             argument="targets", value=text)  # fmt: skip
     outcome, op, rest = m.groups()
-    if outcome not in OUTCOMES:
-        raise ArgumentError(f"unknown outcome, known: {', '.join(OUTCOMES)}", argument="targets",
-                            value=outcome)  # fmt: skip
+    if outcome not in GAME_OUTCOMES:
+        raise ArgumentError(f"unknown outcome, known: {', '.join(GAME_OUTCOMES)}",
+                            argument="targets", value=outcome)  # fmt: skip
     try:
         if op == "=":
             for sep in ("±", "+-", "+/-"):

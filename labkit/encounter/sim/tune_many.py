@@ -51,8 +51,8 @@ import numpy as np
 
 from labkit import ArgumentError
 from labkit.encounter.sim.knobs import (
+    GAME_OUTCOMES,
     OUTCOME_WORDS,
-    OUTCOMES,
     GamePlayer,
     Knob,
     Response,
@@ -332,7 +332,7 @@ def tune_many(
         from tqdm.auto import tqdm
 
         bar = tqdm(total=budget, desc="tune_many", unit="trial")
-    col = {o: OUTCOMES.index(o) for o in {t.outcome for t in ts}}
+    col = {o: GAME_OUTCOMES.index(o) for o in {t.outcome for t in ts}}
     try:
         done = len([t for t in study.trials if t.state == optuna.trial.TrialState.COMPLETE])
         if bar is not None:
@@ -410,7 +410,7 @@ def _judge(ts: list[Target], points: list[dict], got: list[np.ndarray], trials: 
         rec: dict[str, Any] = {"trial": trial, "stage": stage, **point}
         met = sure = True
         for t in ts:
-            est, lo, hi = estimate(t.outcome, g[:, OUTCOMES.index(t.outcome)])
+            est, lo, hi = estimate(t.outcome, g[:, GAME_OUTCOMES.index(t.outcome)])
             ok = t.holds(est)
             rec.update({f"est:{t.name}": est, f"lo:{t.name}": lo, f"hi:{t.name}": hi,
                         f"miss:{t.name}": t.miss(est), f"met:{t.name}": ok})  # fmt: skip

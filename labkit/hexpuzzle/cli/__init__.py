@@ -1,11 +1,12 @@
-"""``labkit puzzle``: validate, show and trace hex-track levels from the shell.
+"""``labkit puzzle``: validate, show and judge taps of hex-track levels from the shell.
 
 * ``labkit puzzle validate FILE…`` checks every file (a level, a JSON list of levels or a
   campaign file) and prints one line per level, with the solver's verdict; exit status 1 when
   any level is invalid.
 * ``labkit puzzle show FILE [--svg OUT] [--orientation K] [--tap TILE]`` prints a summary and
   writes the board (or the sweep of one tap) as SVG.
-* ``labkit puzzle trace FILE TILE [--orientation K] [--json]`` judges one tap.
+* ``labkit puzzle tap-trace FILE TILE [--orientation K] [--json]`` judges one tap (``trace``,
+  its old name, still works for one release and says so on stderr).
 
 Heavy modules are imported inside the handlers so that ``labkit --help`` stays fast.
 """
@@ -23,7 +24,9 @@ from labkit import _args as A
 
 def register(subparsers: Any) -> None:
     """Add the ``puzzle`` command group to the top-level ``labkit`` parser."""
-    puzzle = subparsers.add_parser("puzzle", help="hex track puzzle: validate, show, trace levels")
+    puzzle = subparsers.add_parser(
+        "puzzle", help="hex track puzzle: validate, show, tap-trace levels"
+    )
     sub = puzzle.add_subparsers(dest="puzzle_command", metavar="ACTION", required=True)
 
     validate = sub.add_parser("validate", help="check level files against the format (rule H2)")
@@ -45,12 +48,16 @@ def register(subparsers: Any) -> None:
     show.add_argument("--tap", metavar="TILE", help="draw the sweep of tapping this tile")
     show.set_defaults(func=_show)
 
-    trace = sub.add_parser("trace", help="judge one tap: exit, blocked (by whom, where) or loop")
-    trace.add_argument("file", metavar="FILE")
-    trace.add_argument("tile", metavar="TILE")
-    trace.add_argument("--orientation", type=A.int_range(-1000, 1000), default=0, metavar="K")
-    trace.add_argument("--json", action="store_true", help="print the result as JSON")
-    trace.set_defaults(func=_trace)
+    tap = sub.add_parser("tap-trace", help="judge one tap: exit, blocked (by whom, where) or loop")
+    # the old verb, for one release: not listed in --help, notes its new name on stderr
+    old_tap = sub.add_parser("trace")
+    for parser in (tap, old_tap):
+        parser.add_argument("file", metavar="FILE")
+        parser.add_argument("tile", metavar="TILE")
+        parser.add_argument("--orientation", type=A.int_range(-1000, 1000), default=0, metavar="K")
+        parser.add_argument("--json", action="store_true", help="print the result as JSON")
+    tap.set_defaults(func=_tap_trace)
+    old_tap.set_defaults(func=_old_trace)
 
     from labkit.hexpuzzle.cli.solver import register_solver_commands
 
@@ -148,7 +155,16 @@ def _show(args: argparse.Namespace) -> int:
     return 0
 
 
-def _trace(args: argparse.Namespace) -> int:
+def _old_trace(args: argparse.Namespace) -> int:
+    print(
+        "labkit puzzle trace is renamed labkit puzzle tap-trace: use the new verb "
+        "(the old one goes in the next release)",
+        file=sys.stderr,
+    )
+    return _tap_trace(args)
+
+
+def _tap_trace(args: argparse.Namespace) -> int:
     from labkit.hexpuzzle.tap_trace import trace_tap
 
     level = _load(args.file, args.orientation)

@@ -12,7 +12,7 @@ from labkit import ArgumentError, _jit
 from labkit.encounter import _kernels, tables
 from labkit.encounter.rules.balance import default_balance
 from labkit.encounter.rules.combat import (
-    OUTCOMES,
+    FIGHT_OUTCOMES,
     CombatError,
     Fight,
     Fighter,
@@ -111,7 +111,7 @@ def test_fight_kernel_matches_the_readable_reference(a, b, seed):
     n = 25
     got = simulate_fights(a, b, n, rng=np.random.default_rng(seed))
     want, tally = reference.fights(a, b, n, B, np.random.default_rng(seed))
-    counts = {k: 0 for k in OUTCOMES}
+    counts = {k: 0 for k in FIGHT_OUTCOMES}
     for outcome, _, _ in want:
         counts[outcome] += 1
     assert got.outcomes == counts
@@ -249,6 +249,6 @@ def test_wilson_interval_against_hand_worked_numbers():
 
 
 def test_exchange_kernel_codes_are_consistent():
-    assert OUTCOMES[_kernels.CONTINUE] == "continue"
-    assert OUTCOMES[_kernels.STALEMATE] == "stalemate"
+    assert FIGHT_OUTCOMES[_kernels.CONTINUE] == "continue"
+    assert FIGHT_OUTCOMES[_kernels.STALEMATE] == "stalemate"
     assert len(_kernels.COLUMNS) == _kernels.NCOL == len(Fighter.__dataclass_fields__)

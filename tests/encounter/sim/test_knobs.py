@@ -12,7 +12,7 @@ import pytest
 
 from labkit import ArgumentError
 from labkit.encounter.sim.knobs import (
-    OUTCOMES,
+    GAME_OUTCOMES,
     GamePlayer,
     Knob,
     knob_label,
@@ -26,13 +26,14 @@ from labkit.encounter.status import EndReason
 @pytest.mark.parametrize(
     "name, label",
     [
-        ("/characters/monster/life", "monster life (life points)"),
+        # the glossary's words, as every app shows them (tests/test_glossary.py)
+        ("/characters/monster/life", "monster life (wounds it takes)"),
         ("/weapons/revolver/damage", "revolver damage (wounds)"),
-        ("/tables/hit/3", "hit chance at score 3 (probability)"),
-        ("/card_pool/stock/long_knife", "long knifes in the card pool (cards)"),
-        ("/priority/base", "priority base (probability)"),
-        ("/combat/max_rounds", "combat max rounds (rounds)"),
-        ("npcs", "NPCs (NPCs)"),
+        ("/tables/hit/3", "hit chance at index −1"),  # index = level − agility, from −4
+        ("/card_pool/stock/long_knife", "long knives in the card pool"),
+        ("/priority/base", "first-strike chance at equal agility"),
+        ("/combat/max_rounds", "most fight rounds (rounds)"),
+        ("npcs", "NPCs in the game (NPCs)"),
         ("max_steps", "step limit (steps)"),
         ("x1", "x1"),  # a stand-in model's own knob
     ],
@@ -46,13 +47,13 @@ def test_a_whole_knob_gives_every_value_an_equal_share():
     assert [k.value(u) for u in (0.0, 0.33, 0.34, 0.66, 0.67, 0.999, 1.0)] == [2, 2, 3, 3, 4, 4, 4]
     shares = np.bincount([k.value(u) for u in np.linspace(0, 1, 3000, endpoint=False)])
     assert shares[2:].tolist() == [1000, 1000, 1000]
-    assert k.unit == "life points" and k.text(3) == "3"
+    assert k.unit == "wounds it takes" and k.text(3) == "3"
 
 
 def test_a_real_knob_maps_the_unit_interval_linearly():
     k = Knob("/priority/base", 0.3, 0.7, False)
     assert [k.value(u) for u in (0.0, 0.25, 1.0)] == pytest.approx([0.3, 0.4, 0.7])
-    assert k.text(0.123456) == "0.123" and k.unit == "probability"
+    assert k.text(0.123456) == "0.123" and k.unit == ""  # a chance: no unit (the glossary)
 
 
 def test_knob_list_keeps_the_order_and_tells_whole_from_real():
@@ -91,8 +92,8 @@ def test_engine_rows_become_one_outcome_column_each():
         (3, "monster", EndReason.VICTORY, 9, 3, 1),
     ]
     got = outcome_rows(rows)
-    assert OUTCOMES == ("npc_win", "monster_win", "step_limit", "mutual_death", "steps", "turns",
-                        "encounters")  # fmt: skip
+    assert GAME_OUTCOMES == ("npc_win", "monster_win", "step_limit", "mutual_death", "steps",
+                             "turns", "encounters")  # fmt: skip
     assert got.tolist() == [[1, 0, 0, 0, 40, 12, 3], [0, 0, 1, 0, 300, 90, 0],
                             [0, 0, 0, 1, 55, 20, 4], [0, 1, 0, 0, 9, 3, 1]]  # fmt: skip
 
@@ -101,9 +102,9 @@ def test_a_stand_in_response_fills_its_outcomes_and_leaves_the_rest_nan():
     p = GamePlayer(None, response=lambda point, seeds: {"steps": point["x"] * 10,
                                                         "npc_win": seeds % 2})  # fmt: skip
     (a,) = p.play([{"x": 3}], [np.arange(4)])
-    assert a[:, OUTCOMES.index("steps")].tolist() == [30.0] * 4
-    assert a[:, OUTCOMES.index("npc_win")].tolist() == [0.0, 1.0, 0.0, 1.0]
-    assert np.isnan(a[:, OUTCOMES.index("turns")]).all() and p.games == 4
+    assert a[:, GAME_OUTCOMES.index("steps")].tolist() == [30.0] * 4
+    assert a[:, GAME_OUTCOMES.index("npc_win")].tolist() == [0.0, 1.0, 0.0, 1.0]
+    assert np.isnan(a[:, GAME_OUTCOMES.index("turns")]).all() and p.games == 4
     bad = GamePlayer(None, response=lambda point, seeds: {"wins": 1})
     with pytest.raises(ArgumentError, match="unknown outcome"):
         bad.play([{}], [np.arange(2)])
@@ -115,6 +116,6 @@ def test_the_same_point_and_seed_is_played_once():
         a, b = p.play([{"max_steps": 5}, {"max_steps": 5}], [np.arange(3), np.arange(4)])
         assert p.games == 4  # seeds 0-2 of the first point are seeds 0-2 of the second
         assert np.array_equal(a, b[:3])
-        assert (b[:, OUTCOMES.index("step_limit")] == 1).all()  # 5 steps end no game
+        assert (b[:, GAME_OUTCOMES.index("step_limit")] == 1).all()  # 5 steps end no game
         p.play([{"max_steps": 5}], [np.arange(4)])
         assert p.games == 4  # nothing new to play

@@ -66,7 +66,7 @@ def test_death_drops_items_into_the_rooms_dropped_loot():
         while not game.finished:
             game.step()
         if not npc.alive:
-            room = game.world.room((1, 0))
+            room = game.room_map.room((1, 0))
             assert room.dropped_loot.count("bullet") == 2 and npc.bag.total() == 0
             death = game.journal.select("death")[0]
             assert death["state"]["drops"] == {"bullet": 2}
@@ -125,10 +125,10 @@ def test_item_counts_are_conserved_through_whole_games():
         stock = dict(game.balance.pool_stock)
         while not game.finished:
             game.step()
-            rooms = list(game.world.rooms.values())
+            rooms = list(game.room_map.rooms.values())
             bags = [a.bag for a in game.actors]
             for item, n in stock.items():
-                assert census(item, game.world.pool, rooms, bags) == n, (seed, game.steps, item)
+                assert census(item, game.room_map.pool, rooms, bags) == n, (seed, game.steps, item)
 
 
 def test_sound_reaches_listeners_as_signal_notes():
