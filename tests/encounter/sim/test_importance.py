@@ -231,5 +231,3 @@ def test_a_second_process_on_the_same_folder_is_refused(tmp_path):
             run()
         assert not list(tmp_path.glob("*.json"))  # nothing played, nothing written
     assert run().games > 0  # released: the next run goes ahead
-
-

@@ -95,7 +95,6 @@ def test_resumes_from_its_study_file(tmp_path):
         tune_many(None, KNOBS, ["npc_win=0.6±0.05"], out=tmp_path, **args)
 
 
-
 def test_a_second_process_on_the_same_study_folder_is_refused(tmp_path):
     from labkit.encounter.sim.sweep_folder import hold
 
@@ -105,6 +104,7 @@ def test_a_second_process_on_the_same_study_folder_is_refused(tmp_path):
             tune_many(None, KNOBS, ["npc_win=0.5±0.05"], out=tmp_path, **args)
         assert not (tmp_path / "tune_many.json").exists()  # refused before the manifest
     assert len(tune_many(None, KNOBS, ["npc_win=0.5±0.05"], out=tmp_path, **args).trials) == 12
+
 
 def test_real_games_whole_number_knob():
     with ThreadPoolExecutor(1) as pool:
