@@ -23,7 +23,7 @@ import labkit
 # from this table, so that the help (and any command outside a domain) never loads numba or a
 # domain package. tests/test_cli.py checks that these lines match what each module registers.
 DOMAIN_CLIS = {
-    "puzzle": ("labkit.hexpuzzle.cli", "hex track puzzle: validate, show, trace levels"),
+    "puzzle": ("labkit.hexpuzzle.cli", "hex track puzzle: validate, show, tap-trace levels"),
     "path": ("labkit.pathfinding.cli", "passability and pathfinding on JSON maps"),
     "mapturn": ("labkit.mapturn.cli", "map-turn clock, enemy gauges, skill states"),
     "sim": (

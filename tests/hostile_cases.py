@@ -670,7 +670,7 @@ def bad_argument_sets(tmp: Path) -> list[tuple[str, list[str]]]:
         ["calibrate", tel, "--boot", "-1"], ["calibrate", tel, "--json", d],
         ["calibrate", d], ["show", level, "--orientation", str(10**9)],
         ["show", level, "--svg", d], ["show", level, "--svg", under], ["show", d],
-        ["trace", level, "no-such-tile"], ["solve", level, "--max-states", "0"],
+        ["tap-trace", level, "no-such-tile"], ["solve", level, "--max-states", "0"],
         ["solve", level, "--max-states", "-5"], ["campaign", "--out", d],
         ["campaign", "--out", f, "--seed", "-1"], ["validate", d], ["score", "/dev/null"],
         ["hint", str(tmp / "missing.json")],

@@ -14,22 +14,7 @@ from labkit.hexpuzzle import (
     telemetry_from_skill,
 )
 from labkit.hexpuzzle.difficulty import skill_joint
-
-IDS = [f"L{i:02d}" for i in range(12)]
-BETA = np.linspace(-1.5, 2.0, 12)
-
-
-def _events(seed=0, players=60, dropout=True):
-    theta = np.random.default_rng(seed).normal(0, 1.2, players)
-    t = telemetry_from_skill(
-        IDS, BETA, theta, rng=seed, max_attempts=3, learning=0.5, quit_ability=1.0
-    )
-    lvl = np.array([IDS.index(v) for v in t["level"].tolist()])
-    players_, pidx = np.unique(t["player"], return_inverse=True)
-    ev = skill_joint.events(
-        lvl, pidx, t["attempt"], t["won"], len(IDS), len(players_), retries=True, dropout=dropout
-    )
-    return ev
+from tests.hexpuzzle.difficulty.test_skill_joint import BETA, IDS, _events  # one twelve-level world
 
 
 def _table(rows):

@@ -19,6 +19,10 @@ class _Shell:
         def register(*_):
             pass
 
+        @staticmethod
+        def unregister(*_):
+            pass
+
 
 @pytest.fixture
 def in_kernel(monkeypatch):
@@ -30,6 +34,11 @@ def in_kernel(monkeypatch):
 
     matplotlib.use("Agg")  # the notebook's backend is *not* the widget one
     yield
+    import matplotlib.pyplot as plt
+
+    # pyplot hooked itself into the imitated shell; unhook it while that shell is still there, or
+    # a later test's plt.ioff() in the same process unregisters from no shell at all
+    plt.uninstall_repl_displayhook()
 
 
 def test_an_app_in_a_fresh_kernel_gets_the_live_canvas(in_kernel):

@@ -40,7 +40,7 @@ def measured(monkeypatch, *, turns, free, layers, rotations):
         return SimpleNamespace(solved=True, status="solved", layers=(layer,) * layers,
                                rotations=rotations)  # fmt: skip
 
-    monkeypatch.setattr(difficulty, "trace", fake_trace)
+    monkeypatch.setattr(difficulty, "trace_tap", fake_trace)
     monkeypatch.setattr(difficulty, "solve", fake_solve)
 
 
