@@ -32,7 +32,6 @@ NOT_YET_MIRRORED = {
     "hexpuzzle.level_file",
     "mapturn.tower_file",
     "share.bundle_zip",
-    "share.snapshot",
     "hexpuzzle.difficulty.skill_stats",
     "encounter.animation",
     "encounter.cli.compare",
