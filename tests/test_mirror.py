@@ -66,7 +66,6 @@ NOT_YET_MIRRORED = {
     "hexpuzzle.difficulty.scoring",
     "hexpuzzle.difficulty.skill_compare",
     "hexpuzzle.difficulty.skill_file",
-    "hexpuzzle.difficulty.skill_fit",
     "hexpuzzle.difficulty.skill_joint",
     "hexpuzzle.difficulty.skill_quit",
     "hexpuzzle.difficulty.skill_report",
