@@ -166,11 +166,8 @@ D, P, S = "labkit/hexpuzzle/difficulty/", "labkit/hexpuzzle/playthrough/", "labk
 V = "labkit/hexpuzzle/evaluation/"
 _SKILL = [H + "difficulty/test_skill.py", H + "test_skill_exact.py"]
 _DROPOUT = [H + "test_skill_dropout.py", H + "test_skill_exact.py"]
-_PLAYERS = [
-    H + "difficulty/test_players.py",
-    H + "test_players_progression.py",
-    H + "test_skill_exact.py",
-]
+# The rules (quitting, streams, options) fast; the simulated games' own tests take 13 s a run.
+_PLAYERS = [H + "difficulty/test_players_rules.py", H + "test_players_progression.py"]
 _FUNNEL = [H + "test_funnel.py", H + "test_funnel_kernel.py"]
 # A notebook's kernel imports the installed labkit, not mutmut's mutated copy (and reads the
 # installed data folder): the kernel tests of tests/share/ cannot judge a mutant. The mirror tests
