@@ -173,7 +173,7 @@ _FUNNEL = [H + "test_funnel.py", H + "test_funnel_kernel.py"]
 # installed data folder): the kernel tests of tests/share/ cannot judge a mutant. The mirror tests
 # replace the kernel.
 _VERIFY = ["tests/share/test_verify.py"]
-_CURVE = [H + "solving/test_curve.py", H + "test_curve_exact.py"]
+_CURVE = [H + "solving/test_curve_rules.py", H + "solving/test_curve.py", H + "test_curve_exact.py"]
 _SWEEP = [E + "sim/test_sweep.py", E + "test_sweep_exact.py"]
 WAVES: list[tuple[str, str, list[str]]] = [
     ("mapturn-cache", "labkit/mapturn/cache.py", [M + "test_cache.py", M + "test_tick_order.py"]),
