@@ -60,7 +60,8 @@ def rows_digest(table: Any) -> str:
 def hold(out: Path, what: str = "a sweep") -> Iterator[None]:
     """Hold the folder's exclusive lock for the block; :class:`SweepError` if another does.
 
-    ``what`` names the run in the refusal (a sweep, a tune, an importance run)."""
+    ``what`` is this run (a sweep, a tune, an importance run), written into the lock file so
+    that a refused second process is told what holds the folder."""
     import fcntl
 
     out.mkdir(parents=True, exist_ok=True)
@@ -69,8 +70,11 @@ def hold(out: Path, what: str = "a sweep") -> Iterator[None]:
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
-            raise SweepError(f"another process is running {what} in this folder; wait for it "
-                             "or use a new folder", file=str(out)) from None  # fmt: skip
+            holder = os.pread(fd, 200, 0).decode("ascii", "replace").strip() or "a sweep"
+            raise SweepError(f"another process is running {holder} in this folder; wait for "
+                             "it or use a new folder", file=str(out)) from None  # fmt: skip
+        os.ftruncate(fd, 0)
+        os.pwrite(fd, f"{what} (process {os.getpid()})".encode("ascii", "replace"), 0)
         yield
     finally:
         os.close(fd)  # closing the descriptor releases the lock

@@ -49,7 +49,8 @@ def test_a_second_process_on_the_same_folder_is_refused(tmp_path):
                           out=tmp_path)  # fmt: skip
 
     with hold(tmp_path):
-        with pytest.raises(SweepError, match="another process is running an importance run"):
+        with pytest.raises(SweepError, match="another process is running a sweep"):
             run()
         assert not list(tmp_path.glob("*.json"))  # nothing played, nothing written
     assert run().games > 0  # released: the next run goes ahead
+    assert (tmp_path / ".lock").read_text().startswith("an importance run (process ")

@@ -100,10 +100,11 @@ def test_a_second_process_on_the_same_study_folder_is_refused(tmp_path):
 
     args = dict(budget=12, games=100, fresh=200, response=two_targets, progress=False, batch=4)
     with hold(tmp_path):  # flock: a second open file description conflicts like another process
-        with pytest.raises(SweepError, match="another process is running a tune"):
+        with pytest.raises(SweepError, match="another process is running a sweep"):
             tune_many(None, KNOBS, ["npc_win=0.5±0.05"], out=tmp_path, **args)
         assert not (tmp_path / "tune_many.json").exists()  # refused before the manifest
     assert len(tune_many(None, KNOBS, ["npc_win=0.5±0.05"], out=tmp_path, **args).trials) == 12
+    assert (tmp_path / ".lock").read_text().startswith("a tune (process ")  # told to the next
 
 
 def test_real_games_whole_number_knob():
