@@ -24,7 +24,6 @@ EXCEPTIONS = {
 # its tests are split or renamed to the module's name. Not to grow.
 NOT_YET_MIRRORED = {
     # public since the renames or wave 3's last day; tested through their callers' files
-    "encounter.sim.tune_refine",
     "share.bundle_zip",
     "encounter.sim.sweep_folder",
 }
