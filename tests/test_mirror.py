@@ -19,13 +19,9 @@ EXCEPTIONS = {
     "hexpuzzle.status": "status enums: tests/test_statuses.py checks every Status in labkit",
     "mapturn.status": "status enums: tests/test_statuses.py checks every Status in labkit",
 }
-# Tested today under other names (e.g. tests/hexpuzzle/test_skill_dropout.py,
-# tests/encounter/sim/test_sweep.py, tests/share/test_bundle.py): each entry leaves this list when
-# its tests are split or renamed to the module's name. Not to grow.
-NOT_YET_MIRRORED = {
-    # public since the renames or wave 3's last day; tested through their callers' files
-    "encounter.sim.tune_refine",
-}
+# Public modules still tested only under other names: empty since 2026-12-02, and to stay so
+# (a new module gets its test file of its name).
+NOT_YET_MIRRORED: set[str] = set()
 
 
 def public_modules() -> list[str]:
