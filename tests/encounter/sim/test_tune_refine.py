@@ -87,6 +87,23 @@ def test_refine_stops_once_the_centre_is_deep_inside_the_bands():
     assert len(refine([B], {"b": 14}, bowl(14, shift=-0.4), budget=50)) > 1
 
 
+def test_refine_halves_every_step_until_all_are_at_their_floor():
+    # the centre (5.0, 15) is the bottom: every round halves the steps. a: 1.25, 0.625,
+    # 0.3125, 0.15625 (= 10 / 64, its floor); b: 4, 2, 1, 1 (its floor: 1, reached a round
+    # earlier, so the last round's b neighbours 14 and 16 are already played)
+    def score(points):
+        return [(abs(p["a"] - 5.0) + abs(p["b"] - 15), dict(p)) for p in points]
+
+    rows = refine([A, B], {"a": 5.0, "b": 15}, score, budget=100)
+    assert [(r["a"], r["b"]) for r in rows] == [
+        (5.0, 15),
+        (3.75, 15), (6.25, 15), (5.0, 11), (5.0, 19),
+        (4.375, 15), (5.625, 15), (5.0, 13), (5.0, 17),
+        (4.6875, 15), (5.3125, 15), (5.0, 14), (5.0, 16),
+        (4.84375, 15), (5.15625, 15),
+    ]  # fmt: skip
+
+
 def test_refine_on_a_tie_moves_to_the_first_neighbour():
     table = {10: 5.0, 6: 1.0, 14: 1.0}
 
