@@ -106,13 +106,15 @@ def old_name(module: str, name: str) -> Any:
     new = RENAMED_NAMES.get(module, {}).get(name)
     if new is None:
         raise AttributeError(f"module {module!r} has no attribute {name!r}")
-    warnings.warn(
-        f"{module}.{name} is renamed {module}.{new}: use the new name "
-        "(the old one goes in the next release)",
-        DeprecationWarning,
-        stacklevel=3,
-    )
+    _warn_renamed(f"{module}.{name}", f"{module}.{new}")
     return getattr(sys.modules[module], new)
+
+
+def _warn_renamed(old: str, new: str) -> None:
+    """The one-release warning for a renamed name, pointing at the line that used the old one
+    (that line called a module ``__getattr__`` or a property, which called us)."""
+    warnings.warn(f"{old} is renamed {new}: use the new name (the old one goes in the next "
+                  "release)", DeprecationWarning, stacklevel=4)  # fmt: skip
 
 
 #: Class -> {old public attribute: new name}, for one release (its property calls
@@ -125,13 +127,8 @@ RENAMED_ATTRIBUTES: dict[str, dict[str, str]] = {
 
 def old_attribute(obj: object, old: str, new: str) -> Any:
     """``obj.new`` for the renamed attribute ``obj.old``, with a ``DeprecationWarning``."""
-    cls = type(obj)
-    warnings.warn(
-        f"{cls.__name__}.{old} is renamed {cls.__name__}.{new}: use the new name "
-        "(the old one goes in the next release)",
-        DeprecationWarning,
-        stacklevel=3,
-    )
+    cls = type(obj).__name__
+    _warn_renamed(f"{cls}.{old}", f"{cls}.{new}")
     return getattr(obj, new)
 
 
