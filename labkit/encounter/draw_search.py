@@ -43,7 +43,7 @@ def draw_importance(ax: Any, imp: Any, **style: Any) -> dict[str, Any]:
     ...                  response=lambda p, s: {"steps": p["x"] + s % 2}, progress=False)
     >>> art = draw_importance(imp)
     >>> len(art["bars"]), [t.get_text() for t in art["ax"].get_yticklabels()]
-    (2, ['x', 'seed block (1 games)'])
+    (2, ['x', 'seed block (1 game)'])
     """
     st = styled(IMPORTANCE_STYLE, style)
     t = imp.table

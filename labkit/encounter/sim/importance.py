@@ -77,6 +77,11 @@ from labkit.encounter.sim.knobs import (
 
 __all__ = ["importance", "Importance", "SEED_BLOCK", "sobol_estimates", "knob_totals"]
 
+
+def _games(n: int) -> str:
+    return "1 game" if n == 1 else f"{n} games"
+
+
 #: The name of the seed-block factor in the tables.
 SEED_BLOCK = "seed block"
 _COLUMNS = ["knob", "label", "unit", "low", "high", "index", "value", "lo", "hi", "matters",
@@ -160,7 +165,7 @@ class Importance:
         if rest and self.matters:
             head += f"; the other {rest} do not"
         v, lo, hi = self.noise
-        noise = (f"noise (the seed block, {self.games_per_evaluation} games an evaluation) "
+        noise = (f"noise (the seed block, {_games(self.games_per_evaluation)} an evaluation) "
                  f"{v:.3f} [{lo:.3f}, {hi:.3f}]")  # fmt: skip
         return f"{head}; {noise} ({self.games} games)."
 
@@ -346,7 +351,7 @@ def importance(
             k = ks[i] if i < len(ks) else None
             records.append({
                 "knob": kname,
-                "label": k.label if k else f"{SEED_BLOCK} ({games} games)",
+                "label": k.label if k else f"{SEED_BLOCK} ({_games(games)})",
                 "unit": k.unit if k else "games", "low": k.low if k else math.nan,
                 "high": k.high if k else math.nan, "index": name, "value": float(vals[i]),
                 "lo": float(los[i]), "hi": float(his[i]),
