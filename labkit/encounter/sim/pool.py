@@ -92,7 +92,17 @@ def _watch_parent(parent: int, every: float = 1.0) -> None:
 
 
 def _start_worker(parent: int | None = None) -> None:
-    """Pool initializer: watch the parent, then load the kernels."""
+    """Pool initializer: take SIGTERM's default action back, watch the parent, load the kernels.
+
+    A forked worker inherits the CLI's SIGTERM handler, which raises ``SystemExit``; the pool's
+    worker loop catches that as the task's error and goes on waiting for the next task, so
+    :func:`stop_pool`'s ``terminate()`` did not end it, and the pool's own thread then waited
+    for it for ever (``labkit sim batch`` hung on SIGTERM). A worker holds nothing to clean up.
+    """
+    import signal
+
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, _HELD)  # held while forking: see _start_workers
     if parent is not None:
         _watch_parent(parent)
     _load_kernels()
@@ -106,6 +116,7 @@ def stop_pool(pool: Any) -> None:
     """
     # Taken before shutdown(), which forgets them (private, but the pool offers no terminate).
     procs = list((getattr(pool, "_processes", None) or {}).values())
+    thread = getattr(pool, "_executor_manager_thread", None)
     try:
         pool.shutdown(wait=False, cancel_futures=True)
     except TypeError:  # an executor-like object without these options
@@ -118,8 +129,16 @@ def stop_pool(pool: Any) -> None:
     for proc in procs:
         try:
             proc.join(5)
+            if proc.is_alive():  # the pool's thread joins every worker at exit, unbounded
+                proc.kill()
+                proc.join(5)
         except (OSError, AttributeError, ValueError, AssertionError):
             pass
+    if thread is not None:
+        # Its workers gone, the pool's thread ends; joined here, it is also gone from the
+        # pool module's exit hook, which would otherwise write to the pipe the thread closed
+        # on its way out ("Exception ignored ... Bad file descriptor" on a SIGTERM).
+        thread.join(5)
 
 
 def local_executor(max_workers: int | None = None) -> ProcessPoolExecutor:
@@ -152,7 +171,35 @@ def local_executor(max_workers: int | None = None) -> ProcessPoolExecutor:
         initargs=(os.getpid(),),
     )
     _load_before_fork(pool)
+    _start_workers(pool)
     return pool
+
+
+def _held() -> set:
+    import signal
+
+    return {signal.SIGTERM, signal.SIGINT}
+
+
+_HELD = _held()
+
+
+def _start_workers(pool: ProcessPoolExecutor) -> None:
+    """Start the pool's workers now, with SIGTERM and SIGINT held back while it forks.
+
+    Python drops an exception raised in an at-fork hook ("Exception ignored in _releaseLock"),
+    so a SIGTERM arriving while the pool forked was lost in the parent (the batch played on to
+    the end and exited 0) or kept a half-started worker alive, and the process then hung at
+    exit joining it. Held, the signal is delivered once forking is over: in the parent at the
+    next line, in a worker when its initializer lets it through (and it ends the worker).
+    """
+    import signal
+
+    previous = signal.pthread_sigmask(signal.SIG_BLOCK, _HELD)
+    try:
+        pool.submit(int)  # with fork, the first task starts every worker (and the pool's thread)
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, previous)
 
 
 def _load_before_fork(pool: ProcessPoolExecutor) -> None:
