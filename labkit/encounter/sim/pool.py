@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import multiprocessing
 import os
+import signal
 from collections.abc import Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any
@@ -99,10 +100,9 @@ def _start_worker(parent: int | None = None) -> None:
     :func:`stop_pool`'s ``terminate()`` did not end it, and the pool's own thread then waited
     for it for ever (``labkit sim batch`` hung on SIGTERM). A worker holds nothing to clean up.
     """
-    import signal
-
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
-    signal.pthread_sigmask(signal.SIG_UNBLOCK, _HELD)  # held while forking: see _start_workers
+    if _HELD:  # held while forking: see _start_workers
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, _HELD)
     if parent is not None:
         _watch_parent(parent)
     _load_kernels()
@@ -175,13 +175,8 @@ def local_executor(max_workers: int | None = None) -> ProcessPoolExecutor:
     return pool
 
 
-def _held() -> set:
-    import signal
-
-    return {signal.SIGTERM, signal.SIGINT}
-
-
-_HELD = _held()
+# No signal masks on Windows (and no fork either, so nothing to hold there).
+_HELD = {signal.SIGTERM, signal.SIGINT} if hasattr(signal, "pthread_sigmask") else set()
 
 
 def _start_workers(pool: ProcessPoolExecutor) -> None:
@@ -193,8 +188,8 @@ def _start_workers(pool: ProcessPoolExecutor) -> None:
     exit joining it. Held, the signal is delivered once forking is over: in the parent at the
     next line, in a worker when its initializer lets it through (and it ends the worker).
     """
-    import signal
-
+    if not _HELD:
+        return
     previous = signal.pthread_sigmask(signal.SIG_BLOCK, _HELD)
     try:
         pool.submit(int)  # with fork, the first task starts every worker (and the pool's thread)
