@@ -354,8 +354,10 @@ def test_a_folder_another_process_holds_is_refused(engine, tmp_path):
     out = tmp_path / "sw"
     with hold(out):  # flock: a second open file description conflicts like another process
         msg, _ = error(sweep, BASE, {"npcs": [2]}, [0, 1], out=out, progress=False)
-    assert msg == (f"{out}: another process is running a sweep (process {os.getpid()}) in this "
-                   "folder; wait for it or use a new folder")
+    assert msg == (
+        f"{out}: another process is running a sweep (process {os.getpid()}) in this "
+        "folder; wait for it or use a new folder"
+    )
     assert engine.calls == [] and not (out / "manifest.json").exists()
     sweep(BASE, {"npcs": [2]}, [0, 1], out=out, progress=False)
     assert (out / ".lock").read_text().startswith("a sweep (process ")
