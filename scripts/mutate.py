@@ -176,7 +176,17 @@ _FUNNEL = [H + "test_funnel.py", H + "playthrough/test_simulate_kernel.py"] + [
 # replace the kernel.
 _VERIFY = ["tests/share/test_verify.py"]
 _CURVE = [H + "solving/test_curve_rules.py", H + "solving/test_curve.py", H + "test_curve_exact.py"]
-_SWEEP = [E + "sim/test_sweep.py", E + "test_sweep_exact.py"]
+# The rules with a stand-in engine (exact tables, no games), then the real games. Not
+# test_sweep_exact.py: its resumes run in a child process, which imports the installed labkit,
+# never mutmut's mutant (mutmut puts mutants/ on sys.path in its own process only).
+_SWEEP = [E + "sim/test_sweep_rules.py", E + "sim/test_sweep.py"]
+_TUNE = [E + "sim/test_tune_rules.py", E + "sim/test_tune.py", E + "test_sweep_exact.py"]
+# The exact rules and McNemar by hand; not test_compare.py: its known-truth checks play real
+# games for every mutant (12 s) and pin nothing the rules file does not.
+_PAIRED = [E + "sim/test_paired_rules.py", E + "sim/test_paired.py"]
+_COMPARE = [E + "sim/test_compare_rules.py", E + "sim/test_compare.py"]
+_IMPORTANCE = [E + "sim/test_importance_rules.py", E + "sim/test_importance.py"]
+_TUNE_MANY = [E + "sim/test_tune_many_rules.py", E + "sim/test_tune_many.py"]
 WAVES: list[tuple[str, str, list[str]]] = [
     ("mapturn-cache", "labkit/mapturn/cache.py", [M + "test_cache.py", M + "test_tick_order.py"]),
     ("hex-curve", "labkit/hexpuzzle/solving/curve.py", _CURVE),
@@ -189,7 +199,7 @@ WAVES: list[tuple[str, str, list[str]]] = [
     ("bundle", "labkit/share/bundle.py", ["tests/share/test_bundle_rules.py"]),
     ("snapshot", "labkit/share/snapshot.py", ["tests/share/test_snapshot.py"]),
     ("encounter-sweep", S + "sweep.py", _SWEEP),
-    ("encounter-tune", S + "tune.py", [E + "sim/test_tune.py", E + "test_sweep_exact.py"]),
+    ("encounter-tune", S + "tune.py", _TUNE),
     ("funnel-model", P + "model.py", _FUNNEL),
     ("funnel-simulate", P + "simulate.py", _FUNNEL),
     ("funnel-truth", P + "truth.py", _FUNNEL),
@@ -197,11 +207,11 @@ WAVES: list[tuple[str, str, list[str]]] = [
     ("funnel-compare", P + "compare.py", _FUNNEL),
     ("funnel-improve", P + "improve.py", _FUNNEL),
     ("funnel-kernels", P + "_kernels.py", _FUNNEL),
-    ("encounter-compare", S + "compare.py", [E + "sim/test_compare.py"]),
-    ("encounter-paired", S + "paired.py", [E + "sim/test_compare.py"]),
+    ("encounter-compare", S + "compare.py", _COMPARE),
+    ("encounter-paired", S + "paired.py", _PAIRED),
     ("encounter-ratings", S + "ratings.py", [E + "sim/test_ratings.py"]),
-    ("encounter-importance", S + "importance.py", [E + "sim/test_importance.py"]),
-    ("encounter-tune-many", S + "tune_many.py", [E + "sim/test_tune_many.py"]),
+    ("encounter-importance", S + "importance.py", _IMPORTANCE),
+    ("encounter-tune-many", S + "tune_many.py", _TUNE_MANY),
     ("hex-evaluation", V + "evaluate.py", [H + "evaluation/test_evaluate.py"]),
     ("hex-evaluation-measures", V + "measures.py", [H + "evaluation/test_measures.py"]),
     ("hex-evaluation-baselines", V + "baselines.py", [H + "evaluation/test_baselines.py"]),

@@ -92,9 +92,14 @@ def _file_patch(path: Path) -> dict[str, Any]:
     from labkit.io import load_json
 
     doc = load_json(path, error=SweepError)
-    kind = doc.get("format")
+    kind = doc.get("format") if isinstance(doc, dict) else None
     if kind == "labkit.balance_patch":
-        return {**doc.get("settings", {}), **doc.get("balance", {})}
+        parts = [doc.get("settings", {}), doc.get("balance", {})]
+        for key, part in zip(("settings", "balance"), parts):
+            if not isinstance(part, dict):
+                raise SweepError(f"{path}: must be an object {{field or pointer: value}}",
+                                 pointer="/" + key, value=type(part).__name__)  # fmt: skip
+        return {**parts[0], **parts[1]}
     if kind != "labkit.balance":
         raise SweepError(f"{path}: not a labkit.balance or labkit.balance_patch file",
                          pointer="/format", value=kind)  # fmt: skip

@@ -417,7 +417,9 @@ def paired_table(
             p, test = mcnemar_exact(A[m.needs[0]], B[m.needs[0]]), "McNemar exact"
         else:
             far = np.nanmean(d <= 0) if vb - va > 0 else np.nanmean(d >= 0)
-            p, test = (1.0 if var_d == 0 else float(min(1.0, 2 * far))), "paired bootstrap"
+            if var_d == 0:  # the difference never varies: none of it (p 1) or certain (p 0)
+                far = 0.5 if math.isclose(vb, va, rel_tol=1e-12, abs_tol=1e-12) else 0.0
+            p, test = float(min(1.0, 2 * far)), "paired bootstrap"
         dd = detect.get(m.unit, math.nan)
         sd_pair, sd_free = math.sqrt(var_d * size), math.sqrt(var_u * size)
         vr = var_u / var_d if var_d > 0 else (math.inf if var_u > 0 else math.nan)

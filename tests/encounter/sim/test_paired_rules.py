@@ -1,0 +1,410 @@
+"""Paired statistics, rule by rule and exactly (sim/paired.py).
+
+Every number here is worked out by hand or by a plain computation of the rule in the module's
+docstring (a bootstrap resample *indexes* the seeds it drew; the module weights them instead),
+never read off the code under test.
+"""
+
+from __future__ import annotations
+
+import math
+from statistics import NormalDist
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from labkit import ArgumentError
+from labkit.encounter.sim import paired as pm
+from labkit.encounter.sim.paired import (
+    METRICS,
+    Metric,
+    game_measures,
+    mcnemar_exact,
+    npcs_alive_after,
+    paired_table,
+    seeds_needed,
+)
+from labkit.rng import stream
+
+Z975 = NormalDist().inv_cdf(0.975)
+Z80 = NormalDist().inv_cdf(0.8)
+
+
+def msg(call, *args, **kw):
+    with pytest.raises(ArgumentError) as info:
+        call(*args, **kw)
+    return str(info.value)
+
+
+# -- the metrics --------------------------------------------------------------------------------
+
+
+def test_the_metrics_in_designer_words():
+    rows = [(m.key, m.label, m.unit, m.needs, m.binary, m.quantile, m.kind)
+            for m in METRICS.values()]  # fmt: skip
+    assert rows == [
+        ("npc_win", "NPC win rate", "share", ("npc_win",), True, None, "mean"),
+        ("monster_win", "monster win rate", "share", ("monster_win",), True, None, "mean"),
+        ("balance", "balance (1 - win-rate gap)", "share", ("npc_win", "monster_win"), False,
+         None, "balance"),
+        ("step_limit", "share ending at the step limit", "share", ("step_limit",), True, None,
+         "mean"),
+        ("mutual_death", "share of mutual deaths", "share", ("mutual_death",), True, None,
+         "mean"),
+        ("length_mean", "game length, mean", "turns", ("turns",), False, None, "mean"),
+        ("length_sd", "game length, spread (sd)", "turns", ("turns",), False, None, "spread"),
+        ("length_q10", "game length, 10 % of games end by", "turns", ("turns",), False, 0.1,
+         "quantile"),
+        ("length_q50", "game length, 50 % of games end by", "turns", ("turns",), False, 0.5,
+         "quantile"),
+        ("length_q90", "game length, 90 % of games end by", "turns", ("turns",), False, 0.9,
+         "quantile"),
+        ("npcs_alive", "NPCs alive at the end", "share", ("npcs_alive",), False, None, "mean"),
+        ("lead_changes", "lead changes", "per game", ("lead_changes",), False, None, "mean"),
+        ("decided_at", "decided at (share of the game)", "share", ("decided_at",), False, None,
+         "mean"),
+    ]  # fmt: skip
+    m = Metric("k", "l", "turns", ("t",))
+    assert (m.binary, m.quantile, m.kind) == (False, None, "mean")
+
+
+def test_weighted_means_and_spreads_leave_out_undefined_games():
+    x = np.array([1.0, 2.0, np.nan, 4.0])
+    w = np.array([[1.0, 1, 1, 1], [2, 0, 1, 0], [0, 0, 1, 0], [0, 1, 0, 1]])
+    s = pm._Weighted({"x": x}, w)
+    mean = Metric("m", "m", "turns", ("x",)).value(s)
+    assert mean[:2].tolist() == [7 / 3, 1.0] and math.isnan(mean[2]) and mean[3] == 3.0
+    sd = Metric("s", "s", "turns", ("x",), kind="spread").value(s)
+    # 1, 2, 4: variance (21 - 49/3) / 2 = 7/3; 1 twice: 0; no game: undefined; 2 and 4: 2
+    assert sd[0] == pytest.approx(math.sqrt(7 / 3)) and sd[1] == 0.0 and math.isnan(sd[2])
+    assert sd[3] == pytest.approx(math.sqrt(2.0))
+    # a spread that rounding would make slightly negative is 0
+    y = np.full(5, 3.3)
+    w = pm._Weighted({"y": y}, np.ones((1, 5)))
+    assert w._sum("y", 2)[0] - w._sum("y")[0] ** 2 / 5 < 0  # (the rounding this is about)
+    assert Metric("s", "s", "turns", ("y",), kind="spread").value(w)[0] == 0.0
+    # no columns at all: still one row of sums per resample
+    assert pm._Weighted({}, np.ones((2, 3)))._cache == {}
+
+
+def test_balance_is_one_minus_the_win_rate_gap():
+    s = pm._Weighted({"npc_win": np.array([1.0, 1, 0, 1]), "monster_win": np.array([0.0, 0, 1, 0])},
+                     np.array([[1.0, 1, 1, 1], [0, 0, 2, 0]]))  # fmt: skip
+    assert METRICS["balance"].value(s).tolist() == [0.5, 0.0]
+    s = pm._Weighted({"npc_win": np.array([0.0, 1]), "monster_win": np.array([1.0, 0])},
+                     np.ones((1, 2)))  # fmt: skip
+    assert METRICS["balance"].value(s).tolist() == [1.0]
+
+
+def test_quantiles_are_the_smallest_played_length_a_share_of_games_reach():
+    t = np.array([5.0, 1, 3, 3, 9])
+    s = pm._Weighted({"t": t}, np.array([[1.0, 1, 1, 1, 1], [0, 0, 1, 1, 1]]))
+
+    def q(p):
+        return Metric("q", "q", "turns", ("t",), quantile=p, kind="quantile").value(s).tolist()
+
+    # sorted 1 3 3 5 9: 10 % -> 1, 40 % -> 3 (2 of 5 games reach 3), 50 % -> 3, 90 % -> 9;
+    # the second resample holds 3, 3, 9
+    assert q(0.1) == [1.0, 3.0] and q(0.4) == [3.0, 3.0] and q(0.5) == [3.0, 3.0]
+    assert q(0.9) == [9.0, 9.0] and q(0.8) == [5.0, 9.0]
+    assert q(None)[0] == 1.0  # no share given: the shortest game played
+    assert q(0.1) == [1.0, 3.0]  # the sorted counts are kept per column, for every share
+    # 28 % of 25 games is 7.000000000000001 in floating point: the 7th game still counts
+    s = pm._Weighted({"t": np.arange(1.0, 26.0)}, np.ones((1, 25)))
+    assert Metric("q", "q", "turns", ("t",), quantile=0.28, kind="quantile").value(s)[0] == 7.0
+
+
+# -- tests and sizes ----------------------------------------------------------------------------
+
+
+def test_mcnemar_exact_by_hand():
+    assert mcnemar_exact([1, 1, 1, 0], [0, 0, 0, 0]) == 2 * 1 / 8
+    assert mcnemar_exact([0, 0, 0, 0], [1, 1, 1, 0]) == 2 * 1 / 8  # either way
+    # 5 one way, 1 the other: 2 * (C(6,0) + C(6,1)) / 2^6
+    a = [1, 1, 1, 1, 1, 0, 1, 0]
+    b = [0, 0, 0, 0, 0, 1, 1, 0]
+    assert mcnemar_exact(a, b) == 2 * 7 / 64
+    assert mcnemar_exact([1, 0], [0, 1]) == 1.0  # 2 * 3 / 4 is capped at 1
+    assert mcnemar_exact([1, 1], [1, 1]) == 1.0 and mcnemar_exact([], []) == 1.0
+    assert mcnemar_exact([1] * 10, [0] * 10) == 2 / 1024
+    assert mcnemar_exact([0.0, 2.0], [0.0, 0.0]) == 1.0  # yes/no: any non-zero is yes
+    assert isinstance(mcnemar_exact([1], [0]), float)
+
+
+def test_seeds_needed_by_the_formula():
+    z = Z975 + Z80
+    assert pm.Z_975 == pytest.approx(Z975, abs=1e-15) and pm.Z_80 == pytest.approx(Z80, abs=1e-15)
+    assert seeds_needed(1.0, 1.0) == math.ceil(z * z) == 8
+    assert seeds_needed(0.5, 0.02) == math.ceil((z * 0.5 / 0.02) ** 2)
+    assert seeds_needed(3.0, 0.5, power=0.5) == math.ceil((Z975 * 6) ** 2)
+    assert seeds_needed(0.0, 1.0) == 2 and seeds_needed(0.1, 1.0) == 2  # at least two pairs
+    assert seeds_needed(0.5, 1.0) == 2  # 1.96...
+    assert seeds_needed(0.6, 1.0) == 3  # 2.83
+    assert seeds_needed(math.inf, 1.0) == -1 and seeds_needed(math.nan, 1.0) == -1
+    assert msg(seeds_needed, 1.0, 0.0) == "detect: must be > 0 (got 0.0)"
+    assert msg(seeds_needed, 1.0, math.nan) == "detect: must be > 0 (got nan)"
+    for p in (0, 1, 1.5):
+        assert msg(seeds_needed, 1.0, 1.0, power=p) == f"power: must be in (0, 1) (got {p})"
+
+
+def test_intervals_are_percentiles_widened_to_hold_their_point():
+    x = np.arange(41.0)  # 2.5 % and 97.5 % points: 1 and 39
+    assert pm._interval(x, 20.0) == (1.0, 39.0)
+    assert pm._interval(x, 0.5) == (0.5, 39.0) and pm._interval(x, 45.0) == (1.0, 45.0)
+    assert pm._interval(x, math.nan) == (1.0, 39.0)
+    assert pm._interval(np.append(x, np.nan), 20.0) == (1.0, 39.0)  # undefined resamples out
+    assert all(math.isnan(v) for v in pm._interval(np.full(3, np.nan), 1.0))
+    assert all(type(v) is float for v in pm._interval(x, math.nan) + pm._interval(x, 3.0))
+
+
+def test_options():
+    assert pm.check_options(1, None) == {"share": 0.02, "turns": 1.0, "per game": 0.05}
+    assert pm.check_options(10_000, {"turns": 2, "laps": 0.5}) == {
+        "share": 0.02, "turns": 2, "per game": 0.05, "laps": 0.5}  # fmt: skip
+    assert msg(pm.check_options, 0, None) == "bootstrap: must be between 1 and 10000 (got 0)"
+    assert msg(pm.check_options, 10_001, None) == (
+        "bootstrap: must be between 1 and 10000 (got 10001)")  # fmt: skip
+    for bad in (0, -1.0, math.inf, math.nan, True, "1", None):
+        assert msg(pm.check_options, 5, {"share": bad}) == (
+            f"detect['share']: must be a change > 0 (got {bad!r})")  # fmt: skip
+    assert pm.MAX_BOOTSTRAP == 10_000 and pm.MAX_DRAWS == 50_000_000
+
+
+# -- per-game measures --------------------------------------------------------------------------
+
+
+def test_lead_changes_and_decided_at_by_hand():
+    lead = pm._lead
+    # NPC dies at 3 (monsters ahead), the monster at 5 (NPCs ahead): one change, decided at 5/10
+    assert lead([(3, True), (5, False)], 2, 1, "npc", 10) == (1, 0.5)
+    # monster dies (NPCs ahead), NPC dies (tie), NPC dies (monsters ahead): one change, through
+    # the tie; the monsters took the lead they kept at turn 4 of 8
+    assert lead([(1, False), (2, True), (4, True)], 2, 2, "monster", 8) == (1, 0.5)
+    # ahead, a tie, ahead again (the same side): no change, the kept lead began at 3
+    assert lead([(1, False), (2, True), (3, False)], 2, 2, "npc", 6) == (0, 0.5)
+    # the winner was not ahead at the end: 1
+    assert lead([(2, False)], 1, 1, "monster", 4) == (0, 1.0)
+    assert lead([], 1, 1, "npc", 4) == (0, 1.0)
+    # deaths in one turn count together: 2 NPCs of 2 alive vs 1 monster of 2 after turn 3
+    assert lead([(3, False), (3, True), (3, False)], 2, 2, "npc", 3) == (0, 1.0)
+    # no winner, or no turn: undefined
+    changes, at = lead([(3, True), (5, False)], 2, 1, "", 10)
+    assert changes == 1 and math.isnan(at)
+    assert math.isnan(lead([(1, True)], 1, 1, "monster", 0)[1])
+    assert lead([(1, True)], 1, 1, "monster", 1) == (0, 1.0)
+    assert math.isnan(lead([(1, True)], 1, 1, "draw", 5)[1])
+    # NPCs ahead, monsters ahead, NPCs ahead: two changes
+    died = [(1, False), (2, True), (2, True), (3, False), (3, False)]
+    assert lead(died, 3, 3, "npc", 4) == (2, 0.75)
+
+
+def frame():
+    return pd.DataFrame({
+        "winner": ["npc", "monster", "", "", "npc"],
+        "end_reason": ["victory", "victory", "step_limit", "mutual_death", "victory"],
+        "turns": [10, 8, 300, 12, 5],
+        "alive_npc-0": [True, False, True, False, True],
+        "survival_npc-0": [10, 4, 300, 12, 5],
+        "alive_npc-1": [False, False, True, False, False],
+        "survival_npc-1": [3, -1, 300, -1, -1],  # -1: not in that game
+        "alive_monster-0": [False, True, True, False, False],
+        "survival_monster-0": [5, 8, 300, 12, 5],
+    })  # fmt: skip
+
+
+def test_game_measures_by_hand():
+    m = game_measures(frame())
+    assert sorted(m) == ["decided_at", "lead_changes", "monster_win", "mutual_death",
+                         "npc_win", "npcs_alive", "step_limit", "turns"]  # fmt: skip
+    assert m["npc_win"].tolist() == [1.0, 0, 0, 0, 1] and m["npc_win"].dtype == float
+    assert m["monster_win"].tolist() == [0.0, 1, 0, 0, 0] and m["monster_win"].dtype == float
+    assert m["step_limit"].tolist() == [0.0, 0, 1, 0, 0] and m["step_limit"].dtype == float
+    assert m["mutual_death"].tolist() == [0.0, 0, 0, 1, 0] and m["mutual_death"].dtype == float
+    assert m["turns"].tolist() == [10.0, 8, 300, 12, 5] and m["turns"].dtype == float
+    # alive NPCs among those in the game: 1 of 2, 0 of 1, 2 of 2, 0 of 1, 1 of 1
+    assert m["npcs_alive"].tolist() == [0.5, 0.0, 1.0, 0.0, 1.0]
+    # game 0: NPC dies at 3, monster at 5 (one change, 5/10); game 1: the only NPC dies at 4
+    # (4/8); game 2: nobody dies; game 3: both die at 12, no winner; game 4: monster dies at 5
+    assert m["lead_changes"].tolist() == [1, 0, 0, 0, 0]
+    d = m["decided_at"]
+    assert d[[0, 1, 4]].tolist() == [0.5, 0.5, 1.0] and np.isnan(d[[2, 3]]).all()
+
+
+def test_npcs_alive_after_a_turn():
+    f = frame()
+    # npc-0 died at 4 in game 1, npc-1 at 3 in game 0: alive after a turn means dying later
+    assert npcs_alive_after(f, 4).tolist() == [0.5, 0.0, 1.0, 1.0, 1.0]
+    assert npcs_alive_after(f, 3).tolist() == [0.5, 1.0, 1.0, 1.0, 1.0]
+    assert npcs_alive_after(f, 2).tolist() == [1.0, 1.0, 1.0, 1.0, 1.0]
+    assert npcs_alive_after(f, 12).tolist() == [0.5, 0.0, 1.0, 0.0, 1.0]
+    none = pd.DataFrame({"alive_npc-0": [False], "survival_npc-0": [-1]})
+    assert npcs_alive_after(none, 0).tolist() == [0.0]
+
+
+# -- the table ----------------------------------------------------------------------------------
+
+A = {
+    "turns": np.array([10, 12, 9, 15, 11, 30, 8, 14, 10, 13, 12, 20], dtype=float),
+    "npc_win": np.array([1, 0, 1, 1, 0, 0, 1, 0, 1, 1, 0, 1], dtype=float),
+    "monster_win": np.array([0, 1, 0, 0, 1, 0, 0, 1, 0, 0, 0, 0], dtype=float),
+    "decided_at": np.array([0.5, 0.8, np.nan, 1, 0.3, np.nan, 0.6, 0.9, 0.4, 1, np.nan, 0.7]),
+}
+B = {
+    "turns": A["turns"] + np.array([0, 1, 3, 0, -2, 5, 1, 0, 2, 1, 0, 4]),
+    "npc_win": np.array([1, 1, 1, 0, 0, 1, 1, 0, 1, 1, 1, 1], dtype=float),
+    "monster_win": np.array([0, 0, 0, 1, 1, 0, 0, 0, 0, 0, 0, 0], dtype=float),
+    "decided_at": np.array([0.4, 0.8, 0.5, np.nan, 0.3, 0.2, 0.6, 0.7, 0.4, 0.9, np.nan, 0.7]),
+}
+
+
+def resampled(m, cols, idx):
+    """The metric on the seeds ``idx`` (a resample lists the seeds it drew)."""
+    with np.errstate(all="ignore"):
+        if m.kind == "balance":
+            return 1 - abs(cols["npc_win"][idx].mean() - cols["monster_win"][idx].mean())
+        x = cols[m.needs[0]][idx]
+        if m.kind == "spread":
+            return float(np.std(x, ddof=1))
+        if m.kind == "quantile":
+            return float(np.quantile(x, m.quantile, method="inverted_cdf"))
+        x = x[~np.isnan(x)]
+        return float(x.mean()) if x.size else math.nan
+
+
+def mcnemar_by_hand(a, b):
+    up = sum(1 for x, y in zip(a, b) if x and not y)
+    down = sum(1 for x, y in zip(a, b) if y and not x)
+    n = up + down
+    return 1.0 if n == 0 else min(1.0, 2 * sum(math.comb(n, k) for k in range(min(up, down) + 1))
+                                  / 2**n)  # fmt: skip
+
+
+def widened(x, point):
+    x = np.asarray(x)
+    x = x[~np.isnan(x)]
+    lo, hi = np.percentile(x, [2.5, 97.5])
+    return min(lo, point), max(hi, point)
+
+
+def expected(m, a, b, boot, rng, detect):
+    size = len(next(iter(a.values())))
+    draws = stream(rng, "paired-bootstrap").integers(0, size, (boot, size))
+    va, vb = resampled(m, a, np.arange(size)), resampled(m, b, np.arange(size))
+    ba = np.array([resampled(m, a, i) for i in draws])
+    bb = np.array([resampled(m, b, i) for i in draws])
+    d = bb - ba
+    var_d = float(np.nanvar(d, ddof=1))
+    var_u = float(np.nanvar(ba, ddof=1) + np.nanvar(bb, ddof=1))
+    if m.binary:
+        p = mcnemar_by_hand(a[m.needs[0]], b[m.needs[0]])
+    else:
+        far = np.mean(d <= 0) if vb > va else np.mean(d >= 0)
+        p = min(1.0, 2 * far)
+    dd = detect[m.unit]
+    z = Z975 + Z80
+    return {
+        "metric": m.key, "label": m.label, "unit": m.unit,
+        "a": va, "a_lo": widened(ba, va)[0], "a_hi": widened(ba, va)[1],
+        "b": vb, "b_lo": widened(bb, vb)[0], "b_hi": widened(bb, vb)[1],
+        "diff": vb - va, "diff_lo": widened(d, vb - va)[0], "diff_hi": widened(d, vb - va)[1],
+        "p_value": p, "test": "McNemar exact" if m.binary else "paired bootstrap",
+        "variance_reduction": var_u / var_d, "detect": dd,
+        "seeds_needed": max(2, math.ceil(z * z * var_d * size / dd**2)),
+        "seeds_unpaired": max(2, math.ceil(z * z * var_u * size / dd**2)),
+        "pairs": size,
+    }  # fmt: skip
+
+
+COLUMNS = ["metric", "label", "unit", "a", "a_lo", "a_hi", "b", "b_lo", "b_hi", "diff",
+           "diff_lo", "diff_hi", "p_value", "test", "variance_reduction", "detect",
+           "seeds_needed", "seeds_unpaired", "pairs"]  # fmt: skip
+
+
+@pytest.mark.parametrize("rng", [0, 7])
+def test_every_metric_matches_a_plain_paired_bootstrap(rng):
+    keys = ["npc_win", "monster_win", "balance", "length_mean", "length_sd", "length_q10",
+            "length_q50", "length_q90", "decided_at"]  # fmt: skip
+    detect = {"share": 0.1, "turns": 2.0, "per game": 0.05}
+    t = paired_table(
+        A, B, metrics=keys, bootstrap=300, rng=rng, detect={"share": 0.1, "turns": 2.0}
+    )
+    assert list(t.columns) == COLUMNS and t["metric"].tolist() == keys
+    for row, key in zip(t.to_dict("records"), keys):
+        want = expected(METRICS[key], A, B, 300, rng, detect)
+        for col in COLUMNS:
+            if isinstance(want[col], str):
+                assert row[col] == want[col], (key, col)
+            else:
+                assert row[col] == pytest.approx(want[col], rel=1e-9, abs=1e-12), (key, col)
+
+
+def test_the_default_metrics_are_those_both_versions_have_columns_for():
+    t = paired_table(A, {**B, "lead_changes": np.zeros(12)}, bootstrap=20)
+    assert t["metric"].tolist() == ["npc_win", "monster_win", "balance", "length_mean",
+                                    "length_sd", "length_q10", "length_q50", "length_q90",
+                                    "decided_at"]  # fmt: skip
+    only_a = {"npc_win": A["npc_win"], "turns": A["turns"]}
+    t = paired_table(only_a, {"npc_win": B["npc_win"], "monster_win": B["monster_win"]},
+                     bootstrap=20)  # fmt: skip
+    assert t["metric"].tolist() == ["npc_win"]
+    # a Metric object of one's own
+    q28 = Metric("q28", "28 %", "turns", ("turns",), quantile=0.28, kind="quantile")
+    t = paired_table({"turns": np.arange(1.0, 26)}, {"turns": np.arange(1.0, 26) + 1},
+                     metrics=[q28], bootstrap=20)  # fmt: skip
+    assert (t.loc[0, "metric"], t.loc[0, "a"], t.loc[0, "b"]) == ("q28", 7.0, 8.0)
+
+
+def test_a_certain_difference_has_p_zero_and_no_difference_p_one():
+    # B is always 3 turns longer: every resample's difference is 3, none on the far side of 0
+    a = {"turns": np.arange(40.0)}
+    t = paired_table(a, {"turns": a["turns"] + 3}, metrics=["length_mean", "length_q50"],
+                     bootstrap=100).set_index("metric")  # fmt: skip
+    assert t["diff"].tolist() == [3.0, 3.0] and t["diff_lo"].tolist() == [3.0, 3.0]
+    assert t["p_value"].tolist() == [0.0, 0.0]
+    assert t["variance_reduction"].tolist() == [math.inf, math.inf]
+    assert t["seeds_needed"].tolist() == [2, 2]
+    # shorter by 3: the same
+    t = paired_table(a, {"turns": a["turns"] - 3}, metrics=["length_mean"], bootstrap=100)
+    assert t.loc[0, "p_value"] == 0.0
+    # A against itself: nothing differs, p is 1 and the variance reduction undefined
+    same = paired_table(a, a, metrics=["length_mean"], bootstrap=100).iloc[0]
+    assert same["p_value"] == 1.0 and same["diff"] == 0.0 and same["seeds_needed"] == 2
+    assert math.isinf(same["variance_reduction"])
+    const = {"turns": np.full(40, 5.0)}
+    flat = paired_table(const, const, metrics=["length_mean"], bootstrap=100).iloc[0]
+    assert flat["p_value"] == 1.0 and math.isnan(flat["variance_reduction"])
+
+
+def test_a_unit_without_a_change_to_detect_has_no_seed_count():
+    m = Metric("k", "k", "laps", ("turns",))
+    t = paired_table(A, B, metrics=[m], bootstrap=20).iloc[0]
+    assert math.isnan(t["detect"]) and t["seeds_needed"] == -1 and t["seeds_unpaired"] == -1
+
+
+def test_table_errors():
+    assert msg(paired_table, A, B, metrics=["fun"]) == (
+        f"metrics: unknown metric, known: {sorted(METRICS)} (got 'fun')")  # fmt: skip
+    assert msg(paired_table, A, {"npc_win": B["npc_win"]}, metrics=["length_mean"]) == (
+        "metrics: a metric needs this column in both versions (got 'turns')")  # fmt: skip
+    assert msg(paired_table, {"turns": A["turns"]}, B, metrics=["npc_win"]) == (
+        "metrics: a metric needs this column in both versions (got 'npc_win')")  # fmt: skip
+    assert msg(paired_table, {"turns": [1.0, 2, 3]}, {"turns": [1.0, 2, 3, 4]}) == (
+        "b: both versions need one value per seed, the same seeds (got [3, 4])")  # fmt: skip
+    assert msg(paired_table, {"turns": []}, {"turns": []}) == (
+        "b: both versions need one value per seed, the same seeds (got [0])")  # fmt: skip
+    assert msg(paired_table, {"turns": [1.0]}, {"turns": [1.0]}, detect={"turns": 0}) == (
+        "detect['turns']: must be a change > 0 (got 0)")  # fmt: skip
+    assert msg(paired_table, {"turns": [1.0]}, {"turns": [1.0]}, bootstrap=0).startswith(
+        "bootstrap: must be between 1 and 10000")  # fmt: skip
+
+
+def test_the_draw_limit(monkeypatch):
+    big = {"turns": np.zeros(5001)}
+    assert msg(paired_table, big, big, bootstrap=10_000) == (
+        "bootstrap: 10000 resamples x 5001 seeds is more than 50000000 draws (got 10000)"
+    )
+    monkeypatch.setattr(pm, "MAX_DRAWS", 100)
+    small = {"turns": np.arange(10.0)}
+    assert paired_table(small, small, bootstrap=10).loc[0, "pairs"] == 10  # 100 draws: allowed
+    assert msg(paired_table, small, small, bootstrap=11).startswith("bootstrap: 11 resamples")

@@ -1,0 +1,396 @@
+"""Multi-target tuning, rule by rule and exactly (sim/tune_many.py): the checks, the seed
+split, the score, the Pareto front, the trial table, the re-check's candidates and verdicts, the
+sentence. Responses are made up so that every estimate is known; where Optuna picks the points,
+only what does not depend on its choice is checked."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from labkit import ArgumentError
+from labkit.encounter.sim import tune_many as tmm
+from labkit.encounter.sim.knobs import GAME_OUTCOMES, Knob
+from labkit.encounter.sim.targets import Target, parse_target
+from labkit.encounter.sim.tune_many import TunedMany, pareto_front, tune_many
+
+
+def msg(call, *args, **kw):
+    with pytest.raises(ArgumentError) as info:
+        call(*args, **kw)
+    return str(info.value)
+
+
+class Spy:
+    """steps = 5 b exactly, NPC win on the seeds whose last digit is below a."""
+
+    def __init__(self):
+        self.calls = []
+
+    def __call__(self, point, seeds):
+        self.calls.append((dict(point), np.asarray(seeds).tolist()))
+        return {"steps": 5.0 * point["b"] + 0 * seeds,
+                "npc_win": (np.asarray(seeds) % 10 < point.get("a", 0)).astype(float)}  # fmt: skip
+
+
+KNOBS = {"b": (0, 30)}
+
+
+def run(knobs=KNOBS, targets=("steps=40:60",), **kw):
+    args = dict(budget=8, games=10, fresh=20, batch=4, response=Spy(), progress=False)
+    args.update(kw)
+    return tune_many(None, knobs, targets if isinstance(targets, str) else list(targets), **args)
+
+
+# -- checks -------------------------------------------------------------------------------------
+
+
+def test_argument_errors():
+    r = Spy()
+    ok = dict(budget=8, games=10, fresh=20, response=r, progress=False)
+
+    def m(targets=("steps=40:60",), **kw):
+        return msg(tune_many, None, KNOBS, list(targets), **{**ok, **kw})
+
+    assert m(targets=[]) == "targets: names no target (got [])"
+    assert m(targets=["steps=1:2", "steps<9"]) == (
+        "targets: one target per outcome (got ['steps', 'steps'])")  # fmt: skip
+    for bad in (0, True, 1.5):
+        assert m(enough=bad) == f"enough: must be an integer >= 1 or None (got {bad!r})"
+    for name, lo in (("budget", 1), ("games", 2), ("fresh", 2), ("recheck", 1), ("batch", 1),
+                     ("refine", 0)):  # fmt: skip
+        assert m(**{name: lo - 1}) == f"{name}: must be an integer >= {lo} (got {lo - 1})"
+        assert m(**{name: True}) == f"{name}: must be an integer >= {lo} (got True)"
+        assert m(**{name: float(lo)}) == f"{name}: must be an integer >= {lo} (got {float(lo)})"
+    assert m(sampler="grid") == "sampler: must be 'tpe' or 'nsga2' (got 'grid')"
+    assert m(refine=8) == "refine: must leave trials of budget=8 to the search (got 8)"
+    assert m(seeds=range(29)) == "seeds: needs 30 distinct seeds (search, fresh) (got 29)"
+    assert m(seeds=range(49), refine=2) == (
+        "seeds: needs 50 distinct seeds (search, fresh, confirmation) (got 49)")  # fmt: skip
+    assert m(seeds=[1] * 40) == "seeds: needs 30 distinct seeds (search, fresh) (got 40)"
+    assert r.calls == []  # nothing played
+    # the edges that are allowed
+    run(seeds=range(30), budget=1, games=2, fresh=2, recheck=1, batch=1, refine=0, enough=1)
+    run(targets="steps=40:60")  # one target as a string
+
+
+# -- pieces -------------------------------------------------------------------------------------
+
+
+def test_pareto_front_by_hand():
+    assert pareto_front(np.array([[0, 2], [1, 1], [2, 0], [2, 2]])).tolist() == [
+        True, True, True, False]  # fmt: skip
+    assert pareto_front(np.array([[1, 1], [1, 1], [0, 3]])).tolist() == [True, True, True]
+    assert pareto_front(np.array([[1, 1], [1, 2]])).tolist() == [True, False]  # smaller once
+    assert pareto_front(np.array([[1.0], [0.5], [0.5]])).tolist() == [False, True, True]
+    assert pareto_front(np.zeros((0, 2))).tolist() == []
+
+
+def test_the_score_adds_scaled_misses_and_prefers_depth_once_all_are_met():
+    steps, win = Target("steps", 40, 60), parse_target("npc_win=0.5±0.05")
+    # steps 70: miss 10 over scale 10; win 0.6: miss 0.05 over 0.05
+    total, misses = tmm._score([steps, win], {"steps": 70.0, "npc_win": 0.6})
+    assert misses == pytest.approx([1.0, 1.0]) and total == pytest.approx(2.0)
+    total, misses = tmm._score([steps, win], {"steps": 70.0, "npc_win": 0.5})
+    assert misses == [1.0, 0.0] and total == 1.0
+    # both met: minus the smaller slack (in scales): steps 45 is 5 inside (0.5), win 0.52 is
+    # 0.03 inside (0.6)
+    total, misses = tmm._score([steps, win], {"steps": 45.0, "npc_win": 0.52})
+    assert misses == [0.0, 0.0] and total == pytest.approx(-0.5)
+
+
+def test_the_seeds_are_split_into_search_fresh_and_confirmation():
+    spy = Spy()
+    t = run(seeds=range(100, 200), budget=4, response=spy)
+    search = [s for p, s in spy.calls[:4]]
+    assert search == [list(range(100, 110))] * 4  # every trial plays the same seeds
+    assert all(s == list(range(110, 130)) for _, s in spy.calls[4:])  # the re-check's
+    assert (t.search_games, t.fresh_games, t.sampler) == (10, 20, "tpe")
+    assert t.games == 4 * 10 + len(t.checked) * 20
+
+
+class Study:
+    """A finished study as _trial_table reads it."""
+
+    def __init__(self, trials):
+        self.trials = trials
+
+
+def trial(number, state, params, est):
+    import optuna
+
+    return type(
+        "T",
+        (),
+        {
+            "number": number,
+            "state": getattr(optuna.trial.TrialState, state),
+            "params": params,
+            "user_attrs": {f"est:{o}": v for o, v in est.items()},
+        },
+    )
+
+
+def test_the_trial_table():
+    import optuna
+
+    ks = [Knob("b", 0, 30, True), Knob("x", 0.0, 1.0, False)]
+    ts = [Target("steps", 40, 60), parse_target("npc_win>=0.5")]
+    study = Study([
+        trial(0, "COMPLETE", {"b": 5.0, "x": 0.1}, {"steps": 25.0, "npc_win": 0.7}),
+        trial(1, "FAIL", {"b": 9, "x": 0.2}, {}),
+        trial(2, "COMPLETE", {"b": 10, "x": 0.3}, {"steps": 50.0, "npc_win": 0.6}),
+        trial(3, "COMPLETE", {"b": 13, "x": 0.4}, {"steps": 65.0, "npc_win": 0.4}),
+        trial(4, "COMPLETE", {"b": 14, "x": 0.5}, {"steps": 70.0, "npc_win": 0.4}),
+    ])  # fmt: skip
+    f = tmm._trial_table(study, ks, ts, optuna)
+    assert list(f.columns) == ["trial", "b", "x", "est:steps", "miss:steps", "est:npc_win",
+                               "miss:npc_win", "score", "feasible", "front"]  # fmt: skip
+    assert f["trial"].tolist() == [0, 2, 3, 4]
+    assert f["b"].tolist() == [5, 10, 13, 14] and f["b"].dtype == int  # whole knobs whole
+    assert f["x"].tolist() == [0.1, 0.3, 0.4, 0.5]
+    assert f["miss:steps"].tolist() == [15.0, 0.0, 5.0, 10.0]
+    assert f["miss:npc_win"].tolist() == pytest.approx([0.0, 0.0, 0.1, 0.1])
+    # scores: 15/10; met (slack 10/10 and 0.1/0.5: -0.2); 0.5 + 0.1/0.5; 1 + 0.2
+    assert f["score"].tolist() == pytest.approx([1.5, -0.2, 0.7, 1.2])
+    assert f["feasible"].tolist() == [False, True, False, False]
+    assert f["front"].tolist() == [False, True, False, False]  # trial 2 dominates the rest
+
+
+def test_judge_gives_estimates_intervals_and_verdicts():
+    ts = [Target("steps", 40, 60), parse_target("npc_win>=0.5")]
+    g = np.zeros((4, len(GAME_OUTCOMES)))
+    g[:, GAME_OUTCOMES.index("steps")] = [50, 52, 48, 50]
+    g[:, GAME_OUTCOMES.index("npc_win")] = [1, 1, 1, 0]
+    (rec,) = tmm._judge(ts, [{"b": 10}], [g], [7], "recheck")
+    sd = np.std([50, 52, 48, 50], ddof=1)
+    assert rec["trial"] == 7 and rec["stage"] == "recheck" and rec["b"] == 10
+    assert rec["est:steps"] == 50.0
+    assert rec["lo:steps"] == pytest.approx(50 - 1.96 * sd / 2)
+    assert rec["hi:steps"] == pytest.approx(50 + 1.96 * sd / 2)
+    assert rec["miss:steps"] == 0.0 and rec["met:steps"] is True
+    assert rec["est:npc_win"] == 0.75 and rec["met:npc_win"] is True
+    # met on both, sure on steps (its whole interval lies in 40-60) but not on the win rate
+    # (Wilson's low end for 3 of 4 is 0.30)
+    assert rec["met"] is True and rec["sure"] is False
+    assert rec["score"] == pytest.approx(-min(10 / 10, 0.25 / 0.5))
+    g2 = g.copy()
+    g2[:, GAME_OUTCOMES.index("npc_win")] = [1, 0, 0, 0]
+    (rec,) = tmm._judge(ts, [{"b": 10}], [g2], [8], "confirm")
+    assert rec["met:npc_win"] is False and rec["met"] is False and rec["sure"] is False
+    assert rec["miss:npc_win"] == 0.25 and rec["score"] == pytest.approx(0.5)
+    g3 = g.copy()
+    g3[:, GAME_OUTCOMES.index("npc_win")] = 1
+    (rec,) = tmm._judge([Target("steps", 40, 60)], [{"b": 10}], [g3], [9], "recheck")
+    assert rec["sure"] is True
+
+
+def test_pick_the_best_that_holds_else_the_closest():
+    ks = [Knob("b", 0, 30, True), Knob("x", 0.0, 1.0, False)]
+    assert tmm._pick(ks, pd.DataFrame()) == (None, False)
+    checked = pd.DataFrame({"trial": [3, 1, 2, 5], "b": [4.0, 5.0, 6.0, 7.0],
+                            "x": [0.5, 0.25, 1, 0], "met": [False, True, True, False],
+                            "score": [-1.0, 0.5, 0.5, 2.0]})  # fmt: skip
+    best, met = tmm._pick(ks, checked)
+    # of the two that hold (score 0.5 both), the lower trial number
+    assert best == {"trial": 1, "b": 5, "x": 0.25} and met is True
+    assert type(best["b"]) is int and type(best["x"]) is float and type(best["trial"]) is int
+    best, met = tmm._pick(ks, checked.assign(met=False))
+    assert best == {"trial": 3, "b": 4, "x": 0.5} and met is False
+
+
+def test_recheck_replays_distinct_candidates_on_the_fresh_seeds():
+    ks = [Knob("b", 0, 30, True)]
+    ts = [Target("steps", 40, 60)]
+    trials = pd.DataFrame({"trial": [0, 1, 2, 3, 4, 5], "b": [10, 10, 11, 12, 30, 9],
+                           "est:steps": [50.0, 50.0, 50.0000001, 52.0, 150.0, 45.0],
+                           "score": [-0.8, -0.8, -0.8, -0.6, 9.0, -0.5],
+                           "feasible": [True, True, True, True, False, True],
+                           "front": [True, True, True, True, True, True]})  # fmt: skip
+    played = []
+
+    class Player:
+        def play(self, points, seeds):
+            played.append((points, [s.tolist() for s in seeds]))
+            return [np.tile(np.array([0, 0, 0, 0, 5.0 * p["b"], 0, 0]), (2, 1)) for p in points]
+
+    fresh = np.array([7, 8])
+    checked, best, met = tmm._recheck(trials, ks, ts, Player(), fresh, 2, pd)
+    # feasible ones by score then trial; b = 10 twice is one candidate, and trial 2's estimate
+    # equals trial 0's to 6 decimals: one candidate; the best two are trials 0 and 3
+    assert played == [([{"b": 10}, {"b": 12}], [[7, 8], [7, 8]])]
+    assert checked["trial"].tolist() == [0, 3] and checked["stage"].tolist() == ["recheck"] * 2
+    assert best == {"trial": 0, "b": 10} and met is True
+    # nothing feasible: the Pareto front is the pool
+    none = trials.assign(feasible=False, front=[False, False, False, False, True, False])
+    checked, best, met = tmm._recheck(none, ks, ts, Player(), fresh, 5, pd)
+    assert checked["trial"].tolist() == [4] and best == {"trial": 4, "b": 30} and met is False
+
+
+# -- the search ---------------------------------------------------------------------------------
+
+
+def test_trials_are_asked_in_batches_and_reported(monkeypatch):
+    seen = []
+    spy = Spy()
+    t = run(budget=10, batch=4, response=spy, progress=lambda done, total: seen.append(
+        (done, total)))  # fmt: skip
+    assert seen == [(4, 10), (8, 10), (10, 10)] and len(t.trials) == 10
+    assert all(isinstance(p["b"], int) and 0 <= p["b"] <= 30 for p, _ in spy.calls)
+    import tqdm.auto
+
+    bars = []
+
+    class Bar:
+        def __init__(self, total, desc, unit):
+            self.args, self.updates, self.closed = (total, desc, unit), [], False
+            bars.append(self)
+
+        def update(self, k):
+            self.updates.append(k)
+
+        def close(self):
+            self.closed = True
+
+    monkeypatch.setattr(tqdm.auto, "tqdm", Bar)
+    run(budget=6, batch=4, progress=True)
+    (bar,) = bars
+    assert bar.args == (6, "tune_many", "trial") and bar.updates == [0, 4, 2] and bar.closed
+
+
+def test_enough_stops_the_search_once_that_many_trials_meet_every_target():
+    # every b meets "steps <= 1000": the first batch of 4 is already enough
+    t = run(budget=40, batch=4, targets=["steps<=1000"], enough=1)
+    assert len(t.trials) == 4 and t.trials["feasible"].all() and t.met
+    t = run(budget=40, batch=4, targets=["steps<=1000"], enough=5)
+    assert len(t.trials) == 8
+    t = run(budget=10, batch=4, targets=["steps>=1000"], enough=1)  # never met: the whole budget
+    assert len(t.trials) == 10 and not t.met
+
+
+def test_the_sampler_and_the_study(monkeypatch):
+    import optuna
+
+    from labkit.rng import stream
+
+    made = {}
+    real_tpe, real_nsga, real_create = (
+        optuna.samplers.TPESampler,
+        optuna.samplers.NSGAIISampler,
+        optuna.create_study,
+    )
+
+    def tpe(**kw):
+        made["tpe"] = kw
+        return real_tpe(**kw)
+
+    def nsga(**kw):
+        made["nsga2"] = kw
+        return real_nsga(**kw)
+
+    def create(**kw):
+        made.setdefault("studies", []).append(kw["directions"])
+        return real_create(**kw)
+
+    monkeypatch.setattr(optuna.samplers, "TPESampler", tpe)
+    monkeypatch.setattr(optuna.samplers, "NSGAIISampler", nsga)
+    monkeypatch.setattr(optuna, "create_study", create)
+    seed = int(stream(3, "tune_many").integers(2**31))
+    run(rng=3, knobs={"a": (0, 9), "b": (0, 30), "c": (0.0, 1.0)},
+        targets=["steps=40:60", "npc_win>=0.2"])  # fmt: skip
+    assert made["tpe"] == dict(seed=seed, constant_liar=True, multivariate=True,
+                               n_startup_trials=15)  # fmt: skip
+    run(rng=3)
+    assert made["tpe"]["n_startup_trials"] == 10  # at least 10
+    run(rng=3, sampler="nsga2", targets=["steps=40:60", "npc_win>=0.2"])
+    assert made["nsga2"] == dict(seed=seed)
+    assert made["studies"] == [["minimize"], ["minimize"], ["minimize", "minimize"]]
+
+
+def test_the_table_of_trials_holds_what_each_trial_measured():
+    spy = Spy()
+    t = run(budget=8, knobs={"a": (0, 9), "b": (0, 30)}, targets=["steps=40:60", "npc_win>=0.2"],
+            response=spy)  # fmt: skip
+    for _, r in t.trials.iterrows():
+        assert r["est:steps"] == 5.0 * r["b"] and r["est:npc_win"] == pytest.approx(r["a"] / 10)
+        assert r["feasible"] == (8 <= r["b"] <= 12 and r["a"] >= 2)
+    assert list(t.trials.columns[:3]) == ["trial", "a", "b"]
+
+
+def test_refinement_when_no_candidate_holds(monkeypatch):
+    import labkit.encounter.sim.tune_refine as tr
+
+    seen = {}
+
+    def fake(ks, centre, budget, first_trial, judge, refine_seeds, confirm_seeds, confirm):
+        seen.update(
+            centre=centre,
+            budget=budget,
+            first=first_trial,
+            confirm=confirm,
+            refine_seeds=refine_seeds.tolist(),
+            confirm_seeds=confirm_seeds.tolist(),
+        )
+        recs = judge([{"b": 10}], confirm_seeds, [99], "confirm")
+        return pd.DataFrame([{"trial": 98}]), recs
+
+    monkeypatch.setattr(tr, "refine_and_confirm", fake)
+    spy = Spy()
+    # steps >= 1000 never holds: the re-check fails, the refinement runs on what is left
+    t = run(budget=8, refine=3, recheck=2, targets=["steps>=1000"], seeds=range(50),
+            response=spy)  # fmt: skip
+    assert len(t.trials) == 5 and seen["budget"] == 3 and seen["confirm"] == 2
+    assert seen["first"] == int(t.trials["trial"].max()) + 1
+    assert seen["refine_seeds"] == list(range(10, 30))
+    assert seen["confirm_seeds"] == list(range(30, 50))
+    rechecked = t.checked[t.checked["stage"] == "recheck"]
+    assert seen["centre"]["trial"] == rechecked.sort_values(["score", "trial"]).iloc[0]["trial"]
+    assert t.checked["stage"].tolist()[-1] == "confirm" and t.best["trial"] == 99
+    assert t.best["b"] == 10 and t.met is False and t.refined["trial"].tolist() == [98]
+    assert spy.calls[-1] == ({"b": 10}, list(range(30, 50)))
+    # no refinement when a candidate holds
+    seen.clear()
+    t = run(budget=8, refine=3, targets=["steps<=1000"], seeds=range(50))
+    assert seen == {} and t.refined is None and t.met
+
+
+# -- what is said -------------------------------------------------------------------------------
+
+
+def made_up(best=True, met=True, refined=None):
+    ks = [Knob("/characters/monster/life", 2, 9, True), Knob("x", 0.0, 1.0, False)]
+    ts = [parse_target("npc_win=0.5±0.05"), Target("steps", 40, 60)]
+    checked = pd.DataFrame([{
+        "trial": 3, "stage": "recheck", "/characters/monster/life": 4, "x": 0.125,
+        "est:npc_win": 0.512, "lo:npc_win": 0.49, "hi:npc_win": 0.534, "met:npc_win": True,
+        "est:steps": 61.25, "lo:steps": 58.0, "hi:steps": 64.5, "met:steps": False,
+    }])  # fmt: skip
+    b = {"trial": 3, "/characters/monster/life": 4, "x": 0.125} if best else None
+    trials = pd.DataFrame({"trial": range(7)})
+    return TunedMany(ks, ts, trials, checked, b, met, 5000, 400, 2000, "tpe", refined)
+
+
+def test_the_summary_in_designer_words():
+    assert made_up().summary() == (
+        "Targets: the NPC side wins 45–55 % of games; a game lasts 40–60 steps on average. 7 "
+        "trials on 400 paired seeds. monster life (wounds it takes) = 4, x = 0.125 meets every "
+        "target on fresh seeds (2000 fresh games: the NPC side wins 51.2 % [49.0 %, 53.4 %] "
+        "met; a game lasts 61.2 [58.0, 64.5] steps NOT met; 5000 games in all)."
+    )
+    assert "is the closest found; not every target holds on fresh seeds" in made_up(
+        met=False).summary()  # fmt: skip
+    assert made_up(best=False).summary() == (
+        "Targets: the NPC side wins 45–55 % of games; a game lasts 40–60 steps on average. 7 "
+        "trials on 400 paired seeds; no candidate to re-check."
+    )
+    refined = made_up(refined=pd.DataFrame({"trial": [1, 2]})).summary()
+    assert (
+        "7 trials on 400 paired seeds, then 2 refinement trials around the closest "
+        "re-checked candidate on its 2000 fresh seeds."
+    ) in refined
+    assert "(2000 confirmation games, seeds no choice has seen: " in refined
+    t = made_up()
+    assert repr(t) == f"TunedMany({t.summary()})"
+    assert t.patch() == {"/characters/monster/life": 4, "x": 0.125}
+    assert made_up(best=False).patch() == {}

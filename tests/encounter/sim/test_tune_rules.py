@@ -1,0 +1,503 @@
+"""Tuning, rule by rule and exactly (sim/tune.py): with responses whose rates are known exactly,
+the points played, the seeds each plays, the bracket, the line fit, the bootstrap interval and
+the whole-number answer are all known beforehand, and are worked out by hand below.
+
+* A *step* response wins every game below ``c`` and none from it on: each midpoint's Wilson
+  interval lies wholly on one side of 0.5, so the bisection is the plain halving of the bracket.
+* A *plateau* response wins every game below 10, none from 40 on, and in between exactly the
+  even seeds (rate 0.5 on an even prefix): a midpoint there never leaves the target, so its
+  seeds (and those of the bracket's ends) double until the seed list is used up.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from labkit import ArgumentError
+from labkit.encounter.sim import tune as tm
+from labkit.encounter.sim.tune import Tuned, play_response, tune
+
+Z = 1.96
+
+
+def wilson(k, n):
+    """The Wilson score interval, in plain Python."""
+    p = k / n
+    centre = (p + Z * Z / (2 * n)) / (1 + Z * Z / n)
+    half = Z * math.sqrt(p * (1 - p) / n + Z * Z / (4 * n * n)) / (1 + Z * Z / n)
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+class Recorder:
+    """A response that records what it is asked to play."""
+
+    def __init__(self, rule):
+        self.rule, self.calls = rule, []
+
+    def __call__(self, v, seeds):
+        seeds = np.asarray(seeds)
+        self.calls.append((v, seeds.tolist()))
+        return np.array([self.rule(v, int(s)) for s in seeds], dtype=bool)
+
+
+def step(c, rising=False):
+    return Recorder(lambda v, s: (v >= c) if rising else (v < c))
+
+
+def plateau(v, s):
+    return True if v < 10 else False if v >= 40 else s % 2 == 0
+
+
+SEEDS = [3 * i + 1 for i in range(1000)]  # every point plays a prefix of this list
+
+
+def prefix(a, b):
+    return SEEDS[a:b]
+
+
+# The step at 20.3 on (0, 64), 10 seeds to start: both ends, then the midpoints 32 16 24 20 22 21
+# (tol = 64 / 64 = 1 for a real parameter; two neighbouring integers for an integer one).
+HALVING = [0, 64, 32, 16, 24, 20, 22, 21]
+
+
+def test_a_step_is_found_by_halving_and_its_bracket_gets_the_rest_of_the_budget():
+    r = step(20.3)
+    progress = []
+    t = tune(None, "/x", 0.5, bounds=(0.0, 64.0), seeds=SEEDS, start=10, budget=2000,
+             bootstrap=50, response=r, progress=lambda g, b: progress.append((g, b)))  # fmt: skip
+    # the ends and midpoints on the first 10 seeds; then 20 and 21 (the bracket) get the budget's
+    # remaining 1920 games, 960 each: 970 seeds
+    assert r.calls == [(float(v), prefix(0, 10)) for v in HALVING] + [
+        (20.0, prefix(10, 970)), (21.0, prefix(10, 970))]  # fmt: skip
+    assert progress == [(10 * i, 2000) for i in range(1, 9)] + [(1040, 2000), (2000, 2000)]
+    assert t.games == 2000 and t.reachable and not t.integer and t.hits
+    # the line through (20, 1) and (21, 0): rate = 21 - v, crossing 0.5 at 20.5; every bootstrap
+    # resample keeps the two rates at 1 and 0, so the interval is the point itself
+    assert t.fit == (21.0, -1.0) and t.root == 20.5 and t.value == 20.5
+    assert t.root_ci == (20.5, 20.5) and t.ci == (20.5, 20.5)
+    assert t.closest == (0.0, 1.0)  # every rate is 0 or 1: the first point played
+    assert t.whole is None
+    expect = pd.DataFrame(
+        [(v, n, rate, *wilson(k, n)) for v, n, rate, k in
+         ((0.0, 10, 1.0, 10), (16.0, 10, 1.0, 10), (20.0, 970, 1.0, 970), (21.0, 970, 0.0, 0),
+          (22.0, 10, 0.0, 0), (24.0, 10, 0.0, 0), (32.0, 10, 0.0, 0), (64.0, 10, 0.0, 0))],
+        columns=["value", "n", "rate", "lo", "hi"],
+    )  # fmt: skip
+    pd.testing.assert_frame_equal(t.curve, expect, check_exact=False, rtol=1e-12, atol=1e-12)
+    assert (
+        t.summary() == "/x = 20.500 gives npc_win = 0.5 (95 % interval 20.500-20.500; 2000 games)"
+    )
+    assert repr(t) == f"Tuned({t.summary()})"
+
+
+def test_a_rising_step_is_found_on_the_same_bracket():
+    r = step(20.3, rising=True)
+    t = tune(None, "/x", 0.5, bounds=(0.0, 64.0), seeds=SEEDS, start=10, budget=2000,
+             bootstrap=5, response=r, progress=False)  # fmt: skip
+    assert [v for v, _ in r.calls] == [float(v) for v in HALVING] + [20.0, 21.0]
+    assert t.fit == (-20.0, 1.0) and t.value == 20.5
+
+
+def test_an_integer_step_names_both_neighbours_and_that_neither_gives_the_target():
+    r = step(20.3)
+    t = tune(None, "/x", 0.5, bounds=(0, 64), seeds=SEEDS, start=10, budget=2000,
+             bootstrap=5, response=r, progress=False)  # fmt: skip
+    assert t.integer and [v for v, _ in r.calls] == HALVING + [20, 21]
+    assert all(type(v) is int for v, _ in r.calls)  # balance ints stay ints
+    assert t.root == 20.5 and t.root_ci == (20.5, 20.5)
+    lo1, hi1 = wilson(970, 970)
+    lo0, hi0 = wilson(0, 970)
+    expect = pd.DataFrame([(20.0, 970, 1.0, lo1, hi1, False), (21.0, 970, 0.0, lo0, hi0, False)],
+                          columns=["value", "n", "rate", "lo", "hi", "hits"])  # fmt: skip
+    pd.testing.assert_frame_equal(t.whole, expect, check_exact=False, rtol=1e-12, atol=1e-12)
+    assert not t.hits and math.isnan(t.ci[0]) and math.isnan(t.ci[1])
+    assert t.value == 20.0  # both rates are 0.5 from the target: the lower one
+    assert t.summary() == (
+        f"no whole value of /x gives npc_win = 0.5: 20 gives 1.000 (95 % {lo1:.3f}-{hi1:.3f}); "
+        f"21 gives 0.000 (95 % {lo0:.3f}-{hi0:.3f}); nearest 20 (crossing 20.500, 95 % interval "
+        "20.500-20.500; 2000 games)"
+    )
+
+
+def test_integer_is_the_default_for_int_bounds_only_and_rounds_the_bounds_inwards():
+    r = step(20.3)
+    t = tune(None, "/x", 0.5, bounds=(0.2, 64.9), integer=True, seeds=SEEDS, start=10,
+             budget=400, bootstrap=5, response=r, progress=False)  # fmt: skip
+    # bounds 1 and 64; midpoints (1 + 64) // 2 = 32, 16, 24, 20, 22, 21
+    assert t.integer and [v for v, _ in r.calls][:8] == [1, 64, 32, 16, 24, 20, 22, 21]
+    for bounds in ((0, 64.0), (0.0, 64), (True, 64)):
+        r = step(20.3)
+        t = tune(None, "/x", 0.5, bounds=bounds, seeds=SEEDS, start=10, budget=400,
+                 bootstrap=5, response=r, progress=False)  # fmt: skip
+        assert not t.integer and r.calls[2][0] == (float(bounds[0]) + 64) / 2, bounds
+    r = step(20.3)
+    t = tune(None, "/x", 0.5, bounds=(0, 64), integer=False, seeds=SEEDS, start=10,
+             budget=400, bootstrap=5, response=r, progress=False)  # fmt: skip
+    assert not t.integer and t.value == 20.5
+
+
+def test_tol_stops_a_real_bisection_when_the_bracket_is_that_narrow():
+    r = step(20.3)
+    t = tune(None, "/x", 0.5, bounds=(0.0, 64.0), seeds=SEEDS, start=10, budget=400, tol=4,
+             bootstrap=5, response=r, progress=False)  # fmt: skip
+    # 32, 16, 24, 20: the bracket (20, 24) is 4 wide, not wider than tol
+    assert [v for v, _ in r.calls] == [0.0, 64.0, 32.0, 16.0, 24.0, 20.0, 20.0, 24.0]
+    assert t.value == 22.0 and t.games == 400
+
+
+def test_a_search_out_of_budget_fits_the_bracket_it_has():
+    r = step(20.3)
+    t = tune(None, "/x", 0.5, bounds=(0.0, 64.0), seeds=SEEDS, start=10, budget=50,
+             bootstrap=5, response=r, progress=False)  # fmt: skip
+    # 20 games for the ends, 10 each for 32, 16 and 24 (the last fits exactly): none left
+    assert [v for v, _ in r.calls] == [0.0, 64.0, 32.0, 16.0, 24.0]
+    assert t.games == 50 and t.value == 20.0  # the line through (16, 1) and (24, 0)
+    r = step(20.3)
+    t = tune(None, "/x", 0.5, bounds=(0.0, 64.0), seeds=SEEDS, start=10, budget=55,
+             bootstrap=5, response=r, progress=False)  # fmt: skip
+    # 5 left after 24: no midpoint; 16 and 24 get 5 // 2 = 2 more seeds each (12), one is unused
+    assert r.calls[5:] == [(16.0, prefix(10, 12)), (24.0, prefix(10, 12))]
+    assert t.games == 54
+
+
+def test_a_midpoint_on_the_target_doubles_its_seeds_and_the_ends_until_the_list_is_used():
+    r = Recorder(plateau)
+    seeds = SEEDS[:80]
+    t = tune(None, "/x", 0.5, bounds=(0.0, 64.0), seeds=seeds, start=10, budget=10_000,
+             bootstrap=30, response=r, progress=False)  # fmt: skip
+    calls = [(0.0, prefix(0, 10)), (64.0, prefix(0, 10)), (32.0, prefix(0, 10))]
+    for lo, hi in ((10, 20), (20, 40), (40, 80)):
+        calls += [(v, prefix(lo, hi)) for v in (0.0, 32.0, 64.0)]
+    assert r.calls == calls and t.games == 240
+    # the line through (0, 1), (32, 0.5), (64, 0): slope -1/64, crossing 32
+    assert t.fit == pytest.approx((1.0, -1 / 64), abs=1e-12) and t.root == pytest.approx(32.0)
+    # each bootstrap resample weights the 80 seeds (Poisson, mean 1, the same weights for the
+    # three points): 0 and 64 keep rates 1 and 0, 32 gets r = (weight of the even seeds) /
+    # (weight of all); the least-squares line through three equally weighted, equally spaced
+    # points has slope -1/64 whatever r, and crosses 0.5 at 64 (1 + r) / 3
+    rng = np.random.default_rng(0)
+    roots = []
+    for _ in range(30):
+        w = rng.poisson(1.0, 80).astype(float)
+        roots.append(64 * (1 + w[1::2].sum() / w.sum()) / 3)  # SEEDS[i] is even for odd i
+    lo, hi = np.percentile(roots, [2.5, 97.5])
+    assert t.root_ci == pytest.approx((lo, hi), abs=1e-9)
+    assert t.ci == pytest.approx((min(lo, 32.0), max(hi, 32.0)), abs=1e-9)
+    assert t.closest == (32.0, 0.5)
+
+
+def test_seeds_double_only_while_the_budget_holds_three_more_blocks():
+    r = Recorder(plateau)
+    t = tune(None, "/x", 0.5, bounds=(0.0, 64.0), seeds=SEEDS[:80], start=10, budget=90,
+             bootstrap=5, response=r, progress=False)  # fmt: skip
+    # after 30 games, 60 are left: exactly 3 x 20, so one doubling to 20; then 30 are left (not
+    # 3 x 40): the bisection ends and the three points get 30 // 3 = 10 more seeds each
+    calls = [(v, prefix(0, 10)) for v in (0.0, 64.0, 32.0)]
+    calls += [(v, prefix(10, 20)) for v in (0.0, 32.0, 64.0)]
+    calls += [(v, prefix(20, 30)) for v in (0.0, 32.0, 64.0)]
+    assert r.calls == calls and t.games == 90
+
+
+def test_an_integer_plateau_hits_with_both_neighbours():
+    r = Recorder(plateau)
+    t = tune(None, "/x", 0.5, bounds=(0, 64), seeds=SEEDS[:80], start=10, budget=10_000,
+             bootstrap=5, response=r, progress=False)  # fmt: skip
+    # bisection as above, crossing at 32; its neighbours 32 (played) and 33 (played now on the
+    # same 80 seeds): both give 0.5
+    assert r.calls[-1] == (33, prefix(0, 80)) and len(r.calls) == 13 and t.games == 320
+    lo, hi = wilson(40, 80)
+    expect = pd.DataFrame([(32.0, 80, 0.5, lo, hi, True), (33.0, 80, 0.5, lo, hi, True)],
+                          columns=["value", "n", "rate", "lo", "hi", "hits"])  # fmt: skip
+    pd.testing.assert_frame_equal(t.whole, expect, check_exact=False, rtol=1e-12, atol=1e-12)
+    assert t.hits and t.value == 32.0 and t.ci == (32.0, 33.0)
+    assert t.curve["value"].tolist() == [0.0, 32.0, 33.0, 64.0]  # 33 is in the curve too
+    assert t.curve["n"].tolist() == [80, 80, 80, 80]
+    a, b = t.root_ci
+    assert t.summary() == (
+        f"/x = 32 gives npc_win = 0.5 within its 95 % interval: 32 gives 0.500 (95 % {lo:.3f}-"
+        f"{hi:.3f}); 33 gives 0.500 (95 % {lo:.3f}-{hi:.3f}) (crossing {t.root:.3f}, 95 % "
+        f"interval {a:.3f}-{b:.3f}; 320 games)"
+    )
+
+
+def test_of_two_hitting_neighbours_the_value_is_the_one_whose_rate_is_nearest():
+    # measured: 4 always wins, 5 on the even positions (0.5), 6 on two positions in five (0.4),
+    # 7 never; 40 seeds each. The line through them crosses 0.42 at 5.68: neighbours 5 and 6,
+    # both hold 0.42 in their intervals, and 6's rate is nearer.
+    seeds = np.arange(40)
+    s = tm._Search(lambda v, k: pytest.fail("nothing more is played"), seeds, 10_000, None)
+    s.y = {4: np.ones(40, bool), 5: seeds % 2 == 0, 6: seeds % 5 < 2, 7: np.zeros(40, bool)}
+    s.games = 160
+    t = tm._result("/x", 0.42, "npc_win", s, True, (4, 7), True, pd, 20)
+    assert t.root == pytest.approx((0.42 - 2.18) / -0.31)
+    assert t.whole["value"].tolist() == [5.0, 6.0] and t.whole["hits"].tolist() == [True, True]
+    assert t.hits and t.value == 6.0 and t.ci == (5.0, 6.0)
+    assert t.closest == (6.0, 0.4) and t.games == 160
+    # nearer 0.48: 5 (0.5) is nearer than 6 (0.4)
+    t = tm._result("/x", 0.48, "npc_win", s, True, (4, 7), True, pd, 20)
+    assert t.whole["hits"].tolist() == [True, True] and t.value == 5.0
+
+
+def test_neighbours_out_of_budget_are_unmeasured_and_the_nearer_one_is_named():
+    # 9 of 10 seeds win below 20.3, none from it on; 50 games: ends, 32, 16, 24, and nothing left
+    r = Recorder(lambda v, s: v < 20.3 and (SEEDS.index(s) % 10) < 9)
+    t = tune(None, "/x", 0.5, bounds=(0, 64), seeds=SEEDS, start=10, budget=50,
+             bootstrap=40, response=r, progress=False)  # fmt: skip
+    assert [v for v, _ in r.calls] == [0, 64, 32, 16, 24] and t.games == 50
+    # the line through (16, 0.9) and (24, 0): crossing 16 + 8 * 0.4 / 0.9 = 19.56; its whole
+    # neighbours 19 and 20 could not be played: each is "no games, rate nan, interval 0-1"
+    assert t.root == pytest.approx(16 + 8 * 0.4 / 0.9)
+    assert t.whole["value"].tolist() == [19.0, 20.0] and t.whole["n"].tolist() == [0, 0]
+    assert t.whole["rate"].isna().all() and not t.whole["hits"].any()
+    assert t.whole["lo"].tolist() == [0.0, 0.0] and t.whole["hi"].tolist() == [1.0, 1.0]
+    assert t.value == 20.0 and not t.hits  # 19.56 is nearer 20 than 19
+    # the bootstrap: 16's rate is the weight of its 9 winning seeds over all 10, 24's is 0
+    rng = np.random.default_rng(0)
+    roots = []
+    for _ in range(40):
+        w = rng.poisson(1.0, 10).astype(float)
+        if w.sum() > 0 and w[:9].sum() > 0:
+            rate = w[:9].sum() / w.sum()
+            roots.append(16 + 8 * (rate - 0.5) / rate)
+    assert t.root_ci == pytest.approx(tuple(np.percentile(roots, [2.5, 97.5])), abs=1e-9)
+
+
+def test_the_nearer_unmeasured_neighbour_below():
+    # 10 of 10 win below 20.3: the line through (16, 1) and (24, 0) crosses at 20 exactly
+    r = step(20.3)
+    t = tune(None, "/x", 0.5, bounds=(0, 64), seeds=SEEDS, start=10, budget=50,
+             bootstrap=5, response=r, progress=False)  # fmt: skip
+    assert t.root == 20.0 and t.whole["value"].tolist() == [20.0, 21.0]
+    assert t.value == 20.0 and t.whole["n"].tolist() == [0, 0]
+
+
+def test_an_unreachable_target_names_the_nearer_end():
+    r = step(100.0)  # every game won at both ends: 1.0 is 0.5 from the target at both, the low
+    t = tune(None, "/x", 0.5, bounds=(0.0, 64.0), seeds=SEEDS, start=10, budget=400,
+             response=r, progress=False)  # fmt: skip
+    assert [v for v, _ in r.calls] == [0.0, 64.0] and t.games == 20
+    assert (t.reachable, t.value, t.closest) == (False, 0.0, (0.0, 1.0))
+    assert math.isnan(t.root) and all(math.isnan(c) for c in t.ci)
+    assert t.summary() == ("npc_win = 0.5 is not reachable for /x in the bounds: closest 0 gives "
+                           "1.000 (20 games)")  # fmt: skip
+    lo, hi = wilson(10, 10)
+    row = f"<td>1.000</td><td>{lo:.3f}–{hi:.3f}</td></tr>"
+    assert t._repr_html_() == (
+        f"<b>Tuned</b>: {t.summary()}<table><tr><th>value</th><th>n</th><th>npc_win</th>"
+        f"<th>95% CI</th></tr><tr><td>0</td><td>10</td>{row}<tr><td>64</td><td>10</td>{row}"
+        "</table>"
+    )
+    # 9 of 10 win at 2, 7 of 10 at 9: both above 0.3, 9 is nearer
+    r = Recorder(lambda v, s: SEEDS.index(s) % 10 < (9 if v < 5 else 7))
+    t = tune(None, "/x", 0.3, bounds=(2, 9), seeds=SEEDS, start=10, budget=400, response=r,
+             progress=False, metric="monster_win")  # fmt: skip
+    assert (t.reachable, t.value, t.closest) == (False, 9.0, (9.0, 0.7))
+    assert t.summary().startswith("monster_win = 0.3 is not reachable for /x")
+    # the same rates below the target are just as unreachable
+    r = Recorder(lambda v, s: SEEDS.index(s) % 10 < (1 if v < 5 else 0))
+    t = tune(None, "/x", 0.7, bounds=(2, 9), seeds=SEEDS, start=10, budget=400, response=r,
+             progress=False)  # fmt: skip
+    assert (t.reachable, t.value, t.closest) == (False, 2.0, (2.0, 0.1))
+
+
+def test_ends_on_the_target_are_reachable_and_a_flat_line_has_no_crossing():
+    # every point wins exactly the even seeds: both ends hold the target, so it is reachable;
+    # the midpoint never leaves it, and the flat line through the three points crosses nowhere
+    r = Recorder(lambda v, s: s % 2 == 0)
+    t = tune(None, "/x", 0.5, bounds=(0.0, 64.0), seeds=list(range(40)), start=10,
+             budget=1000, bootstrap=5, response=r, progress=False)  # fmt: skip
+    assert t.reachable and t.games == 120 and t.fit == (0.5, 0.0)
+    assert all(math.isnan(v) for v in (t.value, t.root, *t.ci, *t.root_ci))
+    # one end on the target, the other below it: reachable too
+    r = Recorder(lambda v, s: v < 1 and s % 2 == 0)
+    t = tune(None, "/x", 0.5, bounds=(0.0, 64.0), seeds=list(range(100)), start=10,
+             budget=400, bootstrap=5, response=r, progress=False)  # fmt: skip
+    assert t.reachable
+
+
+def test_tune_argument_errors():
+    r = step(20.3)
+    ok = dict(bounds=(0.0, 64.0), seeds=SEEDS, start=10, budget=400, response=r, progress=False)
+
+    def msg(*, target=0.5, **kw):
+        with pytest.raises(ArgumentError) as info:
+            tune(None, "/x", target, **{**ok, **kw})
+        return str(info.value)
+
+    known = "['monster_win', 'mutual_death', 'npc_win', 'step_limit']"
+    rate = "target: must be a rate strictly between 0 and 1"
+    assert msg(metric="draws") == f"metric: unknown metric, known: {known} (got 'draws')"
+    assert msg(target=0) == f"{rate} (got 0)" and msg(target=1.0) == f"{rate} (got 1.0)"
+    assert msg(target="0.5") == f"{rate} (got '0.5')"
+    assert msg(bounds=5) == "bounds: must be (low, high) (got 5)"
+    assert msg(bounds=("a", 2)) == "bounds: must be (low, high) (got ('a', 2))"
+    assert msg(bounds=(1, 2, 3)) == "bounds: must be (low, high) (got (1, 2, 3))"
+    for b in ((5, 2), (3.0, 3.0), (0, math.inf), (-math.inf, 1), (math.nan, 1)):
+        assert msg(bounds=b) == f"bounds: needs finite low < high (got {b!r})"
+    assert msg(start=9) == "start: must be between 10 and 1000000 (got 9)"
+    assert msg(start=1_000_001, budget=10**7) == (
+        "start: must be between 10 and 1000000 (got 1000001)")  # fmt: skip
+    assert msg(budget=0) == "budget: must be between 1 and 100000000 (got 0)"
+    assert msg(budget=100_000_001) == "budget: must be between 1 and 100000000 (got 100000001)"
+    assert msg(budget=19) == ("budget: must be at least 2 × start = 20 games (both ends are "
+                              "played first) (got 19)")  # fmt: skip
+    assert msg(bootstrap=0) == "bootstrap: must be between 1 and 100000 (got 0)"
+    assert msg(bootstrap=100_001) == "bootstrap: must be between 1 and 100000 (got 100001)"
+    for tol in (True, "1", math.nan, math.inf, 0, -1.0):
+        assert msg(tol=tol) == f"tol: must be a finite number > 0 (or None) (got {tol!r})"
+    assert msg(seeds=range(9)) == "seeds: needs at least 10 distinct seeds (got 9)"
+    assert msg(seeds=[1] * 12) == "seeds: needs at least 10 distinct seeds (got 12)"
+    assert msg(seeds=range(1_000_001)) == "seeds: more than 1000000 seeds"
+    assert r.calls == []  # nothing was played
+    # the edges that are allowed
+    for kw in (dict(budget=20), dict(seeds=range(10)), dict(start=10, tol=0.5),
+               dict(seeds=range(1_000_000), budget=20), dict(target=0.01),
+               dict(bootstrap=1)):  # fmt: skip
+        tune(None, "/x", kw.pop("target", 0.5), **{**ok, **kw})
+
+
+def test_a_response_must_answer_once_per_seed():
+    with pytest.raises(ArgumentError) as info:
+        tune(None, "/x", 0.5, bounds=(0.0, 1.0), start=10, response=lambda v, s: [1, 0, 1],
+             progress=False)  # fmt: skip
+    assert str(info.value) == "response: must return one 0/1 outcome per seed (got (3,))"
+
+
+def test_the_fit_skips_points_without_weight_and_needs_two():
+    y = {1.0: np.array([1, 1, 0, 0]), 3.0: np.array([0, 0, 0, 0]), 5.0: np.array([1, 1, 1, 1])}
+    # weights 1, 1, 0, 0: 1.0 has rate 1, 3.0 rate 0, 5.0 rate 1 -- all with weight 2
+    icpt, slope = tm._fit([1.0, 3.0], y, np.array([1.0, 1.0, 0.0, 0.0]))
+    assert (icpt, slope) == (1.5, -0.5)
+    # unweighted: rates 0.5 and 0 at 1 and 3 with 4 games each
+    assert tm._fit([1.0, 3.0], y, None) == (0.75, -0.25)
+    # weighted by games: 1.0 (rate 0.5, 4 games) and 5.0 (1.0, 4 games) -> slope 0.125
+    assert tm._fit([1.0, 5.0], y, None) == (0.375, 0.125)
+    assert all(math.isnan(v) for v in tm._fit([1.0], y, None))
+    zero = np.zeros(4)
+    assert all(math.isnan(v) for v in tm._fit([1.0, 3.0], y, zero))
+    short = {1.0: np.array([1, 1]), 3.0: np.array([0, 0, 0, 0])}
+    # the weights of the first seeds: 1.0 played 2 seeds (weights 0, 0), so it drops out
+    assert all(math.isnan(v) for v in tm._fit([1.0, 3.0], short, np.array([0.0, 0, 1, 1])))
+
+
+def test_progress_true_is_a_bar_over_the_budget(monkeypatch):
+    import tqdm.auto
+
+    bars = []
+
+    class Bar:
+        def __init__(self, total, desc, unit):
+            self.n, self.log, self.closed = 0, [(total, desc, unit)], False
+            bars.append(self)
+
+        def update(self, k):
+            self.n += k
+            self.log.append(k)
+
+        def close(self):
+            self.closed = True
+
+    monkeypatch.setattr(tqdm.auto, "tqdm", Bar)
+    tune(None, "/x", 0.5, bounds=(0.0, 64.0), seeds=SEEDS, start=10, budget=400, bootstrap=5,
+         response=step(20.3))  # fmt: skip
+    (bar,) = bars
+    assert bar.log == [(400, "tune", "game")] + [10] * 8 + [(400 - 80) // 2] * 2
+    assert bar.n == 400 and bar.closed
+    bars.clear()
+    with pytest.raises(ArgumentError):  # closed when the search fails too
+        tune(None, "/x", 0.5, bounds=(0.0, 1.0), start=10, response=lambda v, s: [1])
+    assert bars[0].closed
+
+
+def test_the_default_response_plays_on_one_pool_it_then_shuts_down(monkeypatch):
+    import labkit.encounter.sim.batch as batch
+
+    made, used = [], []
+
+    class Pool:
+        def __init__(self):
+            self.down = False
+            made.append(self)
+
+        def shutdown(self):
+            self.down = True
+
+    def fake_play_response(base, parameter, metric, *, executor):
+        used.append((base, parameter, metric, executor))
+        return step(20.3)
+
+    monkeypatch.setattr(batch, "local_executor", Pool)
+    monkeypatch.setattr(tm, "play_response", fake_play_response)
+    tune("BASE", "/x", 0.5, bounds=(0.0, 64.0), seeds=SEEDS, start=10, budget=100,
+         bootstrap=5, progress=False, metric="step_limit")  # fmt: skip
+    (pool,) = made
+    assert used == [("BASE", "/x", "step_limit", pool)] and pool.down
+    mine = Pool()
+    tune("BASE", "/x", 0.5, bounds=(0.0, 64.0), seeds=SEEDS, start=10, budget=100,
+         bootstrap=5, progress=False, executor=mine)  # fmt: skip
+    assert used[-1] == ("BASE", "/x", "npc_win", mine) and not mine.down and len(made) == 2
+
+
+def test_play_response_plays_the_seeds_in_order_and_reads_the_metric(monkeypatch):
+    import labkit.encounter.sim.engine as engine
+    from labkit.encounter.sim.settings import SimulationSettings
+
+    calls = []
+    winners = {7: "npc", 3: "monster", 9: "", 4: "npc"}
+    reasons = {7: "victory", 3: "victory", 9: "step_limit", 4: "mutual_death"}
+
+    def fake(docs, jobs, on_chunk, *, executor, progress, mode):
+        calls.append((docs, jobs, executor, progress, mode))
+        rows = [(i, winners[s], reasons[s], 0, 0, 0, (), ()) for i, _, s, _ in jobs]
+        on_chunk(jobs[2:], rows[2:])  # chunks come back in any order
+        on_chunk(jobs[:2], rows[:2][::-1])
+
+    monkeypatch.setattr(engine, "play_jobs", fake)
+    base = SimulationSettings(npcs=2)
+    seeds = np.array([7, 3, 9, 4])
+    life = "/characters/monster/life"
+    r = play_response(base, life, executor="pool", mode="full")
+    assert r(6, seeds).tolist() == [True, False, False, True]
+    ((docs, jobs, executor, progress, mode),) = calls
+    assert docs == [base.replace(balance={life: 6}).to_dict()]
+    assert jobs == [(0, 0, 7, 7), (1, 0, 3, 3), (2, 0, 9, 9), (3, 0, 4, 4)]
+    assert (executor, progress, mode) == ("pool", False, "full")
+    assert play_response(base, life, "monster_win")(6, seeds).tolist() == [
+        False,
+        True,
+        False,
+        False,
+    ]
+    assert play_response(base, life, "step_limit")(6, seeds).tolist() == [False, False, True, False]
+    assert calls[-1][4] == "outcome"
+    marker = object()
+    play_response(base, life, progress=marker)(6, seeds)
+    assert calls[-1][3] is marker
+    with pytest.raises(ArgumentError, match=r"grid\['/characters/monster/lives'\]: bad value"):
+        play_response(base, "/characters/monster/lives")(3, seeds)
+    with pytest.raises(ArgumentError, match=r"grid\['npcs'\]: bad value"):
+        play_response(base, "npcs")(0, seeds)
+
+
+def test_tuned_plot_draws_on_the_axes_it_is_given():
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    t = tune(None, "/x", 0.5, bounds=(0.0, 64.0), seeds=SEEDS, start=10, budget=100,
+             bootstrap=5, response=step(20.3), progress=False)  # fmt: skip
+    fig, ax = plt.subplots()
+    art = t.plot(ax, target_colour="black")
+    assert art["ax"] is ax and art["target"].get_color() == "black"
+    plt.close(fig)
+
+
+def test_tuned_defaults():
+    t = Tuned("p", 0.5, "npc_win", 1.0, (0.0, 2.0), 1.0, True, (1.0, 0.5), None, 10, False)
+    assert all(math.isnan(v) for v in (*t.fit, *t.root_ci))
+    assert t.whole is None and t.hits is True
