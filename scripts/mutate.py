@@ -164,7 +164,8 @@ MODULES: dict[str, tuple[str, list[str], bool]] = {
 H, E, M = "tests/hexpuzzle/", "tests/encounter/", "tests/mapturn/"
 D, P, S = "labkit/hexpuzzle/difficulty/", "labkit/hexpuzzle/playthrough/", "labkit/encounter/sim/"
 V = "labkit/hexpuzzle/evaluation/"
-_SKILL = [H + "difficulty/test_skill.py", H + "test_skill_exact.py"]
+# skill.py's known-truth tests (difficulty/test_skill.py) take 40 s a run: its fast mirror instead
+_SKILL = [H + "difficulty/test_skill_rules.py", H + "test_skill_exact.py"]
 _DROPOUT = [H + "test_skill_dropout.py", H + "test_skill_exact.py"]
 # The rules (quitting, streams, options) fast; the simulated games' own tests take 13 s a run.
 _PLAYERS = [H + "difficulty/test_players_rules.py", H + "test_players_progression.py"]
@@ -218,6 +219,14 @@ WAVES: list[tuple[str, str, list[str]]] = [
 ]  # fmt: skip
 for _name, _file, _tests in WAVES:
     MODULES[_name] = (_file, _tests, _file.endswith("_kernels.py"))
+# Issue 32: "a result checked only by a printed doctest number counts as unpinned" -- the wave-2
+# and wave-3 modules are judged by their tests alone, not by their own doctests.
+NO_DOCTESTS = {name for name, _, _ in WAVES}
+# mutmut writes a copy of every function per mutant into the mutated module, docstring and all,
+# so pytest would collect each doctest once per mutant (hex-curve: 245 copies of
+# campaign_from_curve's doctests, 50 s for every mutant). Only the doctests of the public names
+# run (mutmut's wrapper keeps the original docstring; its copies are named ``x_f__mutmut_*``).
+ONLY_ORIGINAL_DOCTESTS = "not __mutmut_"
 
 
 def undecorate_kernels(source: str) -> str:
@@ -285,6 +294,7 @@ def prepare(name: str) -> Path:
         target = work / module
         source = undecorate_kernels(target.read_text(encoding="utf-8"))
         target.write_text(fence_warmup_examples(source), "utf-8")
+    selection = tests if name in NO_DOCTESTS else [*tests, module]
     text = (ROOT / "pyproject.toml").read_text(encoding="utf-8")
     text = text.split("\n[tool.mutmut]")[0]
     text += (
@@ -292,9 +302,10 @@ def prepare(name: str) -> Path:
         'source_paths = ["labkit"]\n'
         f"only_mutate = [{json.dumps(module)}]\n"
         'also_copy = ["data"]\n'
-        # The module's own doctests count among its tests.
-        f"pytest_add_cli_args_test_selection = {json.dumps([*tests, module])}\n"
-        'pytest_add_cli_args = ["-p", "no:cacheprovider", "-q", "-x"]\n'
+        # The module's own doctests count among its tests (not for NO_DOCTESTS).
+        f"pytest_add_cli_args_test_selection = {json.dumps(selection)}\n"
+        'pytest_add_cli_args = ["-p", "no:cacheprovider", "-q", "-x", "-k", '
+        f"{json.dumps(ONLY_ORIGINAL_DOCTESTS)}]\n"
         "timeout_multiplier = 5.0\n"
     )
     (work / "pyproject.toml").write_text(text, encoding="utf-8")
@@ -314,6 +325,12 @@ def run(name: str, only: list[str] | None = None) -> None:
     env["NUMBA_CACHE_DIR"] = str(cache)
     env["MPLBACKEND"] = "Agg"
     env["HYPOTHESIS_PROFILE"] = "mutate"  # tests/conftest.py: fewer examples, no shrinking
+    # mutmut forks every mutant from the process that ran the clean tests. GNU OpenMP (numba's
+    # default threading layer here) is not fork-safe: once a parallel kernel (the skill fit's)
+    # has run there, a child calling one hangs or is terminated, and mutmut counts that as a
+    # caught "timeout" (hex-curve: 54 spurious timeouts, 5 of them mutants no test kills).
+    # numba's fork-safe layer (workqueue) computes the same kernels.
+    env["NUMBA_THREADING_LAYER"] = "forksafe"
     if MODULES[name][2]:
         env["LABKIT_DISABLE_JIT"] = "1"
     mutmut = [sys.executable, "-m", "mutmut"]

@@ -31,3 +31,16 @@ def test_a_missing_file_stops_the_run_naming_it(monkeypatch):
     monkeypatch.setitem(mutate.MODULES, "ghost", ("labkit/rng.py", ["tests/test_gone.py"], False))
     with pytest.raises(SystemExit, match="ghost: no such file: tests/test_gone.py"):
         mutate.prepare("ghost")
+
+
+def test_wave_modules_are_judged_by_their_tests_and_no_mutant_copy_runs_a_doctest(
+    monkeypatch, tmp_path
+):
+    mutate = _table()
+    monkeypatch.setattr(mutate, "OUT", tmp_path)
+    for name, doctests in [("mapturn-cache", False), ("rng", True)]:
+        text = (mutate.prepare(name) / "pyproject.toml").read_text(encoding="utf-8")
+        module, tests, _ = mutate.MODULES[name]
+        selection = [*tests, module] if doctests else tests
+        assert "pytest_add_cli_args_test_selection = " + str(selection).replace("'", '"') in text
+        assert '"-k", "not __mutmut_"]' in text

@@ -92,3 +92,36 @@ def test_the_cap_works_inside_the_asked_rotations(monkeypatch, levels):
     calls = stand_in(monkeypatch, levels, [2, 2, 3])
     campaign_from_curve([75, 50, 20], 3, progress=False, rotations=(2, 3), tiles=(5, 8))
     assert [span for _, span in calls] == [(2, 3), (2, 2), (2, 2)]
+
+
+# "Where the curve rises (a higher score, or a lower success rate, than the slot before) a slot
+# needs at least as many rotations as the slot before; where it falls or stays, it may need
+# fewer." Slot 1's level has 2 rotations in each case below (a level found without the cap).
+def test_a_success_curve_rises_where_the_rate_falls(monkeypatch, levels):
+    from tests.hexpuzzle.solving.test_targets import StandInSkillModel
+
+    calls = stand_in(monkeypatch, levels, [2, 2, 1])
+    campaign_from_curve([0.9, 0.5, 0.1], 3, model=StandInSkillModel(), progress=False)
+    assert [span for _, span in calls] == [(1, 1), (2, 2), (2, 3)]
+
+
+def test_a_level_at_the_same_target_may_need_fewer_rotations(monkeypatch, levels):
+    from tests.hexpuzzle.solving.test_targets import StandInSkillModel
+
+    calls = stand_in(monkeypatch, levels, [2, 1])
+    campaign_from_curve([40, 40], 3, progress=False)
+    assert [span for _, span in calls] == [(1, 3), (1, 3)]
+    calls = stand_in(monkeypatch, levels, [2, 1])
+    campaign_from_curve([0.5, 0.5], 3, model=StandInSkillModel(), progress=False)
+    assert [span for _, span in calls] == [(1, 3), (1, 3)]
+
+
+def test_a_falling_curve_after_a_two_rotation_level_is_not_held_to_two(monkeypatch, levels):
+    from tests.hexpuzzle.solving.test_targets import StandInSkillModel
+
+    calls = stand_in(monkeypatch, levels, [2, 1])
+    campaign_from_curve([90, 10], 3, progress=False)
+    assert [span for _, span in calls] == [(1, 3), (1, 1)]
+    calls = stand_in(monkeypatch, levels, [2, 1])
+    campaign_from_curve([0.1, 0.9], 3, model=StandInSkillModel(), progress=False)
+    assert [span for _, span in calls] == [(1, 3), (1, 1)]

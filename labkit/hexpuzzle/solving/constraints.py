@@ -88,7 +88,8 @@ class Constraints:
         if self.tiles is not None:
             out.append(_words(self.tiles, "tile"))
         if self.radii != RADII:
-            out.append(f"radius {'-'.join(map(str, (self.radii[0], self.radii[-1])))}")
+            lo, hi = self.radii[0], self.radii[-1]
+            out.append(f"radius {lo}" if lo == hi else f"radius {lo}-{hi}")
         return " and ".join(out)
 
     def as_dict(self) -> dict:

@@ -51,3 +51,154 @@ def test_a_csv_curve_reads_its_target_column(tmp_path):
     path.write_text("30\nlots\n", encoding="utf-8")
     with pytest.raises(ArgumentError, match="row 2: a target must be a number"):
         curve.parse_curve(path, argument="targets")
+
+
+def refusal(spec, argument="curve"):
+    with pytest.raises(ArgumentError) as err:
+        curve.parse_curve(spec, argument=argument)
+    return err.value
+
+
+def test_a_spec_that_is_neither_a_ramp_nor_a_file_is_named(tmp_path):
+    spec = str(tmp_path / "nothing.csv")
+    err = refusal(spec)
+    assert str(err) == f"curve: neither START:STOP:COUNT nor a CSV file (got {spec!r})"
+    assert err.argument == "curve" and err.value == spec
+    assert str(refusal(str(tmp_path))).startswith("curve: neither START:STOP:COUNT")  # a folder
+
+
+def test_a_csv_with_a_byte_order_mark_reads_its_first_number(tmp_path):
+    path = tmp_path / "bom.csv"
+    path.write_bytes("\ufeff30\n45\n".encode())  # "utf-8-sig": the mark is not part of "30"
+    assert curve.parse_curve(path) == [30.0, 45.0]
+    path.write_bytes("\ufefftarget\n30\n".encode())
+    assert curve.parse_curve(path) == [30.0]
+
+
+def test_blank_rows_are_skipped_even_with_separators(tmp_path):
+    path = tmp_path / "c.csv"
+    path.write_text("30\n,\n , \n45\n", encoding="utf-8")
+    assert curve.parse_curve(path) == [30.0, 45.0]
+
+
+def test_a_header_without_target_reads_the_first_column(tmp_path):
+    path = tmp_path / "c.csv"
+    path.write_text("level,value\n10,20\n11,30\n", encoding="utf-8")
+    assert curve.parse_curve(path) == [10.0, 11.0]
+
+
+def test_a_row_shorter_than_the_target_column_is_refused_with_an_empty_value(tmp_path):
+    path = tmp_path / "c.csv"
+    path.write_text("slot,target\n1,30\n2\n", encoding="utf-8")
+    err = refusal(path, argument="--curve")
+    assert str(err) == f"--curve: {path}: row 2: a target must be a number (got '')"
+    assert err.value == ""
+
+
+def test_a_csv_curve_has_one_to_max_slots_targets(tmp_path):
+    path = tmp_path / "c.csv"
+    path.write_text("30\n", encoding="utf-8")
+    assert curve.parse_curve(path) == [30.0]  # one row: no header, one target
+    path.write_text("".join(f"{i % 100}\n" for i in range(curve.MAX_SLOTS)), encoding="utf-8")
+    assert len(curve.parse_curve(path)) == curve.MAX_SLOTS
+    for count in (0, curve.MAX_SLOTS + 1):
+        path.write_text("target\n" + "".join("5\n" for _ in range(count)), encoding="utf-8")
+        err = refusal(path, argument="--curve")
+        assert str(err) == f"--curve: {path}: a curve has 1-200 targets (got {count})"
+        assert err.argument == "--curve" and err.value == count
+
+
+# -- campaign_from_curve's checks, before any search -------------------------------------------
+class SearchBegan(Exception):
+    """Raised by the stand-in search: every check passed."""
+
+
+@pytest.fixture
+def search(monkeypatch):
+    """Replace the search: record its options, then stop the campaign with SearchBegan."""
+    calls = []
+
+    def fake(rng, **options):
+        calls.append(options)
+        raise SearchBegan
+
+    monkeypatch.setattr(curve, "generate_to_target", fake)
+    return calls
+
+
+def refused(targets, **options):
+    with pytest.raises(ArgumentError) as err:
+        curve.campaign_from_curve(targets, 1, progress=False, **options)
+    return err.value
+
+
+def test_a_campaign_lists_one_to_max_slots_targets(search):
+    for bad in ([], [30.0] * (curve.MAX_SLOTS + 1)):
+        err = refused(bad)
+        assert err.argument == "targets" and err.value == bad
+        assert str(err).startswith("targets: must list 1-200 targets (got [")
+    assert str(refused([])) == "targets: must list 1-200 targets (got [])"
+    err = refused("30")  # a string is not a list of targets (not the targets "3" and "0")
+    assert str(err) == "targets: must list 1-200 targets (got '30')"
+    with pytest.raises(SearchBegan):
+        curve.campaign_from_curve([30.0] * curve.MAX_SLOTS, 1, progress=False)
+    assert search[0]["time_limit"] == 10.0  # the documented default, seconds per slot
+
+
+def test_score_targets_lie_in_0_100_and_success_targets_in_0_1(search):
+    assert str(refused([30, 100.5])) == (
+        "targets[1]: score targets must be numbers in [0, 100] (got 100.5)"
+    )
+    assert str(refused([-0.5])) == (
+        "targets[0]: score targets must be numbers in [0, 100] (got -0.5)"
+    )
+    model = object()  # never asked: the search is replaced
+    for bad in (1.5, -0.01):
+        assert str(refused([0.5, bad], model=model)) == (
+            f"targets[1]: success targets must be numbers in [0, 1] (got {bad})"
+        )
+    for edge in (0.0, 1.0):  # both ends of [0, 1] are allowed (a rate is not checked for reach)
+        with pytest.raises(SearchBegan):
+            curve.campaign_from_curve([edge], 1, model=model, progress=False)
+        assert search[-1]["success"] == edge and search[-1]["model"] is model
+
+
+# Reachable structural totals (constraints._parts_bounds, worked out by hand): the lowest total
+# of n tiles and r rotations is 15·n/37 + 20·r/4 + 15/n, smallest at n = 6, r = 1:
+# 2.43 + 5 + 2.5 = 9.93 -> 10; the highest 15·n/37 + 20·r/4 + 20·min(1, (n-1)/9) + 45, at
+# r = 3 and the most tiles: 37 (radius 3) 95, 19 (radius 2) 87.7 -> 88, 3 tiles 65.7 -> 66.
+@pytest.mark.parametrize(
+    ("targets", "options", "said"),
+    [
+        ([0], {}, "targets[0]: cannot be reached with 1-3 rotations: reachable scores are 10-95 "
+                  "(got 0)"),
+        ([50, 100], {}, "targets[1]: cannot be reached with 1-3 rotations: reachable scores are "
+                        "10-95 (got 100)"),
+        ([50, 95], {"radius": 2}, "targets[1]: cannot be reached with 1-3 rotations and radius 2: "
+                                  "reachable scores are 10-88 (got 95)"),
+        ([80], {"tiles": (2, 3)}, "targets[0]: cannot be reached with 1-3 rotations and 2-3 tiles: "
+                                  "reachable scores are 11-66 (got 80)"),
+    ],
+)  # fmt: skip
+def test_an_unreachable_score_target_is_refused_naming_its_slot(search, targets, options, said):
+    err = refused(targets, **options)
+    assert str(err) == said
+    assert err.argument == f"targets[{len(targets) - 1}]" and err.value == targets[-1]
+    assert search == []
+
+
+def test_reachable_edges_reach_the_search(search):
+    for target, options in [(8, {}), (97, {}), (90, {"radius": 2}), (68, {"tiles": (2, 3)})]:
+        with pytest.raises(SearchBegan):
+            curve.campaign_from_curve([target], 1, progress=False, **options)
+        assert search[-1]["score"] == target
+
+
+def test_the_progress_bar_is_on_by_default_and_named(search, capsys):
+    with pytest.raises(SearchBegan):
+        curve.campaign_from_curve([30, 40], 1)
+    err = capsys.readouterr().err
+    assert "campaign:" in err and "0/2" in err and "level/s" in err  # named, counted in levels
+    with pytest.raises(SearchBegan):
+        curve.campaign_from_curve([30, 40], 1, progress=False)
+    assert capsys.readouterr().err == ""
