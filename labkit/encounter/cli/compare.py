@@ -67,7 +67,7 @@ def format_table(table: Any) -> list[str]:
     >>> t = paired_table({"turns": np.arange(9.0)}, {"turns": np.arange(9.0) + 2},
     ...                  metrics=["length_mean"], bootstrap=50)
     >>> print(format_table(t)[1])
-    game length, mean (turns)                     4.0      6.0  +2.0 [+2.0, +2.0]  p=1  -  n=2
+    game length, mean (turns)                     4.0      6.0  +2.0 [+2.0, +2.0]  p<0.001  -  n=2
     """
     lines = [f"{'metric':<42}{'A':>7}{'B':>9}  B - A [95 % interval]  p  pairing  seeds"]
     for r in table.itertuples():
