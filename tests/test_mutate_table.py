@@ -44,3 +44,34 @@ def test_wave_modules_are_judged_by_their_tests_and_no_mutant_copy_runs_a_doctes
         selection = [*tests, module] if doctests else tests
         assert "pytest_add_cli_args_test_selection = " + str(selection).replace("'", '"') in text
         assert '"-k", "not __mutmut_"]' in text
+
+
+_HELD_LOCK_CHILD = """
+import os, signal, sys
+from tqdm import tqdm
+tqdm(range(3), disable=True).close()  # the clean run made the lock
+exec(sys.argv[1])
+if os.fork() == 0:  # a mutant's process, killed while it held the lock
+    tqdm.get_lock().acquire()
+    os._exit(0)
+os.wait()
+if (pid := os.fork()) == 0:  # the next mutant's
+    signal.alarm(3)  # the default action ends a child that waits for the lock
+    tqdm(range(3), disable=True).close()
+    os._exit(0)
+_, status = os.waitpid(pid, 0)
+sys.exit(0 if os.waitstatus_to_exitcode(status) == 0 else 1)
+"""
+
+
+@pytest.mark.parametrize("hook", [True, False])
+def test_a_mutants_process_never_waits_for_a_tqdm_lock_another_process_holds(hook):
+    # mutmut forks every mutant from one parent; tqdm's lock is a semaphore they share, and a
+    # child killed while holding it made every later mutant time out (counted as a kill).
+    import subprocess
+    import sys
+
+    snippet = _table().FORK_HOOK if hook else ""
+    done = subprocess.run([sys.executable, "-c", _HELD_LOCK_CHILD, snippet], timeout=60,
+                          check=False)  # fmt: skip
+    assert done.returncode == (0 if hook else 1)
