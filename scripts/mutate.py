@@ -286,6 +286,7 @@ def prepare(name: str) -> Path:
     skip = shutil.ignore_patterns("__pycache__", "*.nbi", "*.nbc", ".hypothesis")
     # A fresh copy and fresh verdicts each run: mutmut's cache keys verdicts on the mutated
     # function, so a new test would not re-judge a cached survivor.
+    (work / "diffs.json").unlink(missing_ok=True)
     for folder in ("labkit", "data", "tests", "mutants"):
         shutil.rmtree(work / folder, ignore_errors=True)
     for folder in ("labkit", "data", "tests"):
@@ -401,12 +402,16 @@ def module_results(name: str) -> dict | None:
         if ": " in line and "__mutmut_" in line:
             key, verdict = line.strip().rsplit(": ", 1)
             status[key] = verdict
-    diffs = {}
+    # Survivors' diffs are kept beside the run: every report lists every module's survivors,
+    # and one ``mutmut show`` costs a second.
+    saved = work / "diffs.json"
+    diffs = json.loads(saved.read_text(encoding="utf-8")) if saved.exists() else {}
     for key, verdict in status.items():
-        if verdict == "survived":
+        if verdict == "survived" and key not in diffs:
             show = subprocess.run([sys.executable, "-m", "mutmut", "show", key], cwd=work,
                                   env=env, capture_output=True, text=True, check=False)  # fmt: skip
             diffs[key] = show.stdout.strip()
+    saved.write_text(json.dumps(diffs), encoding="utf-8")
     seconds = (work / "seconds").read_text().strip() if (work / "seconds").exists() else "?"
     return {"status": status, "diffs": diffs, "seconds": seconds}
 
