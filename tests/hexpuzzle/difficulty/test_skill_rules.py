@@ -490,3 +490,202 @@ def test_a_level_without_a_part_gets_the_mean_of_the_others(featured):
     assert skill._levels([campaign()[0]], True)[0] == [campaign()[0].id]  # a Level is scored
     assert skill._levels([gap], False)[1].shape == (1, 6)  # kept as NaN without features
     assert np.isnan(skill._levels([gap], False)[1]).all()
+
+
+# -- pinned by mutation testing (issue 32) ------------------------------------------------------
+def test_one_ability_gives_a_python_float_in_double_precision():
+    model = made(learning=0.4)
+    assert type(model.success("b")) is float and type(model.success("a", 0.5)) is float
+    # an ability of another float type is read as a float64 number (0.5 is exact in float32)
+    assert model.success("a", np.float32(0.5)) == pytest.approx(sigmoid(1.5), abs=1e-15)
+    many = model.success("b", np.array([-1.0, 1.0], dtype=np.float32))
+    assert many.dtype == np.float64
+    np.testing.assert_allclose(many, [sigmoid(-1.0), sigmoid(1.0)], rtol=0, atol=1e-15)
+
+
+def test_bad_counts_are_refused_with_the_arguments_name():
+    model = made()
+    with pytest.raises(ArgumentError) as err:
+        model.success("b", attempt=0)
+    assert str(err.value) == "attempt: must be >= 1 (got 0)"
+    with pytest.raises(ArgumentError) as err:
+        model.parameter_draws(0)
+    assert str(err.value) == "n: must be between 1 and 1000000 (got 0)"
+    one = model.parameter_draws(1, rng=0)  # one draw is allowed
+    assert one["difficulty"].shape == (1, 3) and one["ability_sd"].shape == (1,)
+
+
+def test_draws_without_a_quit_model_follow_the_two_by_two_covariance():
+    cov = np.array([[0.04, 0.0], [0.0, 0.01]])  # (log ability sd, learning), as fitted
+    d = made(learning=0.3, global_cov=cov).parameter_draws(20000, rng=3)
+    assert d["quit"] is None
+    log_sd = np.log(d["ability_sd"])
+    assert abs(log_sd.mean() - math.log(1.25)) < 0.01 and abs(log_sd.var() - 0.04) < 0.004
+    assert abs(d["learning"].mean() - 0.3) < 0.005 and abs(d["learning"].var() - 0.01) < 0.001
+
+
+def test_a_level_object_with_a_missing_part_matches_its_own_row(scored):
+    gap = dataclasses.replace(scored[0], parts={**scored[0].parts, "layers": None})
+    xs = np.array([strengths(gap), strengths(scored[1]), strengths(scored[2])])
+    assert np.isnan(xs[0]).all()  # what a fit without features keeps for it
+    model = made(level_ids=(gap.level_id, scored[1].level_id, scored[2].level_id), strengths=xs)
+    assert model.difficulty_of(gap) == -1.0
+    assert model.success(gap) == pytest.approx(sigmoid(1.0), abs=1e-15)
+
+
+def test_html_rows_follow_each_other():
+    html = made(level_ids=("a", "<b>", "c"), difficulty=np.array([-1.0, np.nan, 2.0]))._repr_html_()
+    assert "intermediate</td></tr><tr><td>&lt;b&gt;</td><td colspan=6>" in html
+    assert "nobody played it</td></tr><tr><td>c</td>" in html
+    assert html.endswith("</td></tr></table>")
+
+
+def test_the_shipped_file_is_what_save_writes(tmp_path):
+    from labkit._data import data_path
+
+    path = data_path("telemetry", "skill_model.json")
+    skill.shipped_skill_model().save(tmp_path / "again.json")
+
+    def lines(p):  # the labkit version that wrote it aside
+        return [s for s in p.read_text(encoding="utf-8").splitlines() if '"labkit":' not in s]
+
+    assert lines(tmp_path / "again.json") == lines(path)
+
+
+def test_a_non_finite_part_gets_the_mean_of_the_finite_ones(featured):
+    levels, _ = featured
+    odd = dataclasses.replace(levels[2], parts={**levels[2].parts, "size": math.inf})
+    _, x = skill._levels([levels[0], levels[1], odd], True)
+    assert x[2, 0] == pytest.approx((strengths(levels[0])[0] + strengths(levels[1])[0]) / 2)
+    np.testing.assert_array_equal(x[2, 1:], strengths(odd)[1:])
+
+
+@pytest.fixture(scope="module")
+def featured_model(featured):
+    levels, table = featured
+    return fit_skill_model(table, levels, dropout="ignore", retries=False)
+
+
+def test_report_evaluates_the_models_own_data_with_its_own_fit(
+    featured, featured_model, monkeypatch
+):
+    from labkit.hexpuzzle.difficulty import skill_report
+    from labkit.hexpuzzle.difficulty.telemetry import as_table
+
+    levels, table = featured
+    model = featured_model
+    calls = []
+    monkeypatch.setattr(skill_report, "evaluate", lambda *a, **kw: calls.append((a, kw)) or "r")
+    assert model.report() == "r" and model.report(folds=3, rng=7) == "r"
+    (args, kw), (_, kw2) = calls
+    assert len(args) == 2 and np.array_equal(as_table(args[0]), as_table(table))
+    assert args[1] == list(levels)
+    assert set(kw) == {"fit", "features", "folds", "rng"} and kw["features"] is True
+    assert (kw["folds"], kw["rng"], kw2["folds"], kw2["rng"]) == (5, 0, 3, 7)
+    # the fit it is given refits the model as it was fitted (its options, not the defaults)
+    refit = kw["fit"](table, levels, True)
+    np.testing.assert_array_equal(refit.difficulty, model.difficulty)
+    assert (refit.fit_info["dropout"], refit.fit_info["retries"]) == ("ignore", False)
+    # a level covariate ("extra", report only) enters the design; the weights stay the parts'
+    col = np.linspace(-1.0, 1.0, len(levels))[:, None] ** 2
+    wider = kw["fit"](table, levels, True, extra=col)
+    assert set(wider.weights) == set(model.weights) and wider.weights_cov.shape == (7, 7)
+    assert np.abs(wider.difficulty - model.difficulty).max() > 1e-6
+
+
+def test_a_fitted_models_fields_say_what_it_is(featured, featured_model):
+    levels, table = featured
+    model = featured_model
+    free = fit_skill_model(table, levels, features=False, dropout="ignore", retries=False)
+    assert model.features is True and free.features is False
+    assert type(free.ability_sd) is float and free.ability_sd > 0
+    assert repr(free).startswith("SkillModel(8 levels, 120 players, ability sd ")
+    # played levels are shrunk toward their parts' prediction, not replaced by it
+    x = np.column_stack([np.ones(8), model.strengths])
+    gamma = [model.weights["baseline"], *(model.weights[p] for p in PARTS)]
+    assert np.abs(model.difficulty[:6] - x[:6] @ gamma).max() > 1e-3
+    half = (model.difficulty_ci[:, 1] - model.difficulty_ci[:, 0]) / 2
+    assert (half[:6] < half[6:].min()).all()  # data make a played level's interval narrower
+
+
+def by_hand(*attempts):
+    """A telemetry table from ``(level, player, attempt, won)`` tuples."""
+    rows = telemetry_from_skill(["x"], [0.0], [0.0], rng=0)
+    dtype = [(n, "U12" if n in ("level", "player") else t) for n, (t, _) in
+             rows.dtype.fields.items()]  # fmt: skip
+    out = np.zeros(len(attempts), dtype=dtype)
+    for i, (lv, pid, k, won) in enumerate(attempts):
+        out[i]["level"], out[i]["player"], out[i]["attempt"] = lv, pid, k
+        out[i]["won"], out[i]["first_try"] = bool(won), bool(won) and k == 1
+    return out
+
+
+def test_edges_of_the_data_a_fit_accepts(rows):
+    wide_dtype = [(n, "U12" if n in ("level", "player") else t) for n, (t, _) in
+                  rows.dtype.fields.items()]  # fmt: skip
+    base = rows.astype(wide_dtype)
+    # a later attempt by a player whose name sorts last and who has no first attempt: left out
+    orphan = base[base["attempt"] == 2][:1].copy()
+    orphan["player"] = "zzzz-ghost"
+    # a level with a single first attempt is played: it gets a difficulty and an interval
+    solo = base[base["attempt"] == 1][:1].copy()
+    solo["level"] = "solo"
+    table = np.concatenate([base, orphan, solo])
+    model = fit_skill_model(table, [*IDS, "solo"], features=False, dropout="ignore", retries=False)
+    assert "zzzz-ghost" not in model.player_ids and model.n_attempts[-1] == 1
+    assert np.isfinite(model.difficulty).all() and np.isfinite(model.difficulty_ci).all()
+    # two players are enough ("at least two players")
+    two = fit_skill_model(by_hand(("a", "p", 1, 1), ("b", "p", 1, 0), ("a", "q", 1, 0),
+                                  ("b", "q", 1, 1)), ["a", "b"], features=False)  # fmt: skip
+    assert two.player_ids == ("p", "q") and np.isfinite(two.difficulty).all()
+
+
+def test_a_single_decision_is_modelled():
+    # p goes on from a to b (one decision); q and r start at b, the campaign's last level
+    table = by_hand(("a", "p", 1, 0), ("b", "p", 1, 1), ("b", "q", 1, 0), ("b", "r", 1, 1))
+    model = fit_skill_model(table, ["a", "b"], features=False)
+    assert (model.fit_info["decisions"], model.fit_info["quits"]) == (1, 0)
+    assert model.quit_model is not None and model.dropout == "model"
+    assert model.fit_info["estimator"] == "shared-parameter marginal ML (Gauss-Hermite)"
+
+
+def test_a_table_larger_than_a_block_in_any_order_gives_the_same_fit(rows, monkeypatch):
+    from labkit.hexpuzzle.difficulty import skill_stats
+
+    whole = fit_skill_model(rows, IDS, features=False)
+    shuffled = rows[np.random.default_rng(5).permutation(len(rows))]
+    monkeypatch.setattr(skill_stats, "EVENT_BLOCK", 97)  # rows read in blocks of whole players
+    assert len(rows) > 5 * 97
+    blocked = fit_skill_model(shuffled, IDS, features=False)
+    assert blocked.player_ids == whole.player_ids and blocked.fit_info == whole.fit_info
+    for name in ("difficulty", "difficulty_ci", "ability", "global_cov"):
+        np.testing.assert_allclose(getattr(blocked, name), getattr(whole, name), rtol=0,
+                                   atol=1e-8, err_msg=name)  # fmt: skip
+    assert blocked.quit_model.coefficients == pytest.approx(whole.quit_model.coefficients)
+
+
+def test_the_quit_model_makes_the_joint_fits_decisions_on_the_players_scale(rows, monkeypatch):
+    """The joint fit's population has mean 0; the model's ability 0 is the players' mean: the
+    same decisions at the same player, P_model(quit | θ) = P_joint(quit | θ + shift)."""
+    from labkit.hexpuzzle.difficulty import skill_joint
+
+    seen = {}
+    real = skill_joint.fit
+
+    def spy(ev, lay, *args, **kw):
+        seen["lay"], seen["out"] = lay, real(ev, lay, *args, **kw)
+        return seen["out"]
+
+    monkeypatch.setattr(skill_joint, "fit", spy)
+    model = fit_skill_model(rows, IDS, features=False)
+    lay, (par, _, theta, _) = seen["lay"], seen["out"]
+    shift = -model.fit_info["population_mean"]
+    assert shift != 0.0
+    np.testing.assert_allclose(model.ability + shift, theta, rtol=0, atol=1e-12)
+    np.testing.assert_allclose(model.difficulty + shift, par[lay.beta], rtol=0, atol=1e-12)
+    joint = QuitModel(dict(zip(QUIT_TERMS, map(float, par[lay.quit]))))
+    t = np.linspace(-2.0, 2.0, 9)
+    for won, attempt, run, position in [(True, 1, 0, 0), (False, 3, 2, 4), (True, 2, 1, 7)]:
+        where = dict(position=position, won=won, attempt=attempt, run=run)
+        np.testing.assert_allclose(model.quit_model.p_quit(t, **where),
+                                   joint.p_quit(t + shift, **where), rtol=1e-12)  # fmt: skip
