@@ -177,12 +177,19 @@ def campaign_from_curve(
     Returns
     -------
     Campaign
-        The levels in curve order; :meth:`Campaign.report` compares targets and achieved.
+        The levels in curve order; :meth:`Campaign.report` compares targets and achieved. Its
+        ``seed`` is ``entropy(rng)`` and its ``generator`` is ``{"by":
+        "labkit.hexpuzzle.campaign_from_curve", "kind": "score" or "success", "curve": the
+        targets}``; each level's ``metadata["generated"]`` adds the same ``seed`` and the
+        ``stream`` it was drawn from (``curve/k``, or ``curve/k/j`` for a retry).
 
     Raises
     ------
     GeneratorOptionError
-        A slot's target could not be met; the message names the slot.
+        A slot's target could not be met (with or without its cap); the message names the slot
+        (``slot k of n: ...``), argument and value are the search's.
+    GeneratorError
+        Every try of a slot repeated an earlier level (the value is the slot's target).
     labkit.ArgumentError
         Bad targets or constraints, or a target the constraints make impossible.
 
@@ -242,16 +249,21 @@ def campaign_from_curve(
         for retry in range(RETRIES):
             name = f"curve/{k}" if retry == 0 else f"curve/{k}/{retry}"
             try:
-                candidate = generate_to_target(stream(rng, name), rotations=(low, cap), **options)
-            except GeneratorOptionError as exc:
-                if cap == rot_hi:
-                    raise GeneratorOptionError(
-                        f"slot {k + 1} of {len(values)}: {exc.message}", argument=exc.argument,
-                        value=exc.value,
-                    ) from None  # fmt: skip
-                candidate = generate_to_target(
-                    stream(rng, name), rotations=(low, rot_hi), **options
-                )
+                try:
+                    candidate = generate_to_target(
+                        stream(rng, name), rotations=(low, cap), **options
+                    )
+                except GeneratorOptionError:
+                    if cap == rot_hi:
+                        raise
+                    candidate = generate_to_target(
+                        stream(rng, name), rotations=(low, rot_hi), **options
+                    )
+            except GeneratorOptionError as exc:  # capped or not: the message names the slot
+                raise GeneratorOptionError(
+                    f"slot {k + 1} of {len(values)}: {exc.message}", argument=exc.argument,
+                    value=exc.value,
+                ) from None  # fmt: skip
             if puzzle_key(candidate) not in seen:
                 made = {**candidate.metadata["generated"], "seed": entropy(rng), "stream": name}
                 level = candidate.replace(metadata={**candidate.metadata, "generated": made})

@@ -202,3 +202,123 @@ def test_the_progress_bar_is_on_by_default_and_named(search, capsys):
     with pytest.raises(SearchBegan):
         curve.campaign_from_curve([30, 40], 1, progress=False)
     assert capsys.readouterr().err == ""
+
+
+# -- the slot loop: named streams, retries, the uncapped search and its errors -----------------
+# "Slot k is generated from the named stream curve/k of rng (curve/k/j for the j-th retry when it
+# came out equal to an earlier level)"; "a slot that misses its target under the cap is searched
+# again without it"; "a slot that cannot meet its target ... raises, naming the slot". The search
+# is replaced by a stand-in playing a script: a level to return, or an error to raise.
+def hand_level(n: int):
+    """n tiles in a row from the centre: levels with different n are different puzzles."""
+    from labkit.hexpuzzle import Level
+
+    tiles = [(f"t{i}", i, 0, 0) for i in range(n)]
+    return Level.hexagon(2, tracks=(1, 0, 3, 2, 5, 4), tiles=tiles)
+
+
+def missed(message, value):
+    from labkit.hexpuzzle.solving.generator import GeneratorOptionError
+
+    return GeneratorOptionError(message, argument="score", value=value)
+
+
+@pytest.fixture
+def scripted(monkeypatch):
+    """``(script, calls)``: each search plays the next step and records its id, span and draw."""
+    script, calls = [], []
+
+    def fake(rng, *, rotations, **options):
+        calls.append((options["id"], tuple(rotations), rng.random()))
+        step = script.pop(0)
+        if isinstance(step, Exception):
+            raise step
+        kind = "score" if "score" in options else "success"
+        made = {"target": {kind: options[kind], "tolerance": 2}, "achieved": {kind: 1}}
+        return step.replace(id=options["id"], metadata={"generated": made})
+
+    monkeypatch.setattr(curve, "generate_to_target", fake)
+    return script, calls
+
+
+def first_draw(seed, name):
+    from labkit.rng import stream
+
+    return stream(seed, name).random()
+
+
+def test_each_retry_draws_from_its_own_stream_and_records_it(scripted):
+    import numpy as np
+
+    script, calls = scripted
+    one = hand_level(1)
+    # slot 2 repeats slot 1 twice (the board turned, then the level itself) before a new level
+    script += [one, one.rotated(3), one, hand_level(2)]
+    seed = np.random.SeedSequence(20261202)
+    levels = curve.campaign_from_curve([30, 30], seed, progress=False)
+    names = ["curve/0", "curve/1", "curve/1/1", "curve/1/2"]
+    assert [draw for *_, draw in calls] == [first_draw(seed, n) for n in names]
+    made = [lv.metadata["generated"] for lv in levels]
+    assert [m["stream"] for m in made] == ["curve/0", "curve/1/2"]
+    assert [m["seed"] for m in made] == [20261202, 20261202]  # entropy(rng): reproduces it
+    assert levels.seed == 20261202
+    assert [lv.id for lv in levels] == ["curve-01", "curve-02"]
+
+
+def test_the_campaign_records_how_it_was_made(scripted):
+    script, _ = scripted
+    script += [hand_level(1), hand_level(2)]
+    levels = curve.campaign_from_curve([30, 40], 5, progress=False)
+    assert levels.seed == 5
+    assert levels.generator == {"by": "labkit.hexpuzzle.campaign_from_curve", "kind": "score",
+                                "curve": [30, 40]}  # fmt: skip
+    script += [hand_level(1), hand_level(2)]
+    levels = curve.campaign_from_curve([0.8, 0.6], 5, model=object(), progress=False)
+    assert levels.generator["kind"] == "success" and levels.generator["curve"] == [0.8, 0.6]
+
+
+def test_the_uncapped_search_of_a_slot_uses_the_same_stream(scripted):
+    script, calls = scripted
+    # slot 2 (target 10, the easiest third: cap 1) misses under its cap, then is found without it
+    script += [hand_level(1), missed("missed", 9), hand_level(2)]
+    levels = curve.campaign_from_curve([60, 10], 4, progress=False)
+    assert [(i, span) for i, span, _ in calls] == [
+        ("curve-01", (1, 3)), ("curve-02", (1, 1)), ("curve-02", (1, 3))]  # fmt: skip
+    assert calls[1][2] == calls[2][2] == first_draw(4, "curve/1")
+    assert levels[1].metadata["generated"]["stream"] == "curve/1"
+
+
+def test_a_slot_that_cannot_meet_its_target_is_named(scripted):
+    from labkit.hexpuzzle.solving.generator import GeneratorOptionError
+
+    script, _ = scripted
+    script += [hand_level(1), hand_level(2), missed("no level within 2 of 30", 31)]
+    with pytest.raises(GeneratorOptionError) as err:  # a flat curve: searched without a cap
+        curve.campaign_from_curve([30, 30, 30], 1, progress=False)
+    assert str(err.value) == "score: slot 3 of 3: no level within 2 of 30 (got 31)"
+    assert err.value.argument == "score" and err.value.value == 31
+
+
+def test_a_slot_missing_with_and_without_its_cap_is_named(scripted):
+    from labkit.hexpuzzle.solving.generator import GeneratorOptionError
+
+    script, calls = scripted
+    script += [hand_level(1), missed("under the cap", 9), missed("without the cap", 8)]
+    with pytest.raises(GeneratorOptionError) as err:
+        curve.campaign_from_curve([60, 10], 1, progress=False)
+    assert len(calls) == 3  # the cap was dropped before giving up
+    assert str(err.value) == "score: slot 2 of 2: without the cap (got 8)"
+    assert err.value.argument == "score" and err.value.value == 8
+
+
+def test_a_slot_whose_every_try_repeats_is_named_with_its_target(scripted):
+    from labkit.hexpuzzle.solving.generator import GeneratorError
+
+    script, calls = scripted
+    one = hand_level(1)
+    script += [one] + [one.rotated(j) for j in range(curve.RETRIES)]
+    with pytest.raises(GeneratorError) as err:
+        curve.campaign_from_curve([30, 35.5], 1, progress=False)
+    assert len(calls) == 1 + curve.RETRIES
+    assert str(err.value) == "slot 2: every try repeated an earlier level (got 35.5)"
+    assert err.value.value == 35.5
