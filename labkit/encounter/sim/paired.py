@@ -344,7 +344,9 @@ def paired_table(
     Parameters
     ----------
     a, b : mapping of column name -> per-seed array
-        As :func:`game_measures` gives (or synthetic outcomes for tests).
+        As :func:`game_measures` gives (or synthetic outcomes for tests); any numbers, and
+        ``None`` (JSON's null) for an undefined value reads as NaN, as a game without a winner
+        has no ``decided_at``.
     metrics : keys of :data:`METRICS` or :class:`Metric` objects
         Default: every metric whose columns are present.
     bootstrap : int

@@ -502,6 +502,17 @@ def test_the_table_does_not_depend_on_the_columns_number_type():
         pd.testing.assert_frame_equal(got, want)
 
 
+@pytest.mark.parametrize("side", ["a", "b"])
+def test_none_is_an_undefined_value(side):
+    # per-seed lists from JSON hold null (None) where a game has no decided_at: NaN
+    with_none = [None if math.isnan(x) else float(x) for x in A["decided_at"]]
+    a, b = {"decided_at": A["decided_at"]}, {"decided_at": A["decided_at"]}
+    (a if side == "a" else b)["decided_at"] = with_none
+    t = paired_table(a, b, metrics=["decided_at"], bootstrap=20).iloc[0]
+    assert t["a"] == t["b"] == pytest.approx(np.nanmean(A["decided_at"]))
+    assert t["diff"] == 0.0 and t["p_value"] == 1.0
+
+
 def test_p_values_of_changes_smaller_than_one():
     a = np.arange(40.0)
     # half a turn longer on every seed: certain (p 0), however small the change
