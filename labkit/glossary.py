@@ -34,11 +34,23 @@ __all__ = ["GLOSSARY", "words", "parameter_words", "event_sentence", "count_word
 
 #: Code name → (words shown, unit). Metrics, settings fields, balance leaves and outcomes.
 GLOSSARY: dict[str, tuple[str, str]] = {
-    # metrics of a balance sweep (labkit.encounter.sim.sweep.METRICS)
+    # metrics of a balance sweep (labkit.encounter.sim.sweep.METRICS) and of a paired comparison
     "npc_win": ("NPC win rate", ""),
     "monster_win": ("monster win rate", ""),
     "step_limit": ("share of games stopped at the step limit", ""),
     "mutual_death": ("share of games where both sides die", ""),
+    # the rest of a paired comparison's metrics (labkit.encounter.sim.paired.METRICS; its table
+    # has its own unit column: "" here is a share, the others are the table's units)
+    "balance": ("balance (1 - win-rate gap)", ""),
+    "length_mean": ("game length, mean", "turns"),
+    "length_sd": ("game length, spread (sd)", "turns"),
+    "length_q10": ("game length, 10 % of games end by", "turns"),
+    "length_q50": ("game length, 50 % of games end by", "turns"),
+    "length_q90": ("game length, 90 % of games end by", "turns"),
+    "npcs_alive": ("NPCs alive at the end", ""),
+    "npcs_alive_after": ("NPCs alive after turn", ""),  # + the turn (compare's survival points)
+    "lead_changes": ("lead changes", "per game"),
+    "decided_at": ("decided at (share of the game)", ""),
     # game-length outcomes (labkit.encounter.sim.knobs.GAME_OUTCOMES)
     "steps": ("game length", "steps"),
     "turns": ("game length", "turns"),

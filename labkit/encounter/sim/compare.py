@@ -46,6 +46,7 @@ from labkit.encounter.sim.paired import (
     paired_table,
 )
 from labkit.encounter.sim.settings import FIELDS, SimulationSettings, default_balance_document
+from labkit.glossary import GLOSSARY
 
 __all__ = ["compare", "play_pair", "version_patch", "survival_bands", "SURVIVAL_TURNS"]
 
@@ -176,7 +177,8 @@ def _measures(games: Any, turns: Iterable[int]) -> tuple[dict, dict, list[Metric
     if not np.array_equal(sa, sb):
         raise ArgumentError("A and B must have played the same seeds", argument="games",
                             value=int(np.setxor1d(sa, sb).size))  # fmt: skip
-    extra = [Metric(f"npcs_alive_after_{t}", f"NPCs alive after turn {t}", "share",
+    said = GLOSSARY["npcs_alive_after"][0]
+    extra = [Metric(f"npcs_alive_after_{t}", f"{said} {t}", "share",
                     (f"npcs_alive_after_{t}",)) for t in turns]  # fmt: skip
     return ma, mb, extra
 

@@ -11,7 +11,9 @@ the pairing bought and the seeds needed to detect a given change.
 * **p-values**: an exact McNemar test for the yes/no metrics (win, step limit, mutual death):
   only the seeds where A and B disagree carry information, and under "no change" each of them
   goes either way with probability 1/2. Other metrics give a two-sided paired-bootstrap
-  p-value (twice the share of resampled differences on the far side of 0).
+  p-value (twice the share of resampled differences on the far side of 0). A difference
+  whose resampled variance is at most 1e-18 · max(Var A + Var B, 1) is rounding noise: it never
+  varies, and then p is 0 for a change and 1 for none (a change within 1e-12 is none).
 * **Variance reduction** = (Var(stat A) + Var(stat B)) / Var(stat B − stat A) from the same
   bootstrap: the variance of the difference had A and B been played on independent seeds,
   over its variance with pairing. 2 means pairing halves the seeds needed.
@@ -19,7 +21,9 @@ the pairing bought and the seeds needed to detect a given change.
   ``n = ((z_0.975 + z_0.8) · σ / d)²`` with σ² = n · Var(paired difference) measured here;
   ``seeds_unpaired`` is the same for independent seeds.
 
-Metrics in designer words (``frame`` columns of a sweep, one game per row):
+Metrics in designer words (each ``Metric.label`` is :data:`labkit.glossary.GLOSSARY`'s words for
+its key, so a number reads the same in every table, app and CLI line; ``frame`` columns of a
+sweep, one game per row):
 
 * win rates of each side, **balance** = 1 − the largest gap between the sides' win rates
   (Ludii's definition; with two sides 1 − |NPC win − monster win|: 1 is an even game), the
@@ -54,6 +58,7 @@ from typing import Any
 import numpy as np
 
 from labkit import ArgumentError
+from labkit.glossary import GLOSSARY
 from labkit.rng import stream
 
 __all__ = [
@@ -133,7 +138,9 @@ class _Weighted:
 
     def quantile(self, name: str, q: float) -> np.ndarray:
         """The smallest value that at least a share ``q`` of the (weighted) games reach (the
-        inverted-CDF quantile: a game length that was played, in whole turns)."""
+        inverted-CDF quantile: a game length that was played, in whole turns). A share within
+        1e-9 of a game above a whole count reaches that count (rounding: 28 % of 25 games is
+        7.000000000000001 games in floating point, and the 7th game reaches it)."""
         key = ("sorted", name)
         if key not in self._cache:  # the running counts in value order, shared by every q
             order = np.argsort(self.cols[name], kind="stable")
@@ -145,32 +152,28 @@ class _Weighted:
 
 
 def _metrics() -> dict[str, Metric]:
+    """The metrics by key, each labelled in the glossary's words for its key (without the
+    glossary's unit: the table has its own ``unit`` column)."""
+
+    def metric(key: str, unit: str, needs: tuple[str, ...], **kw: Any) -> Metric:
+        return Metric(key, GLOSSARY[key][0], unit, needs, **kw)
+
     m = [
-        Metric("npc_win", "NPC win rate", "share", ("npc_win",), binary=True),
-        Metric("monster_win", "monster win rate", "share", ("monster_win",), binary=True),
-        Metric(
-            "balance",
-            "balance (1 - win-rate gap)",
-            "share",
-            ("npc_win", "monster_win"),
-            kind="balance",
-        ),  # fmt: skip
-        Metric(
-            "step_limit", "share ending at the step limit", "share", ("step_limit",), binary=True
-        ),  # fmt: skip
-        Metric(
-            "mutual_death", "share of mutual deaths", "share", ("mutual_death",), binary=True
-        ),  # fmt: skip
-        Metric("length_mean", "game length, mean", "turns", ("turns",)),
-        Metric("length_sd", "game length, spread (sd)", "turns", ("turns",), kind="spread"),
+        metric("npc_win", "share", ("npc_win",), binary=True),
+        metric("monster_win", "share", ("monster_win",), binary=True),
+        metric("balance", "share", ("npc_win", "monster_win"), kind="balance"),
+        metric("step_limit", "share", ("step_limit",), binary=True),
+        metric("mutual_death", "share", ("mutual_death",), binary=True),
+        metric("length_mean", "turns", ("turns",)),
+        metric("length_sd", "turns", ("turns",), kind="spread"),
     ]
     for q in (0.1, 0.5, 0.9):
-        m.append(Metric(f"length_q{round(q * 100)}", f"game length, {round(q * 100)} % of games "
-                        "end by", "turns", ("turns",), quantile=q, kind="quantile"))  # fmt: skip
+        m.append(metric(f"length_q{round(q * 100)}", "turns", ("turns",), quantile=q,
+                        kind="quantile"))  # fmt: skip
     m += [
-        Metric("npcs_alive", "NPCs alive at the end", "share", ("npcs_alive",)),
-        Metric("lead_changes", "lead changes", "per game", ("lead_changes",)),
-        Metric("decided_at", "decided at (share of the game)", "share", ("decided_at",)),
+        metric("npcs_alive", "share", ("npcs_alive",)),
+        metric("lead_changes", "per game", ("lead_changes",)),
+        metric("decided_at", "share", ("decided_at",)),
     ]
     return {x.key: x for x in m}
 
@@ -341,16 +344,18 @@ def paired_table(
     Parameters
     ----------
     a, b : mapping of column name -> per-seed array
-        As :func:`game_measures` gives (or synthetic outcomes for tests).
+        As :func:`game_measures` gives (or synthetic outcomes for tests); any numbers, and
+        ``None`` (JSON's null) for an undefined value reads as NaN, as a game without a winner
+        has no ``decided_at``.
     metrics : keys of :data:`METRICS` or :class:`Metric` objects
         Default: every metric whose columns are present.
     bootstrap : int
-        Paired resamples of the seeds.
+        Paired resamples of the seeds (default 1000).
     detect : mapping unit -> change
         The change to detect per unit for ``seeds_needed`` (default 2 points for shares,
         1 turn, 0.05 per game).
     rng : int
-        Seed of the bootstrap's stream (the table is a function of the data).
+        Seed of the bootstrap's stream (default 0: the table is a function of the data).
 
     Returns
     -------

@@ -8,6 +8,7 @@ never read off the code under test.
 from __future__ import annotations
 
 import math
+import warnings
 from statistics import NormalDist
 
 import numpy as np
@@ -25,6 +26,7 @@ from labkit.encounter.sim.paired import (
     paired_table,
     seeds_needed,
 )
+from labkit.glossary import GLOSSARY, words
 from labkit.rng import stream
 
 Z975 = NormalDist().inv_cdf(0.975)
@@ -40,33 +42,57 @@ def msg(call, *args, **kw):
 # -- the metrics --------------------------------------------------------------------------------
 
 
-def test_the_metrics_in_designer_words():
-    rows = [(m.key, m.label, m.unit, m.needs, m.binary, m.quantile, m.kind)
-            for m in METRICS.values()]  # fmt: skip
-    assert rows == [
-        ("npc_win", "NPC win rate", "share", ("npc_win",), True, None, "mean"),
-        ("monster_win", "monster win rate", "share", ("monster_win",), True, None, "mean"),
-        ("balance", "balance (1 - win-rate gap)", "share", ("npc_win", "monster_win"), False,
-         None, "balance"),
-        ("step_limit", "share ending at the step limit", "share", ("step_limit",), True, None,
-         "mean"),
-        ("mutual_death", "share of mutual deaths", "share", ("mutual_death",), True, None,
-         "mean"),
-        ("length_mean", "game length, mean", "turns", ("turns",), False, None, "mean"),
-        ("length_sd", "game length, spread (sd)", "turns", ("turns",), False, None, "spread"),
-        ("length_q10", "game length, 10 % of games end by", "turns", ("turns",), False, 0.1,
-         "quantile"),
-        ("length_q50", "game length, 50 % of games end by", "turns", ("turns",), False, 0.5,
-         "quantile"),
-        ("length_q90", "game length, 90 % of games end by", "turns", ("turns",), False, 0.9,
-         "quantile"),
-        ("npcs_alive", "NPCs alive at the end", "share", ("npcs_alive",), False, None, "mean"),
-        ("lead_changes", "lead changes", "per game", ("lead_changes",), False, None, "mean"),
-        ("decided_at", "decided at (share of the game)", "share", ("decided_at",), False, None,
-         "mean"),
-    ]  # fmt: skip
+# The module docstring's metrics, in its order; McNemar's yes/no ones; the per-game column
+# each reads (the length metrics read the game length in turns).
+KEYS = ["npc_win", "monster_win", "balance", "step_limit", "mutual_death", "length_mean",
+        "length_sd", "length_q10", "length_q50", "length_q90", "npcs_alive", "lead_changes",
+        "decided_at"]  # fmt: skip
+YES_NO = {"npc_win", "monster_win", "step_limit", "mutual_death"}
+UNITS = {"turns": "turns", "per game": "per game", "share": ""}  # table unit -> glossary unit
+
+
+@pytest.mark.parametrize("made", ["built here", "METRICS"])
+def test_every_metric_is_labelled_in_the_glossarys_words(made):
+    # _metrics() is called here: METRICS itself was built once, at import
+    metrics = pm._metrics() if made == "built here" else METRICS
+    assert list(metrics) == KEYS
+    columns = game_measures(frame())  # what the metrics can read
+    for key, m in metrics.items():
+        said, unit = GLOSSARY[key]
+        assert isinstance(m, Metric) and m.key == key
+        assert m.label == said and words(key) == (f"{said} ({unit})" if unit else said), key
+        assert UNITS[m.unit] == unit, key
+        assert m.needs and all(c in columns for c in m.needs), key
+        assert m.binary is (key in YES_NO), key
+        if m.binary:  # McNemar: a yes/no per game
+            assert m.needs == (key,) and set(columns[key].tolist()) <= {0.0, 1.0}
+        if key.startswith("length_"):
+            assert m.needs == ("turns",) and m.unit == "turns"
+        elif key != "balance":
+            assert m.needs == (key,)
+        kind = {"balance": "balance", "length_sd": "spread"}.get(key, "mean")
+        if key[:8] == "length_q":
+            share = int(key[8:])
+            assert m.quantile == share / 100 and f"{share} % of games" in m.label, key
+            kind = "quantile"
+        else:
+            assert m.quantile is None, key
+        assert m.kind == kind, key
+    assert metrics["balance"].needs == ("npc_win", "monster_win")
+    assert metrics["lead_changes"].unit == "per game" and metrics["decided_at"].unit == "share"
+    for key in ("npc_win", "monster_win", "balance", "step_limit", "mutual_death", "npcs_alive"):
+        assert metrics[key].unit == "share", key
     m = Metric("k", "l", "turns", ("t",))
     assert (m.binary, m.quantile, m.kind) == (False, None, "mean")
+
+
+def test_the_paired_labels_are_the_words_every_app_shows():
+    # one source of words: the sweep's rates and the comparison's rows read the same
+    assert words("step_limit") == METRICS["step_limit"].label
+    assert words("mutual_death") == METRICS["mutual_death"].label
+    assert words("npc_win") == METRICS["npc_win"].label == "NPC win rate"
+    # the CLI and the app add the unit in brackets to a row in turns, as words() does
+    assert words("length_mean") == METRICS["length_mean"].label + " (turns)"
 
 
 def test_weighted_means_and_spreads_leave_out_undefined_games():
@@ -113,6 +139,44 @@ def test_quantiles_are_the_smallest_played_length_a_share_of_games_reach():
     # 28 % of 25 games is 7.000000000000001 in floating point: the 7th game still counts
     s = pm._Weighted({"t": np.arange(1.0, 26.0)}, np.ones((1, 25)))
     assert Metric("q", "q", "turns", ("t",), quantile=0.28, kind="quantile").value(s)[0] == 7.0
+
+
+def test_weighted_statistics_are_those_of_the_drawn_games_repeated():
+    # a resample with weight k on a seed holds that game k times: numpy on the repeated games
+    g = np.random.default_rng(5)
+    x = g.integers(0, 30, 40).astype(float)
+    x[[3, 17]] = np.nan  # undefined games are left out
+    t, u = g.integers(1, 60, 40).astype(float), g.normal(0, 1, 40)
+    w = g.integers(0, 4, (6, 40)).astype(float)
+    s = pm._Weighted({"x": x, "t": t, "u": u}, w)
+    for r in range(6):
+        k = w[r].astype(int)
+        xs = np.repeat(x, k)
+        xs = xs[~np.isnan(xs)]
+        assert s.mean("x")[r] == pytest.approx(xs.mean(), rel=1e-12)
+        assert s.sd("x")[r] == pytest.approx(np.std(xs, ddof=1), rel=1e-12)
+        assert s.sd("u")[r] == pytest.approx(np.std(np.repeat(u, k), ddof=1), rel=1e-12)
+        for q in (0.1, 0.25, 0.5, 0.9, 1.0):  # two columns of one sample, each its own order
+            for name, col in (("t", t), ("u", u)):
+                want = np.quantile(np.repeat(col, k), q, method="inverted_cdf")
+                assert s.quantile(name, q)[r] == want, (name, q, r)
+
+
+def test_an_undefined_statistic_is_nan_and_says_nothing():
+    # no defined game drawn: mean and spread undefined; one game: no spread. No warnings.
+    s = pm._Weighted({"x": np.array([1.0, np.nan, 3.0])}, np.array([[0, 2.0, 0], [1, 0, 0]]))
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        mean, sd = s.mean("x"), s.sd("x")
+    assert math.isnan(mean[0]) and mean[1] == 1.0
+    assert math.isnan(sd[0]) and math.isnan(sd[1])
+
+
+def test_a_share_within_rounding_of_a_whole_count_reaches_it():
+    # (k + 1e-9) / n of n games is k games up to rounding: the k-th game, not the next one
+    s = pm._Weighted({"t": np.arange(1.0, 5.0)}, np.ones((1, 4)))
+    assert s.quantile("t", (2 + 1e-9) / 4)[0] == 2.0
+    assert s.quantile("t", (2 + 1e-6) / 4)[0] == 3.0  # more than rounding: the next game
 
 
 # -- tests and sizes ----------------------------------------------------------------------------
@@ -240,6 +304,41 @@ def test_npcs_alive_after_a_turn():
     assert npcs_alive_after(f, 12).tolist() == [0.5, 0.0, 1.0, 0.0, 1.0]
     none = pd.DataFrame({"alive_npc-0": [False], "survival_npc-0": [-1]})
     assert npcs_alive_after(none, 0).tolist() == [0.0]
+
+
+def turn_zero_frame():
+    """Games where actors die in turn 0 (still in the game: only -1 means not in it)."""
+    return pd.DataFrame({
+        "winner": ["npc", "monster", "monster", "", "npc"],
+        "end_reason": ["victory", "victory", "victory", "step_limit", "victory"],
+        "turns": [4, 4, 3, 0, 3],
+        "alive_npc-0": [False, False, False, True, True],
+        "survival_npc-0": [0, 2, 3, 0, 6],
+        "alive_npc-1": [True, False, False, True, False],
+        "survival_npc-1": [4, 4, -1, 0, -1],
+        "alive_monster-0": [False, False, False, True, False],
+        "survival_monster-0": [2, 0, 1, 0, 0],
+        "alive_monster-1": [False, True, True, True, False],
+        "survival_monster-1": [4, 4, 3, 0, 3],
+    })  # fmt: skip
+
+
+def test_an_actor_dead_in_turn_zero_was_in_the_game():
+    m = game_measures(turn_zero_frame())
+    # game 0: an NPC dies in turn 0 (monsters ahead, 1/2 vs 2/2), a monster at 2 (tied), the
+    # other at 4 (NPCs ahead): one change, the NPCs' lead began at 4 of 4.
+    # game 1, the mirror: a monster dies in turn 0 (NPCs ahead), NPCs at 2 (tied) and 4.
+    # game 2: one NPC against two monsters: a monster dies at 1 (NPCs ahead, 1/1 vs 1/2), the
+    # NPC at 3 (monsters ahead): one change, at 3 of 3.
+    # game 3: no turn played, everybody alive; game 4: a monster dies in turn 0 and the NPCs
+    # lead from then on: decided at 0 of 3.
+    assert m["npcs_alive"].tolist() == [0.5, 0.0, 0.0, 1.0, 1.0]
+    assert m["lead_changes"].tolist() == [1, 1, 1, 0, 0]
+    d = m["decided_at"]
+    assert d[[0, 1, 2, 4]].tolist() == [1.0, 1.0, 1.0, 0.0] and math.isnan(d[3])
+    # after turn 0: game 0's NPC dead in turn 0 is not alive after it; game 3's are
+    assert npcs_alive_after(turn_zero_frame(), 0).tolist() == [0.5, 1.0, 1.0, 1.0, 1.0]
+    assert npcs_alive_after(turn_zero_frame(), 2).tolist() == [0.5, 0.5, 1.0, 1.0, 1.0]
 
 
 # -- the table ----------------------------------------------------------------------------------
@@ -374,6 +473,106 @@ def test_a_certain_difference_has_p_zero_and_no_difference_p_one():
     const = {"turns": np.full(40, 5.0)}
     flat = paired_table(const, const, metrics=["length_mean"], bootstrap=100).iloc[0]
     assert flat["p_value"] == 1.0 and math.isnan(flat["variance_reduction"])
+
+
+def test_the_defaults_are_a_thousand_resamples_from_stream_zero():
+    keys = ["length_mean", "length_q50"]
+    assert paired_table(A, B, metrics=keys).equals(
+        paired_table(A, B, metrics=keys, bootstrap=1000, rng=0))  # fmt: skip
+
+
+def test_the_table_does_not_depend_on_the_columns_number_type():
+    # small whole numbers (a Parquet frame's uint8 / int16) read as the same numbers: B plays
+    # shorter on some seeds (a negative difference) and x² exceeds the narrow types
+    ta = np.array([200, 250, 30, 120, 90, 255, 180, 60, 75, 240, 10, 140])
+    tb = ta - np.array([5, 0, 3, 1, 0, 7, 2, 0, 1, 4, 0, 2])
+    want = paired_table(
+        {"turns": ta.astype(float)},
+        {"turns": tb.astype(float)},
+        metrics=["length_mean", "length_sd", "length_q50"],
+        bootstrap=50,
+    )
+    for kind in (np.uint8, np.int16):
+        got = paired_table(
+            {"turns": ta.astype(kind)},
+            {"turns": tb.astype(kind)},
+            metrics=["length_mean", "length_sd", "length_q50"],
+            bootstrap=50,
+        )
+        pd.testing.assert_frame_equal(got, want)
+
+
+@pytest.mark.parametrize("side", ["a", "b"])
+def test_none_is_an_undefined_value(side):
+    # per-seed lists from JSON hold null (None) where a game has no decided_at: NaN
+    with_none = [None if math.isnan(x) else float(x) for x in A["decided_at"]]
+    a, b = {"decided_at": A["decided_at"]}, {"decided_at": A["decided_at"]}
+    (a if side == "a" else b)["decided_at"] = with_none
+    t = paired_table(a, b, metrics=["decided_at"], bootstrap=20).iloc[0]
+    assert t["a"] == t["b"] == pytest.approx(np.nanmean(A["decided_at"]))
+    assert t["diff"] == 0.0 and t["p_value"] == 1.0
+
+
+def test_p_values_of_changes_smaller_than_one():
+    a = np.arange(40.0)
+    # half a turn longer on every seed: certain (p 0), however small the change
+    t = paired_table({"turns": a}, {"turns": a + 0.5}, metrics=["length_mean"], bootstrap=100)
+    assert t.loc[0, "p_value"] == 0.0
+    # half a turn longer on average, 0 or 1 seed by seed: hardly ever not longer
+    b = a + np.arange(40) % 2
+    t = paired_table({"turns": a}, {"turns": b}, metrics=["length_mean"], bootstrap=200).iloc[0]
+    d = np.array(
+        [(b[i] - a[i]).mean() for i in stream(0, "paired-bootstrap").integers(0, 40, (200, 40))]
+    )
+    assert t["diff"] == 0.5 and t["p_value"] == pytest.approx(min(1.0, 2 * np.mean(d <= 0)))
+    assert t["p_value"] < 0.01
+    # a tiny certain change on games a million turns long is still certain
+    big = 1e6 + a
+    t = paired_table({"turns": big}, {"turns": big + 1e-4}, metrics=["length_mean"],
+                     bootstrap=100).iloc[0]  # fmt: skip
+    assert t["p_value"] == 0.0 and t["variance_reduction"] == math.inf
+
+
+def test_a_change_within_rounding_is_none():
+    # a change of 1e-13 of a turn, or rounding noise around no change, is no change: p 1
+    z = np.zeros(40)
+    t = paired_table({"turns": z}, {"turns": z + 1e-13}, metrics=["length_mean"], bootstrap=100)
+    assert t.loc[0, "p_value"] == 1.0
+    a = np.random.default_rng(1).uniform(0, 100, 40)
+    noise = 1e-14 * np.where(np.arange(40) % 3 == 0, 1.0, -0.4)  # mostly down, on average up
+    t = paired_table({"turns": a}, {"turns": a + noise}, metrics=["length_mean"], bootstrap=100)
+    assert t.loc[0, "p_value"] == 1.0
+
+
+def plain_variances(a, b, boot, rng=0):
+    """Var(B − A) and Var(A) + Var(B) of the resampled means (a resample lists its seeds)."""
+    draws = stream(rng, "paired-bootstrap").integers(0, len(a), (boot, len(a)))
+    ma, mb = np.array([a[i].mean() for i in draws]), np.array([b[i].mean() for i in draws])
+    return np.var(mb - ma, ddof=1), np.var(ma, ddof=1) + np.var(mb, ddof=1)
+
+
+def test_a_difference_varies_unless_its_variance_is_rounding():
+    # the rule: Var(B − A) at most 1e-18 x max(Var A + Var B, 1) is rounding, it never varies
+    # (variance reduction inf, p 0 for a change); above that it varies
+    pattern = np.where(np.arange(40) % 2 == 0, 1.0, 0.0)
+    var_d, _ = plain_variances(np.zeros(40), pattern, 100)
+    tiny = pattern * math.sqrt(1.5e-18 / var_d)  # Var(B − A) = 1.5e-18: varies
+    t = paired_table({"turns": np.zeros(40)}, {"turns": tiny}, metrics=["length_mean"],
+                     bootstrap=100).iloc[0]  # fmt: skip
+    assert t["variance_reduction"] == pytest.approx(1.0)  # A never varies: Var(B) = Var(B − A)
+    # games of thousands of turns: Var A + Var B is millions, the rounding noise of B − A about
+    # 1e-24, far below 1e-18 x millions
+    a = 1000 * np.arange(40) + 0.1
+    var_d, var_u = plain_variances(a, a + 0.3, 100)
+    assert var_u > 1e6 and 0 < var_d < 1e-20
+    t = paired_table({"turns": a}, {"turns": a + 0.3}, metrics=["length_mean"], bootstrap=100)
+    assert t.loc[0, "variance_reduction"] == math.inf and t.loc[0, "p_value"] == 0.0
+    # a certain change on shares (Var A + Var B below 1): still no variance, reduction inf
+    s = np.arange(40) / 100
+    var_d, var_u = plain_variances(s, s + 0.5, 100)
+    assert 0 < var_u < 1
+    t = paired_table({"turns": s}, {"turns": s + 0.5}, metrics=["length_mean"], bootstrap=100)
+    assert t.loc[0, "variance_reduction"] == math.inf
 
 
 def test_a_unit_without_a_change_to_detect_has_no_seed_count():
