@@ -101,6 +101,8 @@ class QuitModel:
         if not np.isfinite(cov).all() or (np.diag(cov) < 0).any():
             raise ArgumentError("must be finite with variances >= 0 on its diagonal",
                                 argument="cov", value="NaN, inf or a variance < 0")  # fmt: skip
+        # kept as a float array: a nested list passed the checks but broke interval and to_dict
+        object.__setattr__(self, "cov", cov)
 
     @property
     def vector(self) -> NDArray[np.float64]:

@@ -212,3 +212,15 @@ def test_cov_must_be_finite_with_variances_at_least_zero():
         err = raises(coefs(), bad)
         assert err.argument == "cov" and err.value == "NaN, inf or a variance < 0"
         assert str(err) == want
+
+
+def test_cov_as_nested_lists_is_kept_as_a_float_array():
+    var = [[0.04 * (i == j) for j in range(9)] for i in range(9)]
+    q = QuitModel(coefs(), var)
+    assert isinstance(q.cov, np.ndarray) and q.cov.dtype == np.float64
+    assert q.to_dict()["cov"] == var
+    lo, hi = q.interval("ability")
+    assert (hi - lo) / 2 == pytest.approx(Z95 * 0.2)
+    assert repr(q).startswith("QuitModel(ability -0.50 [")
+    ints = QuitModel(coefs(), np.eye(9, dtype=int))
+    assert ints.cov.dtype == np.float64
