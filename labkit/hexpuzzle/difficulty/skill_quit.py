@@ -135,7 +135,10 @@ class QuitModel:
         return 1.0 / (1.0 + np.exp(-eta))
 
     def interval(self, term: str = "ability", level: float = 0.95) -> tuple[float, float]:
-        """Normal-approximation interval of one coefficient."""
+        """Normal-approximation interval of one coefficient: ``coefficient ± z·SE``.
+
+        Its ends are rounded to 12 decimals, so float noise below that does not show.
+        """
         from scipy.stats import norm
 
         i = QUIT_TERMS.index(term)

@@ -71,6 +71,14 @@ def test_design_broadcasts_every_argument():
     assert grid[1, 1].tolist() == row(False, 4, 2, 0)
 
 
+def test_design_is_float64_whatever_the_input_dtypes():
+    # position / 10 is taken in float64: a float32 position 3 is 0.3, not float32(0.3)
+    for dt in (np.float32, np.float16, np.int16, np.uint8):
+        got = design(np.array([1], dt), np.array([2], dt), np.array([3], dt), np.array([3], dt))
+        assert got.dtype == np.float64
+        assert got[0].tolist() == row(True, 2, 3, 3)
+
+
 # ---- p_quit ---------------------------------------------------------------------------------
 
 
@@ -96,6 +104,17 @@ def test_p_quit_default_run_is_zero_after_a_first_try_win_else_one():
         want = q.p_quit(0.0, position=0, won=won, attempt=attempt, run=run)
         assert float(got) == float(want)
         assert float(got) == pytest.approx(1 / (1 + math.exp(-logit(c, 0, won, run, attempt, 0))))
+
+
+def test_p_quit_takes_won_as_truth_values():
+    # 0/1 floats or ints (a data frame's column) mean the same as booleans, default run included
+    q = QuitModel(coefs())
+    for won, flag in ((1.0, True), (0.0, False), (1, True), (0, False), (2, True)):
+        for attempt in (1, 3):
+            got = q.p_quit(0.4, position=5, won=won, attempt=attempt)
+            assert float(got) == float(q.p_quit(0.4, position=5, won=flag, attempt=attempt))
+    many = q.p_quit(0.0, position=0, won=np.array([1.0, 0.0]), attempt=1)
+    assert many.tolist() == q.p_quit(0.0, position=0, won=[True, False], attempt=1).tolist()
 
 
 def test_p_quit_edge_values():
@@ -131,6 +150,17 @@ def test_interval_half_width_is_z_times_se_and_contains_the_value():
     zero = QuitModel(coefs())
     for i, term in enumerate(QUIT_TERMS):
         assert zero.interval(term) == (COEF[i], COEF[i])
+
+
+def test_interval_ends_are_rounded_to_12_decimals():
+    c = coefs()
+    c["won"] = 0.1234567890123
+    assert QuitModel(c).interval("won") == (0.123456789012, 0.123456789012)
+    q = QuitModel(c, np.diag(np.full(9, 0.0123)))
+    lo, hi = q.interval("won")
+    for end, exact in ((lo, 0.1234567890123 - Z95 * math.sqrt(0.0123)),
+                       (hi, 0.1234567890123 + Z95 * math.sqrt(0.0123))):  # fmt: skip
+        assert round(end, 12) == end and abs(end - exact) <= 5.1e-13
 
 
 def test_repr_in_the_designers_words():
