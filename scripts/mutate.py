@@ -167,6 +167,8 @@ V = "labkit/hexpuzzle/evaluation/"
 # skill.py's known-truth tests (difficulty/test_skill.py) take 40 s a run: its fast mirror instead
 _SKILL = [H + "difficulty/test_skill_rules.py", H + "test_skill_exact.py"]
 _DROPOUT = [H + "test_skill_dropout.py", H + "test_skill_exact.py"]
+# skill_quit.py: its fast rules first (p_quit, interval, repr and design are not called by _DROPOUT)
+_QUIT = [H + "difficulty/test_skill_quit_rules.py", *_DROPOUT]
 # The rules (quitting, streams, options) fast; the simulated games' own tests take 13 s a run.
 _PLAYERS = [H + "difficulty/test_players_rules.py", H + "test_players_progression.py"]
 _FUNNEL = [H + "test_funnel.py", H + "playthrough/test_simulate_kernel.py"] + [
@@ -192,7 +194,7 @@ WAVES: list[tuple[str, str, list[str]]] = [
     ("mapturn-cache", "labkit/mapturn/cache.py", [M + "test_cache.py", M + "test_tick_order.py"]),
     ("hex-curve", "labkit/hexpuzzle/solving/curve.py", _CURVE),
     ("skill-fit", D + "skill_fit.py", [H + "difficulty/test_skill_fit.py"]),
-    ("skill-quit", D + "skill_quit.py", _DROPOUT),
+    ("skill-quit", D + "skill_quit.py", _QUIT),
     ("skill-joint", D + "skill_joint.py", _DROPOUT),
     ("skill", D + "skill.py", _SKILL),
     ("players", D + "players.py", _PLAYERS),

@@ -101,6 +101,8 @@ class QuitModel:
         if not np.isfinite(cov).all() or (np.diag(cov) < 0).any():
             raise ArgumentError("must be finite with variances >= 0 on its diagonal",
                                 argument="cov", value="NaN, inf or a variance < 0")  # fmt: skip
+        # kept as a float array: a nested list passed the checks but broke interval and to_dict
+        object.__setattr__(self, "cov", cov)
 
     @property
     def vector(self) -> NDArray[np.float64]:
@@ -133,7 +135,10 @@ class QuitModel:
         return 1.0 / (1.0 + np.exp(-eta))
 
     def interval(self, term: str = "ability", level: float = 0.95) -> tuple[float, float]:
-        """Normal-approximation interval of one coefficient."""
+        """Normal-approximation interval of one coefficient: ``coefficient ± z·SE``.
+
+        Its ends are rounded to 12 decimals, so float noise below that does not show.
+        """
         from scipy.stats import norm
 
         i = QUIT_TERMS.index(term)
