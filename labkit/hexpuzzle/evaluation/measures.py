@@ -16,9 +16,11 @@ Two measures, each turned into a *diversity share* of a set of levels the way pc
   ``1 − difflib.SequenceMatcher(a, b).ratio()`` apart over their moves; at 0.5 or more they
   count as distinct.
 * **Layouts** (:func:`layout_distance`). The share of cells whose content (track, and the tile
-  with its heading, if any) differs, at the best of the 36 ways of lining the two levels up: the
-  board turned beneath the tiles (a game orientation, :meth:`Level.rotated`) and the whole
-  picture turned. Zero exactly when :func:`~labkit.hexpuzzle.solving.curve.puzzle_key` says
+  with its heading, if any) differs, at the best way of lining the two levels up, each turned
+  every way that leaves it the same puzzle: the board turned beneath the tiles (a game
+  orientation, :meth:`Level.rotated`) and the whole picture turned (36 turns of each; 216
+  relative alignments). So the distance is symmetric and does not change when either level is
+  turned. Zero exactly when :func:`~labkit.hexpuzzle.solving.curve.puzzle_key` says
   "the same puzzle" (colours and the move limit are not the layout). Distinct at 0.5 or more.
 
 :func:`diversity` is pcg_benchmark's greedy cluster pass: the similarity of a pair is
@@ -154,10 +156,16 @@ def layout_codes(level: Level) -> np.ndarray:
 
 
 def _codes_distance(a: np.ndarray, b: np.ndarray) -> float:
-    """Best-aligned share of differing cells between codes ``a`` (36, C) and ``b`` (36, C)."""
-    mine = a[0]
+    """Best-aligned share of differing cells between codes ``a`` (36, C) and ``b`` (36, C).
+
+    Both levels turn: ``a``'s six board turns (rows ``6·k``, tiles unturned) against all 36
+    alignments of ``b``. Turning both pictures alike changes no count, so these 216 are every
+    way of lining the two up, and the distance is symmetric and the same for any turn of
+    either level.
+    """
+    mine = a[::6, None, :]  # (6, 1, C) against (36, C): (6, 36, C)
     used = (mine >= 0) | (b >= 0)
-    differ = ((mine != b) & used).sum(axis=1) / np.maximum(used.sum(axis=1), 1)
+    differ = ((mine != b) & used).sum(axis=-1) / np.maximum(used.sum(axis=-1), 1)
     return float(differ.min())
 
 
