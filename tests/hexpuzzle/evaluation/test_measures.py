@@ -137,6 +137,11 @@ def test_the_first_rotation_is_r_and_the_other_way_is_l():
     # (heading 3 from a's 0: "d"), d 1 down
     assert solution_string(level, sol) == "ass r bs l dss r ds"
     assert solution_string(level, Solution("unsolvable")) == ""
+    # a repeat at the very start collapses too: a and d's moves, then c's
+    level = Level.hexagon(2, tiles=[("a", 1, 0, 0), ("d", 2, 0, 0), ("c", -1, 0, 3)])
+    sol = Solution("solved", actions=tuple(Action("tap", t) for t in "adc"), rotations=0,
+                   stages=(Stage(0, (("a", "d"), ("c",))),))  # fmt: skip
+    assert solution_string(level, sol) == "ass dss"
 
 
 def test_an_unsolvable_level_has_the_empty_string():
@@ -144,10 +149,18 @@ def test_an_unsolvable_level_has_the_empty_string():
     assert solution_string(facing) == ""
 
 
-def test_solution_distance_is_zero_on_equal_strings_however_long():
+def test_solution_distance_counts_every_move_however_long():
     long = " ".join(["as", "r"] * 150)  # 300 moves: difflib's autojunk would drop popular ones
     assert solution_distance(long, long) == 0.0
-    assert solution_distance(long, long + " bs") == pytest.approx(1 - 2 * 300 / 601)
+    # 300 moves in common out of 301 + 301: ratio 2 * 300 / 602
+    assert solution_distance("bs " + long, "cs " + long) == pytest.approx(1 - 600 / 602)
+
+
+def test_solution_distance_is_symmetric_at_the_better_order():
+    # "as r as" against "r bs as": matching "as" first leaves nothing after it (1 of 3 moves);
+    # matching "r" first leaves "as" to match too (2 of 3): the levels share two moves
+    a, b = "as r as", "r bs as"
+    assert solution_distance(a, b) == solution_distance(b, a) == pytest.approx(1 - 4 / 6)
 
 
 # --- layout codes and the layout distance --------------------------------------------------
