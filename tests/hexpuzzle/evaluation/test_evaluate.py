@@ -266,3 +266,54 @@ def test_evaluation_refuses_bad_counts(kwargs, argument):
     assert exc.value.argument == argument
     with pytest.raises(ArgumentError, match="callable"):
         evaluate_generator("gen", [{"score": 40}], n=1, seeds=[0], budget=10)
+
+
+@pytest.mark.parametrize("targets, argument, words", [
+    ({"score": 40}, "targets", "must be a non-empty list of dicts with a 'score'"),
+    ([], "targets", "must be a non-empty list"),
+    ([{"score": 40}, {"tiles": 4}], "targets[1]",
+     "needs a 'score' and only the controls rotations, tiles, radius"),
+    ([{"score": 40, "colour": 1}], "targets[0]", "only the controls"),
+    ([{"score": 200}], "targets[0]['score']", "a score is a number 0-100 (got 200)"),
+    ([{"score": 40, "rotations": 3, "tiles": 3}], "targets[0]", "need at least 4 tiles"),
+])  # fmt: skip
+def test_a_refused_target_names_itself_and_the_rule(targets, argument, words):
+    with pytest.raises(ArgumentError) as exc:
+        _check_targets(targets)
+    assert exc.value.argument == argument and words in str(exc.value)
+
+
+def test_too_many_seeds_are_refused_without_listing_them():
+    with pytest.raises(ArgumentError) as exc:
+        evaluate_generator(_none, [{"score": 40}], n=1, seeds=range(10**9), budget=10)
+    assert "must name 1 to 1000 seeds" in str(exc.value) and "'1001+ seeds'" in str(exc.value)
+    with pytest.raises(ArgumentError, match="got '0 seeds'"):
+        evaluate_generator(_none, [{"score": 40}], n=1, seeds=[], budget=10)
+
+
+@pytest.fixture
+def one_reference(monkeypatch):
+    """The ten unsteered reference levels all A: a target at A's score has d0 = 0."""
+    import labkit.hexpuzzle.evaluation.evaluate as ev
+
+    monkeypatch.setattr(ev, "generate_backwards", lambda rng: A)
+
+
+def test_with_the_reference_on_target_only_a_level_on_target_closes_anything(one_reference):
+    answers = iter([A, B, None])
+    report = evaluate_generator(lambda target, rng, budget: next(answers),
+                                [{"score": score(A).total}], n=3, seeds=[2**63 - 1],
+                                budget=10)  # fmt: skip
+    assert report.table["closed"].tolist() == [1.0, 0.0, 0.0]
+    with pytest.raises(ArgumentError) as exc:
+        evaluate_generator(_none, [{"score": 40}], n=1, seeds=[2**63], budget=10)
+    assert exc.value.argument == "seeds"
+
+
+def test_the_progress_bar_counts_levels(one_reference, capsys):
+    evaluate_generator(_none, [{"score": 40}, {"score": 50}], n=2, seeds=[0, 1], budget=1,
+                       name="quiet one", progress=True)  # fmt: skip
+    err = capsys.readouterr().err
+    assert "quiet one" in err and "8/8" in err and "level" in err
+    evaluate_generator(_none, [{"score": 40}], n=1, seeds=[0], budget=1)
+    assert capsys.readouterr().err == ""
