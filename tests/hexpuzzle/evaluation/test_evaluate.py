@@ -20,7 +20,7 @@ from tests.hexpuzzle.helpers import random_level
 
 
 # --- the evaluation on generators whose answer is known ------------------------------------
-def test_evaluation_of_a_generator_that_always_returns_one_level():
+def test_evaluation_of_a_generator_that_always_returns_one_level(one_reference):
     level = _level()
     total = score(level).total
 
@@ -42,7 +42,7 @@ def test_evaluation_of_a_generator_that_always_returns_one_level():
     assert (t["solver_calls"] == 0).all()
 
 
-def test_evaluation_of_a_generator_that_never_delivers():
+def test_evaluation_of_a_generator_that_never_delivers(one_reference):
     report = evaluate_generator(lambda target, rng, budget: None, [{"score": 40}], n=2,
                                 seeds=[3], budget=10)  # fmt: skip
     assert report.figure("quality")[0] == 0.0
@@ -86,12 +86,24 @@ def known():
             raise GeneratorError("gave up")
         return [None, A][i]
 
-    report = evaluate_generator(gen, targets, n=3, seeds=[0], budget=77, name="stand-in")
-    return report, targets, seen
+    import labkit.hexpuzzle.evaluation.evaluate as ev
+
+    pool = []  # the reference levels as built, with the generator each was built from
+
+    def spy(rng):
+        state = rng.bit_generator.state
+        level = generate(rng)
+        pool.append((state, level))
+        return level
+
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(ev, "generate_backwards", spy)
+        report = evaluate_generator(gen, targets, n=3, seeds=[0], budget=77, name="stand-in")
+    return report, targets, seen, pool
 
 
 def test_each_level_comes_from_its_own_stream_with_the_budget(known):
-    _, _, seen = known
+    seen = known[2]
     for k, i, drawn, budget in seen:
         assert drawn == make_rng(stream(0, f"eval/{k}/{i}")).integers(2**62)
         assert budget == 77
@@ -99,7 +111,7 @@ def test_each_level_comes_from_its_own_stream_with_the_budget(known):
 
 
 def test_the_rows_judge_each_level(known):
-    report, targets, _ = known
+    report, targets = known[:2]
     t = report.table
     assert t["generator"].tolist() == ["stand-in"] * 6 and t["seed"].tolist() == [0] * 6
     assert t["target"].tolist() == [0, 0, 0, 1, 1, 1] and t["level"].tolist() == [0, 1, 2] * 2
@@ -140,8 +152,11 @@ def test_diversity_flags_follow_the_greedy_pass_per_target(known):
 
 
 def test_distance_closed_is_measured_against_ten_unsteered_levels(known):
-    report, targets, _ = known
-    pool = [generate(stream(0, f"eval/reference/{i}")) for i in range(10)]
+    report, targets, _, built = known
+    # ten unsteered levels, each from the stream eval/reference/i of the seed
+    assert [st for st, _ in built] == [stream(0, f"eval/reference/{i}").bit_generator.state
+                                       for i in range(10)]  # fmt: skip
+    pool = [lv for _, lv in built]
     ds = [score(lv) for lv in pool]
 
     def dist(target, d, level):
