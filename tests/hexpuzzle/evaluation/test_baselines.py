@@ -13,6 +13,7 @@ from labkit.hexpuzzle.evaluation.baselines import (
     _range_reward,
     gated_fitness,
 )
+from labkit.hexpuzzle.solving.generator import GeneratorOptionError
 from labkit.hexpuzzle.solving.solver import solver_calls
 from labkit.rng import make_rng
 from tests.hexpuzzle.evaluation.test_measures import _level
@@ -76,8 +77,8 @@ def test_crossover_takes_each_cell_from_either_parent():
     assert a.board.cells == b.board.cells
     slack = a.move_limit - len(a.tiles)
     tiles_of = [{t.cell: (t.dir, t.color) for t in p.tiles} for p in (a, b)]
-    from_a = from_b = 0
-    for seed in range(8):
+    from_a = from_b = tile_a = tile_b = 0
+    for seed in range(16):
         child = _crossover(make_rng(seed), a, b)
         if child is a:
             continue
@@ -90,10 +91,15 @@ def test_crossover_takes_each_cell_from_either_parent():
                 from_b += track == b.board.tracks[cell]
         for t in child.tiles:  # a tile of either parent, on its own cell
             assert (t.dir, t.color) in (tiles_of[0].get(t.cell), tiles_of[1].get(t.cell))
+        kept = {t.cell for t in child.tiles}
+        tile_a += sum(c in kept for c in tiles_of[0] if c not in tiles_of[1])
+        tile_b += sum(c in kept for c in tiles_of[1] if c not in tiles_of[0])
         assert [t.id for t in child.tiles] == [f"t{i}" for i in range(len(child.tiles))]
         assert [t.cell for t in child.tiles] == sorted(t.cell for t in child.tiles)
         assert len(child.tiles) >= 2 and child.move_limit == len(child.tiles) + slack
-    assert from_a > 0 and from_b > 0
+    # uniform crossover: each cell's track, and its tile, from either parent at even odds
+    assert 0.4 < from_a / (from_a + from_b) < 0.6
+    assert 0.35 < tile_a / (tile_a + tile_b) < 0.65
 
 
 def test_crossover_of_two_board_shapes_or_too_few_tiles_gives_the_first_parent():
@@ -144,13 +150,13 @@ def test_a_search_stops_at_its_first_hit(name, judged):
 
 
 def test_searches_draw_recipes_inside_the_constraints():
-    search = baselines._Search({"score": 50, "tiles": (5, 6), "radius": 3, "rotations": 2}, 10)
+    search = baselines._Search({"score": 50, "tiles": (5, 6), "radius": 3, "rotations": 3}, 10)
     rng = make_rng(4)
-    made = [lv for lv in (search.random_level(rng) for _ in range(3)) if lv is not None]
-    assert made
+    made = [lv for lv in (search.random_level(rng) for _ in range(5)) if lv is not None]
+    assert len(made) >= 3
     for lv in made:
         d = score(lv)
-        assert len(lv.board) == 37 and 5 <= d.N <= 6 and d.R == 2
+        assert len(lv.board) == 37 and 5 <= d.N <= 6 and d.R == 3
     assert np.isfinite(search.judge(made[0])) and search.best[1] is made[0]
 
 
@@ -164,19 +170,20 @@ def test_a_mutant_is_one_to_three_edits_in_a_row(monkeypatch):
 
     monkeypatch.setattr(baselines, "_edit", edit)
     level = _level()
-    counts, flags = set(), set()
-    for seed in range(30):
+    counts, flags = set(), []
+    for seed in range(100):
         calls.append([])
         child = baselines._mutant(make_rng(seed), level)
         edits = calls[-1]
         counts.add(len(edits))
-        flags |= {h for _, h in edits}
+        flags += [h for _, h in edits]
         # each edit works on the last child (an edit that does not apply keeps it)
         applied = child.move_limit - level.move_limit
         assert [m for m, _ in edits][0] == level.move_limit
         assert all(b - a in (0, 1) for (a, _), (b, _) in zip(edits, edits[1:]))
         assert 0 <= applied <= len(edits)
-    assert counts == {1, 2, 3} and flags == {True, False}
+    assert counts == {1, 2, 3}
+    assert 0.4 < np.mean(flags) < 0.6  # harder and easier edits alike
 
 
 @pytest.fixture
@@ -202,33 +209,64 @@ TARGET_OUT_OF_REACH = {"score": 97, "tiles": (5, 6), "radius": 2}
 
 
 def test_mu_lambda_breeds_from_the_best_mu_of_parents_and_children(judged, steps):
-    baselines.mu_lambda(TARGET_OUT_OF_REACH, make_rng(7), 250, mu=3, lam=5)
-    parents = [(f, lv) for lv, f in judged[:3]]
-    assert len(judged) >= 3 + 2 * 5 and len(steps["mutant"]) >= 10
-    for g in range((len(judged) - 3) // 5):
-        for at, level in steps["mutant"][5 * g : 5 * g + 5]:
-            assert 3 + 5 * g <= at < 3 + 5 * g + 5  # five children per generation
+    baselines.mu_lambda(TARGET_OUT_OF_REACH, make_rng(7), 250)  # mu = 4, lambda = 8
+    mu, lam = 4, 8
+    parents = [(f, lv) for lv, f in judged[:mu]]
+    assert len(judged) >= mu + 2 * lam and len(steps["mutant"]) >= 2 * lam
+    assert steps["mutant"][0][0] == mu  # the first child comes after mu parents
+    for g in range((len(judged) - mu) // lam):
+        for at, level in steps["mutant"][lam * g : lam * g + lam]:
+            assert mu + lam * g <= at < mu + lam * g + lam  # lambda children per generation
             assert any(level is p for _, p in parents), g  # bred from a parent
-        children = [(f, lv) for lv, f in judged[3 + 5 * g : 3 + 5 * g + 5]]
-        parents = sorted(parents + children, key=lambda p: -p[0])[:3]
+        children = [(f, lv) for lv, f in judged[mu + lam * g : mu + lam * g + lam]]
+        parents = sorted(parents + children, key=lambda p: -p[0])[:mu]
 
 
 def test_the_genetic_search_breeds_from_its_population_and_replaces_the_worst(judged, steps):
-    baselines.genetic(TARGET_OUT_OF_REACH, make_rng(8), 300, size=5)
-    pop = [(f, lv) for lv, f in judged[:5]]
+    baselines.genetic(TARGET_OUT_OF_REACH, make_rng(8), 450)  # 8 levels
+    size = 8
+    pop = [(f, lv) for lv, f in judged[:size]]
     crosses = steps["crossover"]
-    assert len(crosses) >= 20
-    mutated = 0
+    assert len(crosses) >= 20 and crosses[0][0] == size
+    mutated, ranks = 0, []
     for k, (at, a, b) in enumerate(crosses):
-        assert at == 5 + k  # one child judged per crossing
-        members = [lv for _, lv in pop]
-        assert any(a is m for m in members) and any(b is m for m in members)
+        assert at == size + k  # one child judged per crossing
+        for parent in (a, b):
+            fit = next(f for f, m in pop if m is parent)  # a member of the population
+            below = sum(f < fit for f, _ in pop) + 0.5 * (sum(f == fit for f, _ in pop) - 1)
+            ranks.append(below / (size - 1))
         worst_fit = min(f for f, _ in pop)
-        child, fit = judged[5 + k]
+        child, fit = judged[size + k]
         if fit > worst_fit:
-            pop[min(range(5), key=lambda i: pop[i][0])] = (fit, child)
+            pop[min(range(size), key=lambda i: pop[i][0])] = (fit, child)
         mutated += any(m_at == at for m_at, _ in steps["mutant"])
     assert 0.2 < mutated / len(crosses) < 0.8  # an edit after half the crossings
+    # binary tournaments: the fitter of two members drawn at random is about 2/3 of the way up
+    # the population on average; a member drawn at random would be half way
+    assert np.mean(ranks) > 0.58
+
+
+def test_ours_hands_the_target_rng_and_budget_to_generate_to_target(monkeypatch):
+    seen = []
+
+    def fake(rng, **kwargs):
+        seen.append((rng, kwargs))
+        if kwargs["score"] > 90:
+            raise GeneratorOptionError("not reached", argument="score", value=kwargs["score"])
+        return "level"
+
+    monkeypatch.setattr(baselines, "generate_to_target", fake)
+    rng = make_rng(0)
+    target = {"score": 40, "tiles": (5, 7), "radius": 3, "rotations": 2}
+    assert baselines.ours(target, rng, 123) == "level"
+    assert baselines.ours({"score": 95}, rng, 5) is None  # gave up: no level
+    (got, kwargs), (_, other) = seen
+    assert got is rng and kwargs["budget"] == 123 and kwargs["score"] == 40
+    assert {k: kwargs[k] for k in ("tiles", "radius", "rotations")} == {
+        "tiles": (5, 7), "radius": 3, "rotations": 2}  # fmt: skip
+    # the budget, not the clock, ends the search: an hour's limit
+    assert kwargs["time_limit"] >= 3600 and other["time_limit"] >= 3600
+    assert set(other) == {"score", "budget", "time_limit"}
 
 
 def test_ours_is_generate_to_target_with_the_targets_controls():
