@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 import pytest
 
@@ -150,14 +152,35 @@ def test_a_search_stops_at_its_first_hit(name, judged):
 
 
 def test_searches_draw_recipes_inside_the_constraints():
-    search = baselines._Search({"score": 50, "tiles": (5, 6), "radius": 3, "rotations": 3}, 10)
+    target = {"score": 50, "tiles": (5, 6), "radius": 3, "rotations": (2, 3)}
+    search = baselines._Search(target, 10)
     rng = make_rng(4)
-    made = [lv for lv in (search.random_level(rng) for _ in range(5)) if lv is not None]
-    assert len(made) >= 3
+    made = [lv for lv in (search.random_level(rng) for _ in range(6)) if lv is not None]
+    assert len(made) >= 4
+    seen = set()
     for lv in made:
         d = score(lv)
-        assert len(lv.board) == 37 and 5 <= d.N <= 6 and d.R == 3
+        slack = lv.move_limit - d.N
+        assert len(lv.board) == 37 and 5 <= d.N <= 6 and 2 <= d.R <= 3
+        assert 0 <= slack <= math.ceil(0.4 * d.N)
+        seen |= {("tiles", d.N), ("rotations", d.R)}
+    # drawn across the ranges, not at one end
+    assert seen == {("tiles", 5), ("tiles", 6), ("rotations", 2), ("rotations", 3)}
     assert np.isfinite(search.judge(made[0])) and search.best[1] is made[0]
+
+
+def test_the_fittest_is_the_first_of_the_fittest_whatever_the_fitness(monkeypatch):
+    # a fitness below 1 for every level, all alike: the first level judged is kept
+    judged = []
+
+    def flat(level, target, difficulty=None):
+        judged.append(level)
+        return 0.5
+
+    monkeypatch.setattr(baselines, "gated_fitness", flat)
+    level = baselines.random_search({"score": 50, "tiles": 6, "rotations": 1}, make_rng(1), 120)
+    made = [lv for lv in judged if lv is not None]
+    assert len(made) >= 2 and level is made[0]
 
 
 # --- the two evolutionary searches, step by step ---------------------------------------------
