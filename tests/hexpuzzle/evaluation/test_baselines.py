@@ -15,7 +15,7 @@ from labkit.hexpuzzle.evaluation.baselines import (
     _range_reward,
     gated_fitness,
 )
-from labkit.hexpuzzle.solving.generator import GeneratorOptionError
+from labkit.hexpuzzle.solving.generator import GeneratorOptionError, generate
 from labkit.hexpuzzle.solving.solver import solver_calls
 from labkit.rng import make_rng
 from tests.hexpuzzle.evaluation.test_measures import _level
@@ -310,3 +310,24 @@ def test_baselines_keep_to_their_budget(name):
     # searches) and its score, no more
     assert spent <= 60 + 8 * 7 + 1
     assert level is None or gated_fitness(level, target) >= 0
+
+
+def test_gated_fitness_reads_rotations_and_the_hex_radius_as_asked():
+    ring = generate(make_rng(0), radius=2, tiles=5, rotations=1, slack=2)  # needs one rotation
+    t = score(ring).total
+    assert gated_fitness(ring, {"score": t, "rotations": 1}) == 2.0
+    assert gated_fitness(ring, {"score": t, "rotations": 2}) == pytest.approx(4 / 5)
+    # a radius-1 board and one cell farther out: the hex radius is 2 by |q|, |r| or |q + r|
+    for far in ((2, -1), (-1, 2), (1, 1)):
+        doc = Level.hexagon(1, tiles=[("a", 0, 0, 0)]).to_dict()
+        doc["cells"].append({"q": far[0], "r": far[1], "tracks": [3, 4, 5, 0, 1, 2]})
+        level = Level.from_dict(doc)
+        total = score(level).total
+        assert gated_fitness(level, {"score": total, "radius": 2}) == 2.0, far
+        assert gated_fitness(level, {"score": total, "radius": 3}) == pytest.approx(4 / 5), far
+
+
+def test_a_search_is_seeded():
+    target = {"score": 35, "rotations": 1}
+    first = baselines.random_search(target, make_rng(3), 30)
+    assert first is not None and baselines.random_search(target, make_rng(3), 30) == first
