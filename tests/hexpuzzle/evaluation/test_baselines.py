@@ -37,6 +37,7 @@ def test_the_range_reward_is_a_trapezoid():
     assert _range_reward(30, 40, 50) == pytest.approx(30 / 40)  # rising from 0 at 0
     assert _range_reward(75, 40, 50) == pytest.approx(25 / 50)  # falling to 0 at 100
     assert [_range_reward(v, 40, 50) for v in (0, 100, -5, 105)] == [0.0] * 4
+    assert _range_reward(100, 90, 100) == _range_reward(0, 0, 10) == 1.0  # a range to the end
     assert _range_reward(15, 40, 50, low=10, high=60) == pytest.approx(5 / 30)
     assert _range_reward(55, 40, 50, low=10, high=60) == pytest.approx(5 / 10)
 
