@@ -168,6 +168,9 @@ def test_searches_draw_recipes_inside_the_constraints():
     # drawn across the ranges, not at one end
     assert seen == {("tiles", 5), ("tiles", 6), ("rotations", 2), ("rotations", 3)}
     assert np.isfinite(search.judge(made[0])) and search.best[1] is made[0]
+    # the constraints a search draws inside are the target's own
+    wanted = baselines._Search({"score": 50, "rotations": 2, "tiles": 7, "radius": 2}, 1).wanted
+    assert (wanted.rotations, wanted.tiles, wanted.radii) == ((2, 2), (7, 7), (2,))
 
 
 def test_the_fittest_is_the_first_of_the_fittest_whatever_the_fitness(monkeypatch):
