@@ -13,12 +13,14 @@ Two measures, each turned into a *diversity share* of a set of levels the way pc
   a Sokoban move is one step. Each move is one word of the string (one *letter* of the
   comparison). Taps of one removal layer may be made in any order, so their words are sorted.
   Runs of a repeated move are collapsed to one. Two levels are
-  ``1 − difflib.SequenceMatcher(a, b).ratio()`` apart over their moves; at 0.5 or more they
-  count as distinct.
+  ``1 − difflib.SequenceMatcher(a, b).ratio()`` apart over their moves (the better of the two
+  orders, so that the distance is symmetric); at 0.5 or more they count as distinct.
 * **Layouts** (:func:`layout_distance`). The share of cells whose content (track, and the tile
-  with its heading, if any) differs, at the best of the 36 ways of lining the two levels up: the
-  board turned beneath the tiles (a game orientation, :meth:`Level.rotated`) and the whole
-  picture turned. Zero exactly when :func:`~labkit.hexpuzzle.solving.curve.puzzle_key` says
+  with its heading, if any) differs, at the best way of lining the two levels up, each turned
+  every way that leaves it the same puzzle: the board turned beneath the tiles (a game
+  orientation, :meth:`Level.rotated`) and the whole picture turned (36 turns of each; 216
+  relative alignments). So the distance is symmetric and does not change when either level is
+  turned. Zero exactly when :func:`~labkit.hexpuzzle.solving.curve.puzzle_key` says
   "the same puzzle" (colours and the move limit are not the layout). Distinct at 0.5 or more.
 
 :func:`diversity` is pcg_benchmark's greedy cluster pass: the similarity of a pair is
@@ -122,14 +124,24 @@ def solution_distance(a: str, b: str) -> float:
     """``1 − SequenceMatcher(a, b).ratio()`` over the letters (moves) of two solution strings:
     0 for equal strings, 1 for nothing in common.
 
+    difflib's matcher is greedy and its ratio can depend on which string comes first (``a b a``
+    against ``b c a`` matches one move, the other way round two), so the better of the two
+    orders is taken: the distance is symmetric, and never larger than either order's.
+
     Examples
     --------
     >>> solution_distance("as r bg", "as r bg"), solution_distance("as r", "bg l")
     (0.0, 1.0)
     >>> round(solution_distance("as r bg", "as r cs"), 3)
     0.333
+    >>> a, b = "as r as", "r bs as"
+    >>> round(solution_distance(a, b), 3), round(solution_distance(b, a), 3)
+    (0.333, 0.333)
     """
-    return 1.0 - SequenceMatcher(None, a.split(), b.split(), autojunk=False).ratio()
+    x, y = a.split(), b.split()
+    ratio = max(SequenceMatcher(None, x, y, autojunk=False).ratio(),
+                SequenceMatcher(None, y, x, autojunk=False).ratio())  # fmt: skip
+    return 1.0 - ratio
 
 
 def layout_codes(level: Level) -> np.ndarray:
@@ -154,10 +166,16 @@ def layout_codes(level: Level) -> np.ndarray:
 
 
 def _codes_distance(a: np.ndarray, b: np.ndarray) -> float:
-    """Best-aligned share of differing cells between codes ``a`` (36, C) and ``b`` (36, C)."""
-    mine = a[0]
+    """Best-aligned share of differing cells between codes ``a`` (36, C) and ``b`` (36, C).
+
+    Both levels turn: ``a``'s six board turns (rows ``6·k``, tiles unturned) against all 36
+    alignments of ``b``. Turning both pictures alike changes no count, so these 216 are every
+    way of lining the two up, and the distance is symmetric and the same for any turn of
+    either level.
+    """
+    mine = a[::6, None, :]  # (6, 1, C) against (36, C): (6, 36, C)
     used = (mine >= 0) | (b >= 0)
-    differ = ((mine != b) & used).sum(axis=1) / np.maximum(used.sum(axis=1), 1)
+    differ = ((mine != b) & used).sum(axis=-1) / np.maximum(used.sum(axis=-1), 1)
     return float(differ.min())
 
 
