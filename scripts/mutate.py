@@ -311,7 +311,14 @@ def prepare(name: str) -> Path:
         f"pytest_add_cli_args_test_selection = {json.dumps(selection)}\n"
         'pytest_add_cli_args = ["-p", "no:cacheprovider", "-q", "-x", "-k", '
         f"{json.dumps(ONLY_ORIGINAL_DOCTESTS)}]\n"
-        "timeout_multiplier = 5.0\n"
+        # mutmut's CPU limit per mutant is (estimate + constant) x multiplier x 2 seconds, where the
+        # estimate sums the test *calls* that reach the function, not their fixtures: players'
+        # game loop is reached from a fixture, estimated at 0.002 s, so with the defaults a mutant
+        # that the tests simply pass in 5 s was stopped at 11 s of CPU and counted as a kill
+        # (152 fake "timeouts"). A 10 s floor: a surviving mutant runs to its end; a mutant that
+        # loops for ever costs 40 s of CPU before it counts as caught.
+        "timeout_multiplier = 2.0\n"
+        "timeout_constant = 10.0\n"
     )
     (work / "pyproject.toml").write_text(text, encoding="utf-8")
     return work

@@ -44,6 +44,8 @@ def test_wave_modules_are_judged_by_their_tests_and_no_mutant_copy_runs_a_doctes
         selection = [*tests, module] if doctests else tests
         assert "pytest_add_cli_args_test_selection = " + str(selection).replace("'", '"') in text
         assert '"-k", "not __mutmut_"]' in text
+        # a mutant the tests pass in normal time is never stopped as a "timeout" (a fake kill)
+        assert "timeout_constant = 10.0" in text
 
 
 _HELD_LOCK_CHILD = """
