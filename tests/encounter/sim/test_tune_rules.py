@@ -651,3 +651,22 @@ def test_an_integer_search_without_a_crossing_has_a_one_line_answer_too():
     assert t.integer and t.reachable and t.whole is None and math.isnan(t.root)
     assert t.summary() == "/x = nan gives npc_win = 0.5 (95 % interval nan-nan; 120 games)"
     assert repr(t) == f"Tuned({t.summary()})" and t.summary() in t._repr_html_()
+
+
+def test_an_unreachable_target_still_says_whether_the_parameter_is_whole():
+    for bounds, whole in (((0.0, 64.0), False), ((0, 64), True)):
+        t = tune(None, "/x", 0.5, bounds=bounds, seeds=SEEDS, start=10, budget=400,
+                 response=step(100.0), progress=False)  # fmt: skip
+        assert not t.reachable and t.integer is whole
+
+
+def test_a_falling_response_whose_ends_tie_at_first_is_bracketed_on_its_crossing():
+    # the shape the module names (more monster life, fewer NPC wins): on the first 10 seeds 5
+    # always win and 5 never do, so both ends give 5 of 10 (a tie, both holding 0.5); every
+    # later seed wins below 32.7. With 20 seeds the midpoint 32 gives 15 of 20, above the
+    # target, so the crossing lies above it: the bisection closes on (32, 33).
+    r = Recorder(lambda v, s: SEEDS.index(s) < 5 or (SEEDS.index(s) >= 10 and v < 32.7))
+    t = tune(None, "/x", 0.5, bounds=(0.0, 64.0), seeds=SEEDS, start=10, budget=400,
+             bootstrap=5, response=r, progress=False)  # fmt: skip
+    assert t.reachable and 32 <= t.value <= 33
+    assert [v for v, _ in r.calls][-2:] == [32.0, 33.0]  # the bracket gets the rest
