@@ -670,3 +670,53 @@ def test_a_falling_response_whose_ends_tie_at_first_is_bracketed_on_its_crossing
              bootstrap=5, response=r, progress=False)  # fmt: skip
     assert t.reachable and 32 <= t.value <= 33
     assert [v for v, _ in r.calls][-2:] == [32.0, 33.0]  # the bracket gets the rest
+
+
+def test_an_integer_answer_keeps_the_fit_and_the_whole_curve():
+    # the integer step of the test above: the same line and the same curve as the real one
+    t = tune(None, "/x", 0.5, bounds=(0, 64), seeds=SEEDS, start=10, budget=2000,
+             bootstrap=5, response=step(20.3), progress=False)  # fmt: skip
+    assert t.fit == (21.0, -1.0)
+    expect = pd.DataFrame(
+        [(v, n, rate, *wilson(k, n)) for v, n, rate, k in
+         ((0.0, 10, 1.0, 10), (16.0, 10, 1.0, 10), (20.0, 970, 1.0, 970), (21.0, 970, 0.0, 0),
+          (22.0, 10, 0.0, 0), (24.0, 10, 0.0, 0), (32.0, 10, 0.0, 0), (64.0, 10, 0.0, 0))],
+        columns=["value", "n", "rate", "lo", "hi"],
+    )  # fmt: skip
+    pd.testing.assert_frame_equal(t.curve, expect, check_exact=False, check_dtype=False,
+                                  rtol=1e-12, atol=1e-12)  # fmt: skip
+
+
+def test_a_value_never_sits_outside_its_own_interval():
+    # one resample: its root is the whole bootstrap interval, which then misses the fitted
+    # root (16, 9 of 10 wins; 24, none: crossing 16 + 8 * 0.4 / 0.9); the interval is widened
+    r = Recorder(lambda v, s: v < 20.3 and (SEEDS.index(s) % 10) < 9)
+    t = tune(None, "/x", 0.5, bounds=(0.0, 64.0), seeds=SEEDS, start=10, budget=50,
+             bootstrap=1, response=r, progress=False)  # fmt: skip
+    w = np.random.default_rng(0).poisson(1.0, 10).astype(float)
+    rate = w[:9].sum() / w.sum()
+    one = 16 + 8 * (rate - 0.5) / rate
+    root = 16 + 8 * 0.4 / 0.9
+    assert t.root_ci == pytest.approx((one, one)) and t.value == pytest.approx(root)
+    assert one != pytest.approx(root)
+    assert t.ci == pytest.approx((min(one, root), max(one, root)))
+
+
+def test_the_fit_weighs_each_point_by_its_games():
+    # three points with 4, 2 and 1 games: weighted least squares (weights = games), as numpy's
+    # polyfit gives it with residual weights sqrt(games)
+    y = {0.0: np.array([1, 1, 1, 0]), 1.0: np.array([1, 0]), 3.0: np.array([0])}
+    x, r, n = np.array([0.0, 1.0, 3.0]), np.array([0.75, 0.5, 0.0]), np.array([4.0, 2.0, 1.0])
+    slope, icpt = np.polyfit(x, r, 1, w=np.sqrt(n))
+    assert tm._fit([0.0, 1.0, 3.0], y, None) == pytest.approx((icpt, slope), abs=1e-12)
+    # a point weighing 1 in all counts: (1, 1) and (3, 0) under weights 1, 0
+    y = {1.0: np.array([1, 0]), 3.0: np.array([0, 0])}
+    assert tm._fit([1.0, 3.0], y, np.array([1.0, 0.0])) == (1.5, -0.5)
+
+
+def test_a_start_above_the_seed_list_plays_the_whole_list():
+    r = step(20.3)
+    t = tune(None, "/x", 0.5, bounds=(0.0, 64.0), seeds=SEEDS[:12], start=20, budget=400,
+             bootstrap=5, response=r, progress=False)  # fmt: skip
+    assert r.calls[:3] == [(0.0, prefix(0, 12)), (64.0, prefix(0, 12)), (32.0, prefix(0, 12))]
+    assert t.curve["n"].max() == 12
