@@ -720,3 +720,26 @@ def test_a_start_above_the_seed_list_plays_the_whole_list():
              bootstrap=5, response=r, progress=False)  # fmt: skip
     assert r.calls[:3] == [(0.0, prefix(0, 12)), (64.0, prefix(0, 12)), (32.0, prefix(0, 12))]
     assert t.curve["n"].max() == 12
+
+
+def test_a_crossing_halfway_between_unplayed_neighbours_names_the_lower():
+    # as in the test of the nearer unmeasured neighbour, with the target 0.4375: the line
+    # through (16, 1) and (24, 0) crosses it at 20.5, halfway; a tie goes to the lower value,
+    # as it does between two measured rates equally far from the target
+    t = tune(None, "/x", 0.4375, bounds=(0, 64), seeds=SEEDS, start=10, budget=50,
+             bootstrap=5, response=step(20.3), progress=False)  # fmt: skip
+    assert t.root == 20.5 and t.whole["n"].tolist() == [0, 0] and t.value == 20.0
+
+
+def test_a_neighbour_played_on_one_game_is_measured():
+    # one game left for the neighbours of the crossing 17.6 (line through (16, 1) and (24, 0),
+    # target 0.8): 17 plays it and loses (interval 0-0.79, not holding 0.8), 18 is unplayed.
+    # Only when neither was played is the value chosen by the crossing's position (18).
+    seeds = np.arange(10)
+    r = Recorder(lambda v, s: False)
+    s = tm._Search(r, seeds, 21, None)
+    s.y = {16: np.ones(10, bool), 24: np.zeros(10, bool)}
+    s.games = 20
+    t = tm._result("/x", 0.8, "npc_win", s, True, (16, 24), True, pd, 5)
+    assert t.root == pytest.approx(17.6) and r.calls == [(17, [0])]
+    assert t.whole["n"].tolist() == [1, 0] and not t.hits and t.value == 17.0
