@@ -122,7 +122,7 @@ class Tuned:
                     f"bounds: closest {v:g} gives {r:.3f} ({self.games} games)")  # fmt: skip
         crossing = (f"crossing {self.root:.3f}, 95 % interval {self.root_ci[0]:.3f}-"
                     f"{self.root_ci[1]:.3f}; {self.games} games")  # fmt: skip
-        if not self.integer:
+        if not self.integer or self.whole is None:  # no crossing, so no whole neighbours
             lo, hi = self.ci
             return (f"{self.parameter} = {self.value:.3f} gives {self.metric} = {self.target:g} "
                     f"(95 % interval {lo:.3f}-{hi:.3f}; {self.games} games)")  # fmt: skip
@@ -264,7 +264,8 @@ def tune(
     bounds : (low, high)
         The search range; the response must be monotone in it.
     seeds : iterable of int
-        The seed list; every point plays a prefix of it (common random numbers).
+        The seed list; every point plays a prefix of it (common random numbers). A response
+        gets its seeds as an int64 array, whatever integer type they came in.
     integer : bool, optional
         Search integers only (default: when both bounds are ints).
     start, budget : int

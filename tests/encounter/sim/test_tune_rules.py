@@ -501,3 +501,245 @@ def test_tuned_defaults():
     t = Tuned("p", 0.5, "npc_win", 1.0, (0.0, 2.0), 1.0, True, (1.0, 0.5), None, 10, False)
     assert all(math.isnan(v) for v in (*t.fit, *t.root_ci))
     assert t.whole is None and t.hits is True
+
+
+def lib_wilson(k, n):
+    """The library's own interval (the one tune compares the target with), as Python floats."""
+    from labkit.encounter.rules.combat import wilson_interval
+
+    lo, hi = wilson_interval(k, n)
+    assert (float(lo), float(hi)) == pytest.approx(wilson(k, n), abs=1e-12)
+    return float(lo), float(hi)
+
+
+@pytest.mark.parametrize("edge", [0, 1])
+def test_a_target_on_the_edge_of_an_interval_is_held_by_it(edge):
+    # every point wins exactly the even seeds (SEEDS[i] is even for odd i): 5 of the first 10.
+    # A target on the lower or upper end of that interval lies in it (the interval is closed),
+    # so neither end is beyond it: reachable, and the midpoint holding it doubles the seeds.
+    target = lib_wilson(5, 10)[edge]
+    r = Recorder(lambda v, s: s % 2 == 0)
+    t = tune(None, "/x", target, bounds=(0.0, 64.0), seeds=SEEDS[:40], start=10, budget=400,
+             bootstrap=5, response=r, progress=False)  # fmt: skip
+    assert t.reachable
+    assert r.calls[:4] == [(0.0, prefix(0, 10)), (64.0, prefix(0, 10)), (32.0, prefix(0, 10)),
+                           (0.0, prefix(10, 20))]  # fmt: skip
+
+
+def test_a_whole_value_hits_a_target_on_the_edge_of_its_interval():
+    # as in the test above of two hitting neighbours: 5 wins 20 of 40, 6 wins 16 of 40, the line
+    # through the four points is 2.18 - 0.31 v
+    seeds = np.arange(40)
+    s = tm._Search(lambda v, k: pytest.fail("nothing more is played"), seeds, 10_000, None)
+    s.y = {4: np.ones(40, bool), 5: seeds % 2 == 0, 6: seeds % 5 < 2, 7: np.zeros(40, bool)}
+    s.games = 160
+    lo5, hi5 = lib_wilson(20, 40)
+    lo6, hi6 = lib_wilson(16, 40)
+    # the target at 5's lower end: the crossing (2.18 - lo5) / 0.31 lies between 5 and 6, and
+    # lo5 is inside 6's interval as well
+    assert 5 < (2.18 - lo5) / 0.31 < 6 and lo6 < lo5 < hi6
+    t = tm._result("/x", lo5, "npc_win", s, True, (4, 7), True, pd, 5)
+    assert t.whole["hits"].tolist() == [True, True] and t.ci == (5.0, 6.0)
+    # the target at 6's upper end, inside 5's interval
+    assert 5 < (2.18 - hi6) / 0.31 < 6 and lo5 < hi6 < hi5
+    t = tm._result("/x", hi6, "npc_win", s, True, (4, 7), True, pd, 5)
+    assert t.whole["hits"].tolist() == [True, True] and t.ci == (5.0, 6.0)
+
+
+def test_the_defaults_are_a_budget_of_20000_games_and_400_resamples():
+    # the signature's defaults: progress(games, budget) is told the budget
+    progress = []
+    tune(None, "/x", 0.5, bounds=(0.0, 64.0), seeds=SEEDS, start=10, response=step(100.0),
+         progress=lambda g, b: progress.append((g, b)))  # fmt: skip
+    assert progress == [(10, 20_000), (20, 20_000)]
+    # the plateau of the test above (crossing 32 on 80 seeds), its interval from 400 resamples
+    t = tune(None, "/x", 0.5, bounds=(0.0, 64.0), seeds=SEEDS[:80], start=10, budget=10_000,
+             response=Recorder(plateau), progress=False)  # fmt: skip
+    rng = np.random.default_rng(0)
+    roots = []
+    for _ in range(400):
+        w = rng.poisson(1.0, 80).astype(float)
+        roots.append(64 * (1 + w[1::2].sum() / w.sum()) / 3)
+    assert t.root_ci == pytest.approx(tuple(np.percentile(roots, [2.5, 97.5])), abs=1e-9)
+
+
+def test_an_overlong_seed_iterable_is_refused_after_one_seed_past_the_limit():
+    # the list may be endless: it is read one seed past MAX_SEEDS, not to its end
+    from labkit.encounter.sim.sweep import MAX_SEEDS
+
+    pulled = []
+
+    def seeds():
+        for i in range(MAX_SEEDS + 10):
+            pulled.append(i)
+            yield i
+
+    with pytest.raises(ArgumentError, match=f"seeds: more than {MAX_SEEDS} seeds"):
+        tune(None, "/x", 0.5, bounds=(0.0, 64.0), seeds=seeds(), start=10, budget=400,
+             response=step(20.3), progress=False)  # fmt: skip
+    assert len(pulled) == MAX_SEEDS + 1
+
+
+def test_the_response_gets_the_seeds_as_int64_whatever_integer_type_they_came_in():
+    # seeds from a generator of small unsigned ints: the response sees int64, so its own
+    # arithmetic on them does not wrap around
+    seen = []
+
+    def response(v, seeds):
+        seen.append(seeds.dtype)
+        return (seeds * 1000) % 7 < 3 + (v < 1)  # 250 * 1000 wraps in uint8
+
+    seeds = np.arange(200, 250, dtype=np.uint8)
+    t = tune(None, "/x", 0.5, bounds=(0.0, 2.0), seeds=seeds, start=10, budget=40, bootstrap=5,
+             response=response, progress=False)  # fmt: skip
+    assert seen and all(d == np.int64 for d in seen)
+    n = t.curve["n"].iloc[0]  # the low end, on the first n seeds
+    assert t.curve["rate"].iloc[0] == np.mean((np.arange(200, 200 + n) * 1000) % 7 < 4)
+
+
+def test_the_default_tol_is_a_64th_of_the_range_wherever_the_range_lies():
+    # the step at 84.3 on (64, 128): tol 1, the same halving as on (0, 64) shifted by 64
+    r = step(84.3)
+    tune(None, "/x", 0.5, bounds=(64.0, 128.0), seeds=SEEDS, start=10, budget=400,
+         bootstrap=5, response=r, progress=False)  # fmt: skip
+    assert [v for v, _ in r.calls][:8] == [64.0 + v for v in HALVING]
+    r = step(-43.7)  # and on (-64, 0)
+    tune(None, "/x", 0.5, bounds=(-64.0, 0.0), seeds=SEEDS, start=10, budget=400,
+         bootstrap=5, response=r, progress=False)  # fmt: skip
+    assert [v for v, _ in r.calls][:8] == [v - 64.0 for v in HALVING]
+
+
+def test_a_real_parameter_plays_its_bounds_as_given():
+    r = step(20.3)
+    t = tune(None, "/x", 0.5, bounds=(0.5, 64.5), seeds=SEEDS, start=10, budget=400,
+             bootstrap=5, response=r, progress=False)  # fmt: skip
+    assert [v for v, _ in r.calls][:3] == [0.5, 64.5, 32.5]
+    assert all(type(v) is float for v, _ in r.calls) and not t.integer
+
+
+@pytest.mark.parametrize("c, whole", [(0.3, [0.0, 1.0]), (63.3, [63.0, 64.0])])
+def test_an_integer_crossing_next_to_a_bound_has_its_neighbours_around_it(c, whole):
+    # a step next to either end of (0, 64): the bracket is (0, 1) or (63, 64), the crossing 0.5
+    # or 63.5 and its two whole neighbours the bracket's ends
+    t = tune(None, "/x", 0.5, bounds=(0, 64), seeds=SEEDS, start=10, budget=400,
+             bootstrap=5, response=step(c), progress=False)  # fmt: skip
+    assert t.root == whole[0] + 0.5 and t.whole["value"].tolist() == whole
+
+
+@pytest.mark.parametrize("rates, whole", [((0.9, 0.5), [6.0, 7.0]), ((0.3, 0.1), [4.0, 5.0])])
+def test_a_crossing_beyond_the_points_played_names_the_whole_values_at_that_end(rates, whole):
+    # 4 and 7 win these shares of 40 seeds: the line through them crosses 0.42 beyond 7 (at
+    # 7 + 0.08 / (0.4 / 3) = 7.6) or below 4 (at 4 - 0.12 / (0.2 / 3) = 2.2); the neighbours are
+    # the whole values at that end of the range, and nothing outside it is played
+    seeds = np.arange(40)
+    r = Recorder(lambda v, s: s % 2 == 0)
+    s = tm._Search(r, seeds, 10_000, None)
+    s.y = {4: seeds < 40 * rates[0], 7: seeds < 40 * rates[1]}
+    s.games = 80
+    t = tm._result("/x", 0.42, "npc_win", s, True, (4, 7), True, pd, 5)
+    assert t.root == pytest.approx(7.6 if rates[1] > 0.42 else 2.2)
+    assert t.whole["value"].tolist() == whole
+    assert r.calls and all(4 <= v <= 7 for v, _ in r.calls)
+
+
+def test_an_integer_search_without_a_crossing_has_a_one_line_answer_too():
+    # the flat line of the test above on whole numbers: no crossing, so no whole neighbours; the
+    # summary (and repr) says what a real parameter's does instead of failing on them
+    r = Recorder(lambda v, s: s % 2 == 0)
+    t = tune(None, "/x", 0.5, bounds=(0, 64), seeds=list(range(40)), start=10, budget=1000,
+             bootstrap=5, response=r, progress=False)  # fmt: skip
+    assert t.integer and t.reachable and t.whole is None and math.isnan(t.root)
+    assert t.summary() == "/x = nan gives npc_win = 0.5 (95 % interval nan-nan; 120 games)"
+    assert repr(t) == f"Tuned({t.summary()})" and t.summary() in t._repr_html_()
+
+
+def test_an_unreachable_target_still_says_whether_the_parameter_is_whole():
+    for bounds, whole in (((0.0, 64.0), False), ((0, 64), True)):
+        t = tune(None, "/x", 0.5, bounds=bounds, seeds=SEEDS, start=10, budget=400,
+                 response=step(100.0), progress=False)  # fmt: skip
+        assert not t.reachable and t.integer is whole
+
+
+def test_a_falling_response_whose_ends_tie_at_first_is_bracketed_on_its_crossing():
+    # the shape the module names (more monster life, fewer NPC wins): on the first 10 seeds 5
+    # always win and 5 never do, so both ends give 5 of 10 (a tie, both holding 0.5); every
+    # later seed wins below 32.7. With 20 seeds the midpoint 32 gives 15 of 20, above the
+    # target, so the crossing lies above it: the bisection closes on (32, 33).
+    r = Recorder(lambda v, s: SEEDS.index(s) < 5 or (SEEDS.index(s) >= 10 and v < 32.7))
+    t = tune(None, "/x", 0.5, bounds=(0.0, 64.0), seeds=SEEDS, start=10, budget=400,
+             bootstrap=5, response=r, progress=False)  # fmt: skip
+    assert t.reachable and 32 <= t.value <= 33
+    assert [v for v, _ in r.calls][-2:] == [32.0, 33.0]  # the bracket gets the rest
+
+
+def test_an_integer_answer_keeps_the_fit_and_the_whole_curve():
+    # the integer step of the test above: the same line and the same curve as the real one
+    t = tune(None, "/x", 0.5, bounds=(0, 64), seeds=SEEDS, start=10, budget=2000,
+             bootstrap=5, response=step(20.3), progress=False)  # fmt: skip
+    assert t.fit == (21.0, -1.0)
+    expect = pd.DataFrame(
+        [(v, n, rate, *wilson(k, n)) for v, n, rate, k in
+         ((0.0, 10, 1.0, 10), (16.0, 10, 1.0, 10), (20.0, 970, 1.0, 970), (21.0, 970, 0.0, 0),
+          (22.0, 10, 0.0, 0), (24.0, 10, 0.0, 0), (32.0, 10, 0.0, 0), (64.0, 10, 0.0, 0))],
+        columns=["value", "n", "rate", "lo", "hi"],
+    )  # fmt: skip
+    pd.testing.assert_frame_equal(t.curve, expect, check_exact=False, check_dtype=False,
+                                  rtol=1e-12, atol=1e-12)  # fmt: skip
+
+
+def test_a_value_never_sits_outside_its_own_interval():
+    # one resample: its root is the whole bootstrap interval, which then misses the fitted
+    # root (16, 9 of 10 wins; 24, none: crossing 16 + 8 * 0.4 / 0.9); the interval is widened
+    r = Recorder(lambda v, s: v < 20.3 and (SEEDS.index(s) % 10) < 9)
+    t = tune(None, "/x", 0.5, bounds=(0.0, 64.0), seeds=SEEDS, start=10, budget=50,
+             bootstrap=1, response=r, progress=False)  # fmt: skip
+    w = np.random.default_rng(0).poisson(1.0, 10).astype(float)
+    rate = w[:9].sum() / w.sum()
+    one = 16 + 8 * (rate - 0.5) / rate
+    root = 16 + 8 * 0.4 / 0.9
+    assert t.root_ci == pytest.approx((one, one)) and t.value == pytest.approx(root)
+    assert one != pytest.approx(root)
+    assert t.ci == pytest.approx((min(one, root), max(one, root)))
+
+
+def test_the_fit_weighs_each_point_by_its_games():
+    # three points with 4, 2 and 1 games: weighted least squares (weights = games), as numpy's
+    # polyfit gives it with residual weights sqrt(games)
+    y = {0.0: np.array([1, 1, 1, 0]), 1.0: np.array([1, 0]), 3.0: np.array([0])}
+    x, r, n = np.array([0.0, 1.0, 3.0]), np.array([0.75, 0.5, 0.0]), np.array([4.0, 2.0, 1.0])
+    slope, icpt = np.polyfit(x, r, 1, w=np.sqrt(n))
+    assert tm._fit([0.0, 1.0, 3.0], y, None) == pytest.approx((icpt, slope), abs=1e-12)
+    # a point weighing 1 in all counts: (1, 1) and (3, 0) under weights 1, 0
+    y = {1.0: np.array([1, 0]), 3.0: np.array([0, 0])}
+    assert tm._fit([1.0, 3.0], y, np.array([1.0, 0.0])) == (1.5, -0.5)
+
+
+def test_a_start_above_the_seed_list_plays_the_whole_list():
+    r = step(20.3)
+    t = tune(None, "/x", 0.5, bounds=(0.0, 64.0), seeds=SEEDS[:12], start=20, budget=400,
+             bootstrap=5, response=r, progress=False)  # fmt: skip
+    assert r.calls[:3] == [(0.0, prefix(0, 12)), (64.0, prefix(0, 12)), (32.0, prefix(0, 12))]
+    assert t.curve["n"].max() == 12
+
+
+def test_a_crossing_halfway_between_unplayed_neighbours_names_the_lower():
+    # as in the test of the nearer unmeasured neighbour, with the target 0.4375: the line
+    # through (16, 1) and (24, 0) crosses it at 20.5, halfway; a tie goes to the lower value,
+    # as it does between two measured rates equally far from the target
+    t = tune(None, "/x", 0.4375, bounds=(0, 64), seeds=SEEDS, start=10, budget=50,
+             bootstrap=5, response=step(20.3), progress=False)  # fmt: skip
+    assert t.root == 20.5 and t.whole["n"].tolist() == [0, 0] and t.value == 20.0
+
+
+def test_a_neighbour_played_on_one_game_is_measured():
+    # one game left for the neighbours of the crossing 17.6 (line through (16, 1) and (24, 0),
+    # target 0.8): 17 plays it and loses (interval 0-0.79, not holding 0.8), 18 is unplayed.
+    # Only when neither was played is the value chosen by the crossing's position (18).
+    seeds = np.arange(10)
+    r = Recorder(lambda v, s: False)
+    s = tm._Search(r, seeds, 21, None)
+    s.y = {16: np.ones(10, bool), 24: np.zeros(10, bool)}
+    s.games = 20
+    t = tm._result("/x", 0.8, "npc_win", s, True, (16, 24), True, pd, 5)
+    assert t.root == pytest.approx(17.6) and r.calls == [(17, [0])]
+    assert t.whole["n"].tolist() == [1, 0] and not t.hits and t.value == 17.0
