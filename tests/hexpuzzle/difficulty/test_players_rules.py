@@ -462,3 +462,48 @@ def test_a_board_that_cannot_turn_is_read_at_orientation_zero_only():
     assert board.turns[0].tolist() == want and not board.turns[1:].any()
     games = pl.play(lv, Player("e", 1.0), rng=1)
     assert all(g.rotations == 0 for g in games)
+
+
+class Zeros(np.random.Generator):
+    """Every uniform draw is 0.0: a tile is noticed exactly when its chance is above 0."""
+
+    def random(self, size=None, dtype=np.float64, out=None):
+        return 0.0 if size is None else np.zeros(size)
+
+
+def only_row(o, value=1.0):
+    notice = np.zeros((6, 5))
+    notice[o % 6] = value
+    return notice
+
+
+@pytest.mark.parametrize("start", [0, 2])
+@pytest.mark.parametrize("depth", [1, 2, 3])
+def test_look_ahead_steps_toward_the_nearest_orientation_with_a_noticed_free_tile(start, depth):
+    board = pl._Board(one_turn())
+    t0 = 1  # tile t0 alone: it exits at every orientation (nothing on its path)
+    gen = Zeros(np.random.PCG64(1))
+    for k in range(1, 4):
+        for step in (1, -1):
+            want = (1 if k == 3 else step) if k <= depth else 0  # 3 steps either way: clockwise
+            got = pl._look_ahead(board, depth, only_row(start + step * k), start, t0, gen)
+            assert got == want, (k, step)
+    assert pl._look_ahead(board, depth, only_row(start), start, t0, gen) == 0  # not a rotation
+    assert pl._look_ahead(board, depth, np.zeros((6, 5)), start, t0, gen) == 0  # chance 0: never
+    assert pl._look_ahead(board, depth, np.ones((6, 5)), start, t0, gen) == 1  # clockwise first
+
+
+def test_look_ahead_needs_the_noticed_tile_to_be_free_there_and_draws_per_tile():
+    board = pl._Board(one_turn())
+    t4 = 1 << 4  # t4 alone: it does not exit at orientation 2
+    assert not board.free(2, t4)[4] and board.free(1, t4)[4]
+    assert pl._look_ahead(board, 1, only_row(2), 1, t4, Zeros(np.random.PCG64(1))) == 0
+
+    class Draws(np.random.Generator):
+        def random(self, size=None, dtype=np.float64, out=None):
+            values = np.array([0.9, 0.1, 0.9, 0.9, 0.9])  # t1 alone has a low draw
+            return values[0] if size is None else values[:size]
+
+    t1 = 1 << 1  # t1 alone: free at orientation 1 (t0, its blocker there, is gone)
+    assert board.free(1, t1)[1]
+    assert pl._look_ahead(board, 1, only_row(1, 0.5), 0, t1, Draws(np.random.PCG64(1))) == 1
