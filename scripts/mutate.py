@@ -170,7 +170,11 @@ _DROPOUT = [H + "test_skill_dropout.py", H + "test_skill_exact.py"]
 # skill_quit.py: its fast rules first (p_quit, interval, repr and design are not called by _DROPOUT)
 _QUIT = [H + "difficulty/test_skill_quit_rules.py", *_DROPOUT]
 # The rules (quitting, streams, options) fast; the simulated games' own tests take 13 s a run.
-_PLAYERS = [H + "difficulty/test_players_rules.py", H + "test_players_progression.py"]
+_PLAYERS = [
+    H + "difficulty/test_players_rules.py",
+    H + "test_players_progression.py",
+    H + "difficulty/test_players_weights.py",
+]
 _FUNNEL = [H + "test_funnel.py", H + "playthrough/test_simulate_kernel.py"] + [
     H + f"playthrough/test_{m}.py" for m in ("compare", "holdout", "improve", "model", "report")
 ]

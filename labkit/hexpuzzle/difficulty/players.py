@@ -490,7 +490,7 @@ def telemetry_from_weights(
     ``collisions ~ Binomial(N, p)``, a hint and an undo each with probability ``p`` and
     ``seconds = time_ref × Beta(4p, 4(1 − p))``, so every component of
     :mod:`~labkit.hexpuzzle.difficulty.observed` has expectation ``p``. Rotations are ``R`` plus
-    Poisson noise (not in the index).
+    ``Poisson(2p)`` noise (not in the index).
 
     Parameters
     ----------

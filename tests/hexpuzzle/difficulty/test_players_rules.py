@@ -9,6 +9,7 @@ stream ``"quit/{player.id}"``, games from ``"{level.id}/{player.id}"``.
 from __future__ import annotations
 
 import math
+import re
 
 import numpy as np
 import pytest
@@ -16,6 +17,7 @@ import pytest
 from labkit import ArgumentError
 from labkit.hexpuzzle.difficulty import players as pl
 from labkit.hexpuzzle.difficulty.players import Game, Player, quits
+from labkit.hexpuzzle.geometry import tile_path
 from labkit.hexpuzzle.level import Level
 from labkit.rng import make_rng, stream
 
@@ -372,7 +374,7 @@ def test_the_progress_bar_only_when_asked(monkeypatch, capsys, mode, unit):
     assert capsys.readouterr().err == ""
     pl.simulate_telemetry(tiny_levels(2), 1, rng=1, mode=mode, progress=True)
     err = capsys.readouterr().err
-    assert "simulating players" in err and f"{unit}/s" in err
+    assert re.search(r"(^|\r)simulating players: ", err) and f"{unit}/s" in err
 
 
 def test_a_player_who_never_wins_plays_exactly_max_attempts(monkeypatch):
@@ -404,3 +406,104 @@ def test_players_of_one_skill_draw_nothing_from_a_given_generator():
     drawn = np.random.default_rng(1)
     pl.make_players(3, drawn, skill=(0.3, 0.4))
     assert drawn.random() != np.random.default_rng(1).random()
+
+
+# -- the game loop on a hand-made board (what the full mutation run left alive) ------------------
+
+
+class Sure(np.random.Generator):
+    """Every uniform draw is 0.5: an expert notices every free tile (chance ≥ 0.63 for paths of
+    up to 7 turns) and is never careless (chance ≤ 0.03); the other draws are real."""
+
+    def random(self, size=None, dtype=np.float64, out=None):
+        return 0.5 if size is None else np.full(size, 0.5)
+
+
+def one_turn(**changes):
+    return Level.load(pl._shipped("02-one-turn.json")).replace(**changes)
+
+
+def test_an_expert_who_sees_every_free_tile_wins_with_the_last_move_allowed():
+    # one-turn: t0 and t2 exit at orientation 0; then t1 and t3 block each other until the board
+    # turns one step clockwise (the look-ahead tries clockwise first), where t1, t3, t4 exit
+    lv = one_turn(move_limit=5)  # exactly one move per tile: no move to spare
+    game = pl._attempt(pl._Board(lv), Player("e", 1.0), 1.0, 1, Sure(np.random.PCG64(3)))
+    assert game.won and (game.level, game.player, game.attempt) == ("one-turn", "e", 1)
+    assert (game.collisions, game.hints, game.undos, game.rotations) == (0, 0, 0, 1)
+    kinds = [kind for kind, _ in game.actions]
+    assert kinds == ["tap", "tap", "rotate", "tap", "tap", "tap"]
+    taps = [arg for kind, arg in game.actions if kind == "tap"]
+    assert set(taps[:2]) == {"t0", "t2"} and set(taps[2:4]) == {"t1", "t3"} and taps[4] == "t4"
+    assert game.actions[2] == ("rotate", 1) and game.seconds > 0
+    # one move fewer and the last tile stays on the board
+    short = pl._attempt(pl._Board(one_turn(move_limit=4)), Player("e", 1.0), 1.0, 1,
+                        Sure(np.random.PCG64(3)))  # fmt: skip
+    assert not short.won and [k for k, _ in short.actions].count("tap") == 4
+
+
+def test_path_turns_are_read_at_every_orientation_of_a_symmetric_board():
+    lv = one_turn()
+    board = pl._Board(lv)
+    assert board.n == 5 and board.turns.shape[1] == 5
+    for o in range(6):
+        turned = lv.board.rotated(o)
+        want = [tile_path(turned, t.q, t.r, t.dir).turns for t in lv.tiles]
+        assert board.turns[o].tolist() == want, o
+    assert len({tuple(board.turns[o]) for o in range(6)}) > 1  # orientations do differ here
+
+
+def test_a_board_that_cannot_turn_is_read_at_orientation_zero_only():
+    doc = Level.hexagon(1, tiles=[("a", 0, 0, 0), ("b", 1, 0, 3)], move_limit=4).to_dict()
+    doc["cells"] = [c for c in doc["cells"] if (c["q"], c["r"]) != (0, -1)]  # not six-fold
+    lv = Level.from_dict(doc)
+    assert not lv.board.symmetric
+    board = pl._Board(lv)  # rotating this board would raise: only orientation 0 is read
+    want = [tile_path(lv.board, t.q, t.r, t.dir).turns for t in lv.tiles]
+    assert board.turns[0].tolist() == want and not board.turns[1:].any()
+    games = pl.play(lv, Player("e", 1.0), rng=1)
+    assert all(g.rotations == 0 for g in games)
+
+
+class Zeros(np.random.Generator):
+    """Every uniform draw is 0.0: a tile is noticed exactly when its chance is above 0."""
+
+    def random(self, size=None, dtype=np.float64, out=None):
+        return 0.0 if size is None else np.zeros(size)
+
+
+def only_row(o, value=1.0):
+    notice = np.zeros((6, 5))
+    notice[o % 6] = value
+    return notice
+
+
+@pytest.mark.parametrize("start", [0, 2])
+@pytest.mark.parametrize("depth", [1, 2, 3])
+def test_look_ahead_steps_toward_the_nearest_orientation_with_a_noticed_free_tile(start, depth):
+    board = pl._Board(one_turn())
+    t0 = 1  # tile t0 alone: it exits at every orientation (nothing on its path)
+    gen = Zeros(np.random.PCG64(1))
+    for k in range(1, 4):
+        for step in (1, -1):
+            want = (1 if k == 3 else step) if k <= depth else 0  # 3 steps either way: clockwise
+            got = pl._look_ahead(board, depth, only_row(start + step * k), start, t0, gen)
+            assert got == want, (k, step)
+    assert pl._look_ahead(board, depth, only_row(start), start, t0, gen) == 0  # not a rotation
+    assert pl._look_ahead(board, depth, np.zeros((6, 5)), start, t0, gen) == 0  # chance 0: never
+    assert pl._look_ahead(board, depth, np.ones((6, 5)), start, t0, gen) == 1  # clockwise first
+
+
+def test_look_ahead_needs_the_noticed_tile_to_be_free_there_and_draws_per_tile():
+    board = pl._Board(one_turn())
+    t4 = 1 << 4  # t4 alone: it does not exit at orientation 2
+    assert not board.free(2, t4)[4] and board.free(1, t4)[4]
+    assert pl._look_ahead(board, 1, only_row(2), 1, t4, Zeros(np.random.PCG64(1))) == 0
+
+    class Draws(np.random.Generator):
+        def random(self, size=None, dtype=np.float64, out=None):
+            values = np.array([0.9, 0.1, 0.9, 0.9, 0.9])  # t1 alone has a low draw
+            return values[0] if size is None else values[:size]
+
+    t1 = 1 << 1  # t1 alone: free at orientation 1 (t0, its blocker there, is gone)
+    assert board.free(1, t1)[1]
+    assert pl._look_ahead(board, 1, only_row(1, 0.5), 0, t1, Draws(np.random.PCG64(1))) == 1
