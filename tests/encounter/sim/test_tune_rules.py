@@ -44,6 +44,16 @@ class Recorder:
         return np.array([self.rule(v, int(s)) for s in seeds], dtype=bool)
 
 
+def _step_curve():
+    """The points a step at 20.3 is played at (start 10, budget 2000) with Wilson intervals."""
+    return pd.DataFrame(
+        [(v, n, rate, *wilson(k, n)) for v, n, rate, k in
+         ((0.0, 10, 1.0, 10), (16.0, 10, 1.0, 10), (20.0, 970, 1.0, 970), (21.0, 970, 0.0, 0),
+          (22.0, 10, 0.0, 0), (24.0, 10, 0.0, 0), (32.0, 10, 0.0, 0), (64.0, 10, 0.0, 0))],
+        columns=["value", "n", "rate", "lo", "hi"],
+    )  # fmt: skip
+
+
 def step(c, rising=False):
     return Recorder(lambda v, s: (v >= c) if rising else (v < c))
 
@@ -81,12 +91,7 @@ def test_a_step_is_found_by_halving_and_its_bracket_gets_the_rest_of_the_budget(
     assert t.root_ci == (20.5, 20.5) and t.ci == (20.5, 20.5)
     assert t.closest == (0.0, 1.0)  # every rate is 0 or 1: the first point played
     assert t.whole is None
-    expect = pd.DataFrame(
-        [(v, n, rate, *wilson(k, n)) for v, n, rate, k in
-         ((0.0, 10, 1.0, 10), (16.0, 10, 1.0, 10), (20.0, 970, 1.0, 970), (21.0, 970, 0.0, 0),
-          (22.0, 10, 0.0, 0), (24.0, 10, 0.0, 0), (32.0, 10, 0.0, 0), (64.0, 10, 0.0, 0))],
-        columns=["value", "n", "rate", "lo", "hi"],
-    )  # fmt: skip
+    expect = _step_curve()
     pd.testing.assert_frame_equal(t.curve, expect, check_exact=False, rtol=1e-12, atol=1e-12)
     assert (
         t.summary() == "/x = 20.500 gives npc_win = 0.5 (95 % interval 20.500-20.500; 2000 games)"
@@ -677,12 +682,7 @@ def test_an_integer_answer_keeps_the_fit_and_the_whole_curve():
     t = tune(None, "/x", 0.5, bounds=(0, 64), seeds=SEEDS, start=10, budget=2000,
              bootstrap=5, response=step(20.3), progress=False)  # fmt: skip
     assert t.fit == (21.0, -1.0)
-    expect = pd.DataFrame(
-        [(v, n, rate, *wilson(k, n)) for v, n, rate, k in
-         ((0.0, 10, 1.0, 10), (16.0, 10, 1.0, 10), (20.0, 970, 1.0, 970), (21.0, 970, 0.0, 0),
-          (22.0, 10, 0.0, 0), (24.0, 10, 0.0, 0), (32.0, 10, 0.0, 0), (64.0, 10, 0.0, 0))],
-        columns=["value", "n", "rate", "lo", "hi"],
-    )  # fmt: skip
+    expect = _step_curve()
     pd.testing.assert_frame_equal(t.curve, expect, check_exact=False, check_dtype=False,
                                   rtol=1e-12, atol=1e-12)  # fmt: skip
 
