@@ -69,26 +69,23 @@ def close(value, want, sd, n=K):
 
 def test_every_component_has_expectation_p(table):
     for d in LEVELS:
-        components_have_expectation_p(rows_of(table, d.level_id), d, P[d.level_id])
-
-
-def components_have_expectation_p(t, d, p):
-    bern = np.sqrt(p * (1 - p))
-    assert close(t["won"].mean(), 1 - p, bern)
-    assert close(t["hints"].mean(), p, bern) and close(t["undos"].mean(), p, bern)
-    assert set(t["hints"].tolist()) <= {0, 1} and set(t["undos"].tolist()) <= {0, 1}
-    # collisions ~ Binomial(N, p): mean N p, variance N p (1 - p), never more than N
-    c = t["collisions"]
-    assert close(c.mean(), d.N * p, np.sqrt(d.N) * bern) and 0 <= c.min() and c.max() <= d.N
-    assert c.var() == pytest.approx(d.N * p * (1 - p), rel=0.12)
-    # seconds / time_ref ~ Beta(4p, 4(1 - p)): mean p, variance p (1 - p) / 5
-    s = t["seconds"] / TIME_REF
-    assert close(s.mean(), p, bern / np.sqrt(5)) and 0 <= s.min() and s.max() <= 1
-    assert s.var() == pytest.approx(p * (1 - p) / 5, rel=0.12)
-    # rotations: R plus Poisson(2p) noise (mean and variance 2p, never below R)
-    noise = t["rotations"] - d.R
-    assert noise.min() >= 0 and close(noise.mean(), 2 * p, np.sqrt(2 * p))
-    assert noise.var() == pytest.approx(2 * p, rel=0.12)
+        t, p = rows_of(table, d.level_id), P[d.level_id]
+        bern = np.sqrt(p * (1 - p))
+        assert close(t["won"].mean(), 1 - p, bern)
+        assert close(t["hints"].mean(), p, bern) and close(t["undos"].mean(), p, bern)
+        assert set(t["hints"].tolist()) <= {0, 1} and set(t["undos"].tolist()) <= {0, 1}
+        # collisions ~ Binomial(N, p): mean N p, variance N p (1 - p), never more than N
+        c = t["collisions"]
+        assert close(c.mean(), d.N * p, np.sqrt(d.N) * bern) and 0 <= c.min() and c.max() <= d.N
+        assert c.var() == pytest.approx(d.N * p * (1 - p), rel=0.12)
+        # seconds / time_ref ~ Beta(4p, 4(1 - p)): mean p, variance p (1 - p) / 5
+        s = t["seconds"] / TIME_REF
+        assert close(s.mean(), p, bern / np.sqrt(5)) and 0 <= s.min() and s.max() <= 1
+        assert s.var() == pytest.approx(p * (1 - p) / 5, rel=0.12)
+        # rotations: R plus Poisson(2p) noise (mean and variance 2p, never below R)
+        noise = t["rotations"] - d.R
+        assert noise.min() >= 0 and close(noise.mean(), 2 * p, np.sqrt(2 * p))
+        assert noise.var() == pytest.approx(2 * p, rel=0.12)
 
 
 def test_the_expected_observed_index_is_intercept_plus_the_weighted_strengths(table):
