@@ -23,12 +23,12 @@ ROOT = Path(__file__).resolve().parent.parent
 def execute_notebook(path: Path, timeout: int = 900):
     """Execute one notebook in its own folder with static figures; return the executed node."""
     import nbformat
-    from nbclient import NotebookClient
 
     from labkit.share.bundle import environment
+    from labkit.share.notebook_client import SteadyClient
 
     nb = nbformat.read(path, as_version=4)
-    client = NotebookClient(
+    client = SteadyClient(
         nb,
         timeout=timeout,
         kernel_name="python3",
