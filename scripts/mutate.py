@@ -199,7 +199,7 @@ WAVES: list[tuple[str, str, list[str]]] = [
     ("hex-curve", "labkit/hexpuzzle/solving/curve.py", _CURVE),
     ("skill-fit", D + "skill_fit.py", [H + "difficulty/test_skill_fit.py"]),
     ("skill-quit", D + "skill_quit.py", _QUIT),
-    ("skill-joint", D + "skill_joint.py", _DROPOUT),
+    ("skill-joint", D + "skill_joint.py", [H + "difficulty/test_skill_joint.py", *_DROPOUT]),
     ("skill", D + "skill.py", _SKILL),
     ("players", D + "players.py", _PLAYERS),
     ("verify", "labkit/share/verify.py", _VERIFY),
