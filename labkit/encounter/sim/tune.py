@@ -11,7 +11,9 @@ bounds (more monster life, fewer NPC wins), spending games where the answer is u
    differ by the parameter, not by luck). When its Wilson interval excludes the target the
    bracket halves; when it does not, the point and the bracket ends get twice the seeds, up to
    all of them; a midpoint still undecided then ends the bisection (the root is near it). An
-   integer parameter stops at two neighbouring integers.
+   integer parameter stops at two neighbouring integers. Which half holds the root follows
+   from the direction of the ends' rates, read again whenever their seeds double (ends that
+   tie on their first seeds are taken as falling until more seeds tell them apart).
 3. **Local fit.** The points inside the final bracket get the remaining seeds (within
    ``budget``) and a line through them gives the root; its 95 % interval comes from a
    bootstrap that reweights *seeds* (Poisson weights, the same for every point: the pairing is
@@ -188,10 +190,15 @@ class _Search:
         have = self.y.get(v, np.zeros(0, dtype=bool))
         n = min(n, self.seeds.size, have.size + max(self.left, 0))
         if have.size < n:
-            more = np.asarray(self.response(v, self.seeds[have.size : n]), dtype=bool)
-            if more.shape != (n - have.size,):
+            got = np.asarray(self.response(v, self.seeds[have.size : n]))
+            if got.shape != (n - have.size,):
                 raise ArgumentError("must return one 0/1 outcome per seed", argument="response",
-                                    value=more.shape)  # fmt: skip
+                                    value=got.shape)  # fmt: skip
+            odd = got[(got != 0) & (got != 1)] if got.dtype != bool else got[:0]
+            if odd.size:  # a rate or a score is not a game's outcome: never read it as a win
+                raise ArgumentError(f"must return 0/1 outcomes, one per seed (value {v:g})",
+                                    argument="response", value=odd[0].item())  # fmt: skip
+            more = got.astype(bool)
             self.games += more.size
             if self.bar is not None:
                 self.bar(self.games)
@@ -380,6 +387,8 @@ def tune(
                 for v in (a, m, b):
                     s.measure(v, n)
                 side = s.side(m, target)
+                if s.rate(a) != s.rate(b):  # ends that tied on fewer seeds may now tell
+                    rising = s.rate(b) > s.rate(a)
             if side == 0:
                 break  # the root is near m: fit it
             above = side > 0

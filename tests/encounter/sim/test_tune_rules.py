@@ -372,6 +372,39 @@ def test_a_response_must_answer_once_per_seed():
     assert str(info.value) == "response: must return one 0/1 outcome per seed (got (3,))"
 
 
+@pytest.mark.parametrize("answer, bad", [(0.7, 0.7), (2, 2), (math.nan, math.nan), (-1, -1)])
+def test_a_response_must_answer_0_or_1_never_a_rate_read_as_a_win(answer, bad):
+    with pytest.raises(ArgumentError) as info:
+        tune(None, "/x", 0.5, bounds=(0.0, 1.0), start=10, progress=False,
+             response=lambda v, s: [1] * (len(s) - 1) + [answer])  # fmt: skip
+    assert str(info.value).startswith("response: must return 0/1 outcomes, one per seed (value 0)")
+    got = info.value.value
+    assert got == bad or (math.isnan(bad) and math.isnan(got))
+
+
+def test_a_response_may_answer_in_bools_ints_or_floats_of_0_and_1():
+    for kind in (bool, int, float):
+
+        def answer(v, s, kind=kind):
+            return np.array([v < 20.3] * len(s)).astype(kind)
+
+        t = tune(None, "/x", 0.5, bounds=(0.0, 64.0), seeds=SEEDS, start=10, budget=400,
+                 bootstrap=5, progress=False, response=answer)  # fmt: skip
+        assert t.reachable and 20 <= t.value <= 21
+
+
+def test_a_rising_response_whose_ends_tie_at_first_is_bracketed_on_its_crossing():
+    # the falling test above turned over: on the first 10 seeds 5 always win and 5 never do
+    # (both ends 5 of 10, a tie read as falling), every later seed wins from 32.7 on. With 20
+    # seeds the ends tell (5 of 20 at 0, 15 of 20 at 64) and the midpoint 32 gives 5 of 20,
+    # below the target, so for a rising response the crossing lies above 32: (32, 33).
+    r = Recorder(lambda v, s: SEEDS.index(s) < 5 or (SEEDS.index(s) >= 10 and v >= 32.7))
+    t = tune(None, "/x", 0.5, bounds=(0.0, 64.0), seeds=SEEDS, start=10, budget=400,
+             bootstrap=5, response=r, progress=False)  # fmt: skip
+    assert t.reachable and 32 <= t.value <= 33
+    assert [v for v, _ in r.calls][-2:] == [32.0, 33.0]
+
+
 def test_the_fit_skips_points_without_weight_and_needs_two():
     y = {1.0: np.array([1, 1, 0, 0]), 3.0: np.array([0, 0, 0, 0]), 5.0: np.array([1, 1, 1, 1])}
     # weights 1, 1, 0, 0: 1.0 has rate 1, 3.0 rate 0, 5.0 rate 1 -- all with weight 2
