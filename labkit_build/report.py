@@ -25,7 +25,7 @@ def execute_notebook(path: Path, timeout: int = 900):
     import nbformat
 
     from labkit.share.bundle import environment
-    from labkit.share.notebook_client import SteadyClient
+    from labkit_build.notebook_client import SteadyClient
 
     nb = nbformat.read(path, as_version=4)
     client = SteadyClient(

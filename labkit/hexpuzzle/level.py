@@ -475,6 +475,13 @@ def _read_only(arr: np.ndarray) -> np.ndarray:
 
 
 def _check_tiles_on_board(board: Board, tiles: tuple[Tile, ...]) -> None:
+    # The generator builds a level for every candidate tile it tries (tens of thousands a
+    # campaign): the common case, all well, is checked without building a pointer or message.
+    cells = {t.cell for t in tiles}
+    if (len({t.id for t in tiles}) == len(cells) == len(tiles)
+            and all(c in board for c in cells)
+            and all(0 <= t.dir < 6 and 0 <= t.color < 4 for t in tiles)):  # fmt: skip
+        return
     seen_ids: set[str] = set()
     seen_cells: dict[tuple[int, int], str] = {}
     for i, t in enumerate(tiles):

@@ -75,17 +75,16 @@ def environment(**values: str | None) -> Iterator[None]:
 
 
 def _client(nb: Any, km: Any, timeout: int, folder: Path, scratch: list[Path]) -> Any:
-    """An nbclient whose SIGINT/SIGTERM stop the run at once (see :func:`_stop_now`), polling
-    the kernel in short slices (:class:`~labkit.share.notebook_client.SteadyClient`).
+    """An nbclient whose SIGINT/SIGTERM stop the run at once (see :func:`_stop_now`).
 
     nbclient installs loop signal handlers that only schedule a kernel clean-up and let the
     notebook run on; ours replace them right after, before the kernel starts.
     """
     import asyncio
 
-    from labkit.share.notebook_client import SteadyClient
+    from nbclient import NotebookClient
 
-    class Client(SteadyClient):
+    class Client(NotebookClient):  # type: ignore[misc]
         async def async_start_new_kernel(self, **kwargs: Any) -> None:
             loop = asyncio.get_running_loop()
             with contextlib.suppress(RuntimeError, ValueError):  # outside the main thread

@@ -91,3 +91,31 @@ def test_a_level_object_keeps_the_move_limit_of_h2(bad):
     with pytest.raises(LevelError) as err:
         level.replace(move_limit=bad)
     assert err.value.pointer == "/moveLimit"
+
+
+# Every rule of a level's tiles, on a level built directly (not loaded): the error names the
+# tile's pointer, the rule and the value. (Level files meet most of these rules earlier, at
+# parsing; a generated or replaced level meets them here.)
+@pytest.mark.parametrize(
+    "tiles, message",
+    [
+        ([("a", 0, 0, 0), ("a", 1, 0, 0)], "/tiles/1/id: duplicate tile id (got 'a')"),
+        ([("a", 0, 0, 0), ("b", 5, 0, 0)], "/tiles/1: tile is not on a board cell (got (5, 0))"),
+        ([("a", 0, 0, 0), ("b", 0, 0, 1)], "/tiles/1: cell already holds tile 'a' (got (0, 0))"),
+        ([("a", 0, 0, 0), ("b", 1, 0, 6)], "/tiles/1/dir: dir must be 0-5 (got 6)"),
+        ([("a", 0, 0, 0), ("b", 1, 0, -1)], "/tiles/1/dir: dir must be 0-5 (got -1)"),
+        ([("a", 0, 0, 0, 4), ("b", 1, 0, 0)], "/tiles/0/color: color must be 0-3 (got 4)"),
+    ],
+)
+def test_each_tile_rule_names_the_tile_and_the_value(tiles, message):
+    from labkit.hexpuzzle.level import Tile
+
+    good = Level.hexagon(1, tiles=[("z", 0, 0, 0)])
+    with pytest.raises(LevelError) as info:
+        good.replace(tiles=tuple(Tile(*t) for t in tiles))
+    assert str(info.value) == message
+
+
+def test_well_formed_tiles_pass_in_any_order():
+    lvl = Level.hexagon(1, tiles=[("b", 1, 0, 5, 3), ("a", 0, 0, 0), ("c", 0, 1, 2)])
+    assert [t.id for t in lvl.tiles] == ["b", "a", "c"]

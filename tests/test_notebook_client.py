@@ -8,7 +8,7 @@ from queue import Empty
 
 import pytest
 
-from labkit.share.notebook_client import POLL_SLICE, SteadyClient, poll_in_slices
+from labkit_build.notebook_client import POLL_SLICE, SteadyClient, poll_in_slices
 
 
 class MissesItsWakeUp:

@@ -1,4 +1,4 @@
-"""The notebook runner ``labkit bundle``, ``labkit verify`` and the report share.
+"""The notebook runner of ``make report``, ``make docs`` and the test suite.
 
 nbclient waits for a kernel's messages with one ZMQ poll as long as the whole cell budget. A
 ZMQ socket's readiness is edge-triggered, and under load (several kernels starting, a widget's
@@ -7,10 +7,13 @@ sleeps out the budget, then returns it, and the run goes on as if nothing happen
 minutes lost on a cell that took one second (nbclient issue 312; seen in one notebook run of
 about twenty). :class:`SteadyClient` polls in short slices instead, so a missed edge costs at
 most :data:`POLL_SLICE` seconds; the budget and its timeout error are nbclient's as before.
+(``labkit bundle`` and ``verify`` hand nbclient a blocking kernel manager, whose channels
+poll with ``zmq_poll`` and cannot miss it.)
 """
 
 from __future__ import annotations
 
+import inspect
 import time
 from queue import Empty
 from typing import Any
@@ -47,5 +50,8 @@ class SteadyClient(NotebookClient):  # type: ignore[misc]
     async def async_start_new_kernel_client(self) -> Any:
         kc = await super().async_start_new_kernel_client()
         for channel in (kc.shell_channel, kc.iopub_channel):
-            poll_in_slices(channel)
+            # only asyncio channels miss wake-ups: a blocking client (given a blocking kernel
+            # manager, as ``labkit bundle`` does) polls with zmq_poll, which cannot
+            if inspect.iscoroutinefunction(channel.get_msg):
+                poll_in_slices(channel)
         return kc
