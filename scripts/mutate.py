@@ -171,6 +171,7 @@ _DROPOUT = [H + "test_skill_dropout.py", H + "test_skill_exact.py"]
 _QUIT = [H + "difficulty/test_skill_quit_rules.py", *_DROPOUT]
 # The rules (quitting, streams, options) fast; the simulated games' own tests take 13 s a run.
 _PLAYERS = [
+    H + "difficulty/test_players_reference.py",
     H + "difficulty/test_players_rules.py",
     H + "test_players_progression.py",
     H + "difficulty/test_players_weights.py",

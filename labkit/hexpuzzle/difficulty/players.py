@@ -30,6 +30,29 @@ Decisions the rules leave open
   :class:`~labkit.hexpuzzle.game.PuzzleState` and get the same outcomes and counts.
 * An attempt that reaches ``6·N + 30`` actions without ending is abandoned (not won); rotation
   is free, so a lost player could otherwise turn the board for ever.
+* An *action* of the cap is one decision: a scan and what follows it (a tap with its undo, a
+  turn, a hint request), or one hinted action. Before each one the attempt stops when no tile
+  is left (won) or every step of ``move_limit`` is used (lost).
+* A careless tap is a tap on a tile still on the board that cannot exit; one uniform per tile
+  decides both: noticed when free and below ``notice``, mistaken when blocked and below
+  ``careless``. Tiles seen are listed in level order and one is chosen uniformly.
+* A collision is *hopeless* when fewer steps are left (after the lost one) than tiles.
+* A hint is the first action of :func:`~labkit.hexpuzzle.solving.solver.search` from the
+  current orientation and tiles, whatever steps are left; the player takes it as its next
+  action, with no scan. When the search finds no plan (unsolvable or exhausted) the player gives
+  up the attempt. On a board that cannot rotate there is no look-ahead and a stuck player always
+  asks for a hint.
+* Time per action, in seconds, each times ``pace`` × a fresh lognormal(0, 0.3) factor: a scan
+  1.0 + 0.3 per tile on the board; a tap 1.5 + 0.5 per turn of the tapped tile's path (at the
+  current orientation); a rotation 1.2; being stuck 4.0; a hint 2.0; an undo 1.5.
+* Draw order of a decision: ``N`` uniforms for the scan (one per tile in level order, tiles gone
+  included), the scan's time; if nothing is seen, ``N`` uniforms per orientation the look-ahead
+  checks (``+k`` before ``-k``, ``k = 1, 2, …``, up to the first notice) and the turn's time; if
+  it finds none, the stuck time, one uniform against ``hint_rate`` (drawn also when the board
+  cannot rotate), then the hint's time, or a choice of ``(1, -1)`` and the turn's time;
+  otherwise an integer choosing the tile, the tap's time, and after a collision one uniform
+  against ``rescue_rate`` / ``undo_rate`` and, when undone, the undo's time. A hinted action
+  draws only its time.
 * Game ``(level, player)`` draws from the named stream ``"{level.id}/{player.id}"`` of ``rng``,
   so adding levels or players never changes the games already simulated.
 
