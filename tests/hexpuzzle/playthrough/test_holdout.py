@@ -36,3 +36,21 @@ def test_holdout_on_an_ability_driven_world(fitted_world):
     obs = observed_funnel(rows, truth.level_ids)
     true = FunnelWorld(BETA, **WORLD).funnel(100_000, draws=1, rng=4)
     assert np.max(np.abs(obs["reach"] - np.array(true.value("reach")))) < 0.05
+
+
+def test_table_lists_the_players_and_each_measure_to_three_decimals():
+    from labkit.hexpuzzle.playthrough.holdout import HoldoutCheck
+
+    scores = {
+        "reach": {"spearman": 0.9, "mae": 0.0125},
+        "quit rate": {"spearman": -0.5, "mae": 1.0},
+    }
+    check = HoldoutCheck(("a",), None, {}, 7, 5, scores)
+    expected = "\n".join([
+        "fit on 7 players, predicted 5 others",
+        "measure" + " " * 13 + "  Spearman" + "      MAE",
+        "reach" + " " * 15 + "     0.900" + "    0.013",
+        "quit rate" + " " * 11 + "    -0.500" + "    1.000",
+    ])  # fmt: skip
+    assert check.table() == expected
+    assert repr(check) == expected
