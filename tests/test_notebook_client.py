@@ -11,6 +11,15 @@ import pytest
 from labkit_build.notebook_client import POLL_SLICE, SteadyClient, poll_in_slices
 
 
+def _run(coro):
+    # in a thread of its own: asyncio.run() refuses to start in a thread where an earlier test
+    # of the worker left a running loop behind (nbclient's run_sync); a new thread has none
+    from concurrent.futures import ThreadPoolExecutor
+
+    with ThreadPoolExecutor(1) as pool:
+        return pool.submit(asyncio.run, coro).result()
+
+
 class MissesItsWakeUp:
     """A channel whose message is there from the start, but a poll only sees it when it
     begins (as a ZMQ poll does once the edge is gone): the first poll sleeps out its timeout."""
@@ -29,7 +38,7 @@ class MissesItsWakeUp:
 def test_a_missed_wake_up_costs_one_slice_not_the_whole_timeout():
     channel = MissesItsWakeUp({"msg": "reply"}, missed=2)
     poll_in_slices(channel, slice_s=0.01)
-    assert asyncio.run(channel.get_msg(timeout=600)) == {"msg": "reply"}
+    assert _run(channel.get_msg(timeout=600)) == {"msg": "reply"}
     assert len(channel.asked) == 3
     assert all(t is not None and t <= 0.01 for t in channel.asked)
 
@@ -37,7 +46,7 @@ def test_a_missed_wake_up_costs_one_slice_not_the_whole_timeout():
 def test_no_timeout_keeps_polling_in_slices():
     channel = MissesItsWakeUp({"msg": "reply"}, missed=5)
     poll_in_slices(channel, slice_s=0.01)
-    assert asyncio.run(channel.get_msg()) == {"msg": "reply"}
+    assert _run(channel.get_msg()) == {"msg": "reply"}
     assert len(channel.asked) == 6
     assert all(t is not None and t <= 0.01 for t in channel.asked)
 
@@ -46,7 +55,7 @@ def test_the_callers_timeout_still_ends_in_empty():
     channel = MissesItsWakeUp(None)
     poll_in_slices(channel, slice_s=0.01)
     with pytest.raises(Empty):
-        asyncio.run(channel.get_msg(timeout=0.05))
+        _run(channel.get_msg(timeout=0.05))
     # sliced (more than one poll), and no poll asked for more time than was left
     assert len(channel.asked) > 1
     assert sum(channel.asked) <= 0.05 + 1e-9
