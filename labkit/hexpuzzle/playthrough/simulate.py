@@ -254,7 +254,9 @@ def measures(c: NDArray, players: int, tables: Tables) -> dict[str, NDArray]:
         out = {
             "reach": reached / players,
             "first_try": first / reached,
-            "attempts_per_clear": attempts / cleared,
+            # A level reached but never cleared has no attempts per clear: NaN, not inf
+            # (an inf would drag the cohorts' percentiles; NaN leaves the cohort out).
+            "attempts_per_clear": np.where(cleared > 0, attempts / cleared, np.nan),
             "quit_hazard": left / reached,
         }
         if tables.seconds_won is not None and tables.seconds_lost is not None:
