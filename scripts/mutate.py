@@ -178,7 +178,7 @@ _PLAYERS = [
 ]
 _FUNNEL = [H + "test_funnel.py", H + "playthrough/test_simulate_kernel.py"] + [
     H + f"playthrough/test_{m}.py"
-    for m in ("compare", "holdout", "improve", "model", "report", "truth")
+    for m in ("compare", "holdout", "improve", "model", "report", "simulate", "truth")
 ]
 # A notebook's kernel imports the installed labkit, not mutmut's mutated copy (and reads the
 # installed data folder): the kernel tests of tests/share/ cannot judge a mutant. The mirror tests
