@@ -9,7 +9,9 @@ each try scored, then polishes the best board by small edits:
    (radius, tiles, rotations, curvature; larger is harder in every coordinate). Each round
    draws a few recipes from a Gaussian around the current mean, builds one level from each,
    and moves the mean and spread toward the best of them and of the earlier elite (elitist
-   cross-entropy). The first mean comes from the target (a rough ladder from easy to hard).
+   cross-entropy). The first mean comes from the target (a rough ladder from easy to hard),
+   except the board size, drawn at random no easier than the ladder's (so that easy targets
+   are met on both boards, with more varied solutions).
 2. **Slack sweep.** Every built board is tried with each move limit that changes the pressure
    part (spare steps ``0 … ⌈0.4·N⌉``), and the closest is kept; pressure is the one part that
    moves in small exact steps without touching the board.
@@ -169,6 +171,21 @@ def _first_guess(kind: str, target: float) -> float:
     """Where on the easy-to-hard ladder to start: structural totals run from about 17 to 85."""
     x = (target - 17.0) / 68.0 if kind == "score" else 1.0 - target
     return float(np.clip(x, 0.05, 0.95))
+
+
+def _first_mean(gen: np.random.Generator, kind: str, target: float) -> np.ndarray:
+    """The first recipe mean: the ladder's guess, with the board-size coordinate drawn at random
+    no lower than the guess.
+
+    On the ladder alone an easy target starts on the small board (radius 2) almost every time,
+    and its short paths give short, look-alike solutions: at score 35, 5-6 % of 100 levels
+    shared a solution with another (issue 27's solution diversity). A large board reaches easy
+    scores too, with longer and more varied ways out; a hard target stays where the ladder puts
+    it (the small board cannot reach it, and starting there wastes the budget).
+    """
+    mean = np.full(4, _first_guess(kind, target))
+    mean[0] = max(mean[0], float(gen.random()))
+    return mean
 
 
 def _recipe(z: np.ndarray, wanted: Constraints) -> dict[str, Any]:
@@ -377,7 +394,7 @@ def generate_to_target(
         sequence = seed_sequence(rng)  # once, so that rng=None records the entropy it used
         gen, seed = make_rng(sequence), entropy(sequence)
     objective = _Objective(kind, target, tol, model, float(ability), wanted)
-    mean = np.full(4, _first_guess(kind, target))
+    mean = _first_mean(gen, kind, target)
     spread = np.full(4, 0.2)
     elite: list[tuple[float, np.ndarray]] = []
     best: _Candidate | None = None

@@ -33,6 +33,7 @@ def test_compare_two_orders_against_a_large_independent_simulation():
     v, lo, hi = c.reach_difference[-1]
     assert c.paired and lo - 0.005 <= truth <= hi + 0.005 and abs(v - truth) < 0.02
     assert c.summary().startswith("easy first brings more players to the last level")
+    assert c.labels == ("easy first", "hard first")
     same = compare_funnels(a, a)
     assert np.all(same.reach_difference == 0.0)
 
@@ -44,8 +45,10 @@ def _funnel(ids, reach, hazard, *, seed=0, samples=None, draws=None):
     """A funnel whose values are ``reach`` and ``hazard``; ``samples``: name -> (draws, L)."""
     reach, hazard = np.asarray(reach, float), np.asarray(hazard, float)
     fin = reach[-1] * (1 - hazard[-1])
-    stats = {"reach": np.column_stack([reach] * 3), "quit_hazard": np.column_stack([hazard] * 3),
-             "finished": np.array([[fin, fin, fin]])}  # fmt: skip
+    # value, low, high: the intervals differ from the value, so a reader of the wrong column shows
+    stats = {"reach": np.column_stack([reach, reach - 0.01, reach + 0.01]),
+             "quit_hazard": np.column_stack([hazard, hazard - 0.01, hazard + 0.01]),
+             "finished": np.array([[fin, fin - 0.01, fin + 0.01]])}  # fmt: skip
     samples = {} if samples is None else samples
     d = draws if draws is not None else (len(samples["reach"]) if samples else 1)
     return Funnel(tuple(ids), stats, players=100, draws=d, notes={"seed": seed}, samples=samples)
@@ -204,4 +207,5 @@ def test_html_escapes_labels_and_shows_each_position():
     assert html.endswith("<td>50%</td><td>50%</td><td>+50.0% (+25.0% to +75.0%)</td>"
                          "<td>0%</td><td>90%</td></tr></table>")  # fmt: skip
     assert html.count("<tr>") == 4
+    assert "<td>38%</td><td>0%</td></tr><tr><td>3</td>" in html  # rows follow each other
     assert "<td>1</td><td>a1</td><td>b1</td><td>100%</td><td>100%</td>" in html
