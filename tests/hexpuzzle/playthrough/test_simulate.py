@@ -279,3 +279,136 @@ def test_rows_carry_each_measure_with_its_interval_in_measure_order():
                              "quit_hazard_low", "quit_hazard_high"]  # fmt: skip
     assert (rows[1]["reach"], rows[1]["reach_low"], rows[1]["reach_high"]) == (0.6, 0.5, 0.7)
     assert rows[2]["quit_hazard_high"] == 0.2
+
+
+# --- messages, defaults and streams pinned exactly (survivors of make mutate) ---------------
+
+
+@pytest.mark.parametrize(
+    ("make", "message"),
+    [
+        (lambda: FunnelWorld([]).tables(),
+         "difficulty: must be one finite number per level (got [])"),
+        (lambda: FunnelWorld([0.0], quit={"x": 1.0}).tables(),
+         "quit: unknown terms; the terms are ('baseline', 'ability', 'won', 'run', 'attempts', "
+         "'position') (got ['x'])"),
+        (lambda: FunnelWorld([0.0], ability_sd=-1).tables(), "ability_sd: must be >= 0 (got -1)"),
+        (lambda: FunnelWorld([0.0, 1.0], level_ids=["a"]).tables(),
+         "level_ids: must name 2 levels (got ('a',))"),
+        (lambda: reorder(FunnelWorld([0.0, 1.0]).tables(), [0, 0]),
+         "order: must be a permutation of the levels (got [0, 0])"),
+        (lambda: run([], 3), "worlds: need at least one world (got 0)"),
+        (lambda: FunnelWorld([0.0]).funnel(draws=0), "draws: must be between 1 and 10000 (got 0)"),
+        (lambda: FunnelWorld([0.0]).funnel(draws=10_001),
+         "draws: must be between 1 and 10000 (got 10001)"),
+    ],
+)  # fmt: skip
+def test_refusals_read_as_documented(make, message):
+    with pytest.raises(ArgumentError) as exc:
+        make()
+    assert str(exc.value) == message
+
+
+def test_reorder_with_only_won_times_leaves_the_times_alone():
+    from dataclasses import replace
+
+    t = replace(FunnelWorld([0.0, 1.0]).tables(), seconds_won=np.array([1.0, 2.0]))
+    r = reorder(t, [1, 0])
+    assert r.seconds_won.tolist() == [1.0, 2.0] and r.seconds_lost is None
+
+
+def test_world_tables_carry_the_times_given():
+    won, lost = np.array([30.0, 40.0]), np.array([5.0, 6.0])
+    t = world_tables(["a", "b"], np.zeros(2), ability_mean=0.0, ability_sd=1.0, learning=0.0,
+                     discrimination=None, p_quit=None, max_attempts=2,
+                     times=(won, lost))  # fmt: skip
+    assert t.seconds_won is won and t.seconds_lost is lost
+    assert world_tables(["a"], np.zeros(1), ability_mean=0.0, ability_sd=1.0, learning=0.0,
+                        discrimination=None, p_quit=None, max_attempts=1).seconds_won is None
+
+
+@pytest.mark.filterwarnings("error")  # log(0) and 0/0 are expected here, not warned about
+def test_tables_and_measures_raise_no_numpy_warnings():
+    def p_quit(theta, *, position, won, attempt, run):
+        shape = np.broadcast(theta, position, won, attempt, run).shape
+        return np.where(np.broadcast_to(position, shape) == 0, 0.0, 1e-20)
+
+    t = world_tables(["a", "b"], np.zeros(2), ability_mean=0.0, ability_sd=1.0, learning=0.0,
+                     discrimination=None, p_quit=p_quit, max_attempts=1)  # fmt: skip
+    assert np.all(t.quit[0] == -np.inf)
+    assert np.all(t.quit[1] == -30.0)  # logit of 1e-20 is about -46: clipped to -30
+    m = measures(_counts([4, 0], [0, 0], [0, 0], [4, 0], [4, 0]), 4, t)
+    assert math.isnan(m["first_try"][1]) and math.isnan(m["attempts_per_clear"][0])
+
+
+def test_one_clear_is_enough_for_attempts_per_clear():
+    m = measures(_counts([5], [1], [1], [7], [0]), 5, FunnelWorld([0.0]).tables())
+    assert m["attempts_per_clear"].tolist() == [7.0]
+
+
+def test_no_quit_model_stops_nobody_in_the_shape_of_the_question():
+    p = FunnelWorld([0.0]).p_quit(np.zeros(3), position=np.zeros((2, 1)),
+                                  won=np.zeros((4, 1, 1), bool),
+                                  attempt=np.ones((5, 1, 1, 1)))  # fmt: skip
+    assert p.shape == (5, 4, 2, 3) and not p.any()
+
+
+def test_counts_play_the_documented_draws_and_count_in_int64():
+    from labkit.hexpuzzle.playthrough import _kernels
+
+    t = FunnelWorld([0.0, 0.5, 1.0], ability_mean=0.3, ability_sd=1.5,
+                    quit={"baseline": -1.0}).tables()  # fmt: skip
+    got = simulate.counts(t, 500, np.random.default_rng(7))
+    gen = np.random.default_rng(7)  # abilities first, then one uint64 seed per player
+    theta = 0.3 + 1.5 * gen.standard_normal(500)
+    seeds = gen.integers(0, 2**64, size=500, dtype=np.uint64)
+    want = np.zeros((5, 3), dtype=np.int64)
+    _kernels.play(theta, seeds, t.grid0, t.step, t.win, t.quit, t.moves_on, want)
+    assert got.dtype == np.int64
+    np.testing.assert_array_equal(got, want)
+
+
+def test_run_accepts_a_single_player():
+    f = run([FunnelWorld([0.0]).tables()], 1, rng=0)
+    assert f.players == 1 and f.value("reach") == [1.0]
+
+
+def test_funnel_world_defaults_and_seed():
+    w = FunnelWorld([-30.0], ability_sd=0.0, max_attempts=1)
+    f = w.funnel()
+    assert (f.players, f.draws) == (10_000, 20)
+    assert f.notes == {"seed": None}
+    g = w.funnel(10, draws=2, rng=5)
+    assert g.notes == {"seed": 5}
+    ref = run([w.tables()] * 2, 10, rng=5)
+    np.testing.assert_array_equal(g.samples["reach"], ref.samples["reach"])
+
+
+def test_exits_default_to_three_and_break_ties_in_level_order():
+    ids = tuple(f"x{i}" for i in range(20))
+    lost = np.round(np.random.default_rng(0).random(20), 1)  # many ties
+    stats = {"reach": np.column_stack([np.ones(20)] * 3),
+             "quit_hazard": np.column_stack([lost] * 3), "finished": np.zeros((1, 3))}  # fmt: skip
+    f = Funnel(ids, stats, players=10, draws=1)
+    order = sorted(range(20), key=lambda i: (-lost[i], i))
+    assert [lid for lid, _ in f.exits(20)] == [ids[i] for i in order]
+    assert len(f.exits()) == 3
+
+
+def test_funnel_plot_draw_and_html_pass_through(monkeypatch):
+    from labkit.hexpuzzle.playthrough import draw, report
+
+    seen = []
+    monkeypatch.setattr(draw, "plot_funnel", lambda f, ax=None, baseline=None: seen.append(
+        ("plot", f, ax, baseline)) or "plotted")  # fmt: skip
+    monkeypatch.setattr(draw, "draw_funnel", lambda axes, n: {"axes": axes, "n": n})
+    monkeypatch.setattr(draw, "update_funnel", lambda art, f, base: seen.append(
+        ("update", art, f, base)))  # fmt: skip
+    monkeypatch.setattr(report, "html_table", lambda f: f"<table {len(f.level_ids)}>")
+    f, base = _hand_funnel(), _hand_funnel()
+    assert f.plot("AX", baseline=base) == "plotted" and seen[0] == ("plot", f, "AX", base)
+    art = f.draw(["a", "b", "c"], baseline=base)
+    assert art == {"axes": ["a", "b", "c"], "n": 3} and seen[1] == ("update", art, f, base)
+    again = {"kept": True}
+    assert f.draw(again) is again and seen[2] == ("update", again, f, None)
+    assert f._repr_html_() == "<table 3>"
