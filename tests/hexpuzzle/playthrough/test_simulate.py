@@ -268,7 +268,9 @@ def test_exits_are_the_levels_losing_most_of_all_players():
     f = _hand_funnel()  # lost: a 1.0 x 0.4, b 0.6 x 0.5, c 0.3 x 0.1
     assert f.exits() == [("a", 0.4), ("b", 0.3), ("c", pytest.approx(0.03))]
     assert f.exits(1) == [("a", 0.4)]
-    assert repr(f) == "Funnel(3 levels, 27% finish; most leave at a 40%, b 30%; 8 draws × 500 players)"
+    assert repr(f) == (
+        "Funnel(3 levels, 27% finish; most leave at a 40%, b 30%; 8 draws × 500 players)"
+    )
 
 
 def test_rows_carry_each_measure_with_its_interval_in_measure_order():
@@ -323,8 +325,9 @@ def test_world_tables_carry_the_times_given():
                      discrimination=None, p_quit=None, max_attempts=2,
                      times=(won, lost))  # fmt: skip
     assert t.seconds_won is won and t.seconds_lost is lost
-    assert world_tables(["a"], np.zeros(1), ability_mean=0.0, ability_sd=1.0, learning=0.0,
-                        discrimination=None, p_quit=None, max_attempts=1).seconds_won is None
+    untimed = world_tables(["a"], np.zeros(1), ability_mean=0.0, ability_sd=1.0, learning=0.0,
+                           discrimination=None, p_quit=None, max_attempts=1)  # fmt: skip
+    assert untimed.seconds_won is None
 
 
 @pytest.mark.filterwarnings("error")  # log(0) and 0/0 are expected here, not warned about
