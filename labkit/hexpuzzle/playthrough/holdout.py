@@ -21,6 +21,7 @@ Examples
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -77,7 +78,8 @@ def observed_funnel(telemetry: Any, level_ids: Sequence[str]) -> dict[str, NDArr
         return {
             "reach": reached / n,
             "first_try": first / reached,
-            "attempts_per_clear": tries / clears,
+            # reached but never cleared: NaN (as the simulated funnel), not infinity
+            "attempts_per_clear": np.where(clears > 0, tries / clears, np.nan),
             "quit_hazard": stopped / reached,
             "players": np.array([float(n)]),
         }
@@ -117,12 +119,16 @@ class HoldoutCheck:
 
 
 def _agreement(pred: NDArray, obs: NDArray) -> dict[str, float]:
-    from scipy.stats import spearmanr
+    from scipy.stats import ConstantInputWarning, spearmanr
 
     ok = np.isfinite(pred) & np.isfinite(obs)
     if ok.sum() < 3:
         return {"spearman": float("nan"), "mae": float("nan"), "levels": int(ok.sum())}
-    rho = spearmanr(pred[ok], obs[ok]).statistic
+    with warnings.catch_warnings():
+        # a constant side (every level reached by all) has no rank correlation: NaN, said in
+        # the table, not a scipy warning on the designer's terminal
+        warnings.simplefilter("ignore", ConstantInputWarning)
+        rho = spearmanr(pred[ok], obs[ok]).statistic
     return {"spearman": float(rho), "mae": float(np.mean(np.abs(pred[ok] - obs[ok]))),
             "levels": int(ok.sum())}  # fmt: skip
 

@@ -54,3 +54,157 @@ def test_table_lists_the_players_and_each_measure_to_three_decimals():
     ])  # fmt: skip
     assert check.table() == expected
     assert repr(check) == expected
+
+
+# --- the rules on hand-made rows (exact values; the fit and the funnel stood in for) ---------
+
+from labkit import ArgumentError  # noqa: E402
+from labkit.hexpuzzle.difficulty.telemetry import make_table  # noqa: E402
+from labkit.hexpuzzle.playthrough import holdout  # noqa: E402
+from labkit.hexpuzzle.playthrough.holdout import _agreement  # noqa: E402
+from labkit.hexpuzzle.playthrough.simulate import Funnel  # noqa: E402
+
+
+def _rows(*attempts):
+    """(level, player, attempt, won) -> telemetry rows."""
+    return make_table([(lv, p, a, won and a == 1, 0, 0, 0, 0, 0.0, won)
+                       for lv, p, a, won in attempts])  # fmt: skip
+
+
+# p1 clears a, b, c (b at the second try); p2 clears a, stops at b after two losses;
+# p3 stops at a; p4 shows up at a and c only (a gap: b's rows are missing) and finishes
+ROWS = _rows(
+    ("a", "p1", 1, True), ("b", "p1", 1, False), ("b", "p1", 2, True), ("c", "p1", 1, True),
+    ("a", "p2", 1, True), ("b", "p2", 1, False), ("b", "p2", 2, False),
+    ("a", "p3", 1, False),
+    ("a", "p4", 1, True), ("c", "p4", 1, False), ("c", "p4", 2, True),
+    ("zz", "p5", 1, True),  # a level outside the campaign: ignored, p5 is not a player of it
+)  # fmt: skip
+
+
+def test_observed_funnel_counts_players_levels_and_stops_by_hand():
+    obs = observed_funnel(ROWS, ["a", "b", "c"])
+    np.testing.assert_allclose(obs["players"], [4.0])
+    np.testing.assert_allclose(obs["reach"], [1.0, 0.5, 0.5])  # b: p1, p2; c: p1, p4
+    np.testing.assert_allclose(obs["first_try"], [0.75, 0.0, 0.5])
+    np.testing.assert_allclose(obs["attempts_per_clear"], [4 / 3, 4.0, 1.5])
+    # p3 stops at a, p2 at b; nobody stops at the last level
+    np.testing.assert_allclose(obs["quit_hazard"], [0.25, 0.5, 0.0])
+
+
+def test_observed_funnel_of_a_level_nobody_cleared_or_reached():
+    rows = _rows(("a", "p1", 1, False), ("a", "p1", 2, False))
+    obs = observed_funnel(rows, ["a", "b"])
+    assert obs["reach"].tolist() == [1.0, 0.0]
+    assert np.isnan(obs["first_try"][1]) and np.isnan(obs["quit_hazard"][1])
+    # reached, never cleared: no attempts per clear (NaN, as the simulated funnel says)
+    assert np.isnan(obs["attempts_per_clear"]).all()
+
+
+def test_observed_funnel_refuses_rows_of_other_levels_only():
+    with pytest.raises(ArgumentError) as exc:
+        observed_funnel(_rows(("zz", "p1", 1, True)), ["a", "b", "c", "d"])
+    assert str(exc.value) == "telemetry: has no rows of these levels (got ['a', 'b', 'c'])"
+
+
+def test_agreement_is_spearman_and_mae_over_finite_levels():
+    from scipy.stats import spearmanr
+
+    pred = np.array([0.1, 0.4, np.nan, 0.3, 0.9])
+    obs = np.array([0.2, 0.5, 0.7, 0.1, np.inf])
+    got = _agreement(pred, obs)
+    keep = [0, 1, 3]
+    assert got["levels"] == 3
+    assert got["mae"] == pytest.approx(np.mean(np.abs(pred[keep] - obs[keep])))
+    assert got["spearman"] == pytest.approx(spearmanr(pred[keep], obs[keep]).statistic)
+    assert got["spearman"] == pytest.approx(0.5)
+    few = _agreement(np.array([0.1, 0.2, np.nan]), np.array([0.3, 0.1, 0.2]))
+    assert few["levels"] == 2 and np.isnan(few["spearman"]) and np.isnan(few["mae"])
+
+
+def _stand_in_funnel(ids, reach, quit, first):
+    col = lambda v: np.column_stack([v, v, v]).astype(float)  # noqa: E731
+    stats = {"reach": col(reach), "quit_hazard": col(quit), "first_try": col(first),
+             "finished": np.zeros((1, 3))}  # fmt: skip
+    return Funnel(tuple(ids), stats, players=10, draws=1)
+
+
+def _many_players(n):
+    rows = []
+    for i in range(n):
+        rows += [("a", f"p{i:02d}", 1, i % 2 == 0), ("b", f"p{i:02d}", 1, i % 3 == 0)]
+        if i % 3 == 0:
+            rows.append(("c", f"p{i:02d}", 1 + i % 4, True))
+    return _rows(*rows)
+
+
+def test_holdout_check_fits_the_chosen_players_and_scores_the_others(monkeypatch):
+    table = _many_players(20)
+    seen = {}
+
+    def fake_fit(rows, campaign, **kw):
+        seen["fit"] = (sorted(set(rows["player"].tolist())), campaign, kw)
+        return "MODEL"
+
+    def fake_funnel(campaign, model, **kw):
+        seen["funnel"] = (campaign, model, kw)
+        return _stand_in_funnel(["a", "b", "c"], [1.0, 0.9, 0.2], [0.1, 0.7, 0.0],
+                                [0.5, 0.4, 0.6])  # fmt: skip
+
+    monkeypatch.setattr(holdout, "funnel", fake_funnel)
+    check = holdout_check(table, ["a", "b", "c"], fit=fake_fit, fit_share=0.3, players=123,
+                          draws=4, rng=6, extra="yes")  # fmt: skip
+    fitted, campaign, kw = seen["fit"]
+    # the split: the first round(0.3 * 20) players of a permutation of the players, rng 6
+    ids = np.unique(table["player"])
+    assert fitted == sorted(np.random.default_rng(6).permutation(ids)[:6].tolist())
+    assert campaign == ["a", "b", "c"] and kw == {"extra": "yes"}
+    assert (check.fit_players, check.test_players) == (6, 14)
+    f_campaign, model, f_kw = seen["funnel"]
+    assert model == "MODEL" and f_campaign == ["a", "b", "c"]
+    assert f_kw["players"] == 123 and f_kw["draws"] == 4 and f_kw["max_attempts"] == 4
+    assert sorted(set(f_kw["telemetry"]["player"].tolist())) == fitted
+    others = table[~np.isin(table["player"], fitted)]
+    obs = observed_funnel(others, ["a", "b", "c"])
+    for name, key in (("reach", "reach"), ("first-try success", "first_try")):
+        pred = check.predicted.stats[key][:, 0]
+        assert check.scores[name] == _agreement(pred, obs[key])
+    # the quit rate leaves the last level out (no stop decision there): 2 levels, too few
+    assert check.scores["quit rate"]["levels"] == 2
+    assert check.level_ids == ("a", "b", "c")
+    np.testing.assert_array_equal(check.observed["reach"], obs["reach"])
+
+
+def test_holdout_check_fits_at_least_two_players(monkeypatch):
+    monkeypatch.setattr(holdout, "funnel", lambda c, m, **kw: _stand_in_funnel(
+        ["a", "b", "c"], [1, 1, 1], [0, 0, 0], [1, 1, 1]))  # fmt: skip
+    check = holdout_check(_many_players(10), ["a", "b", "c"], fit=lambda r, c, **k: None,
+                          fit_share=0.01)  # fmt: skip
+    assert (check.fit_players, check.test_players) == (2, 8)
+
+
+def test_holdout_check_default_fit_is_the_skill_model_with_the_dropout_model(monkeypatch):
+    from labkit.hexpuzzle.difficulty import skill
+
+    seen = {}
+    monkeypatch.setattr(skill, "fit_skill_model",
+                        lambda rows, campaign, **kw: seen.setdefault("kw", kw))  # fmt: skip
+    monkeypatch.setattr(holdout, "funnel", lambda c, m, **kw: _stand_in_funnel(
+        ["a", "b", "c"], [1, 1, 1], [0, 0, 0], [1, 1, 1]))  # fmt: skip
+    holdout_check(_many_players(10), ["a", "b", "c"], features=False)
+    assert seen["kw"] == {"features": False, "dropout": "model"}
+    holdout_check(_many_players(10), ["a", "b", "c"], dropout="ignore")
+    assert seen["kw"] == {"features": False, "dropout": "model"}  # setdefault: first call kept
+
+
+@pytest.mark.parametrize("share", [0, 0.0, 1, 1.0, -0.2, 1.5])
+def test_fit_share_must_lie_strictly_between_0_and_1(share):
+    with pytest.raises(ArgumentError) as exc:
+        holdout_check(ROWS, ["a", "b", "c"], fit=lambda *a, **k: None, fit_share=share)
+    assert str(exc.value) == f"fit_share: must lie strictly between 0 and 1 (got {share!r})"
+
+
+@pytest.mark.filterwarnings("error")
+def test_a_constant_side_has_no_rank_correlation_and_no_warning():
+    got = _agreement(np.array([1.0, 1.0, 1.0]), np.array([1.0, 0.5, 0.2]))
+    assert np.isnan(got["spearman"]) and got["mae"] == pytest.approx(1.3 / 3)
