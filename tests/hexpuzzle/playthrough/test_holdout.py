@@ -123,7 +123,8 @@ def test_agreement_is_spearman_and_mae_over_finite_levels():
 
 
 def _stand_in_funnel(ids, reach, quit, first):
-    col = lambda v: np.column_stack([v, v, v]).astype(float)  # noqa: E731
+    # value, low, high apart, so that a reader of the wrong column shows
+    col = lambda v: np.column_stack([v, np.subtract(v, 0.05), np.add(v, 0.05)])  # noqa: E731
     stats = {"reach": col(reach), "quit_hazard": col(quit), "first_try": col(first),
              "finished": np.zeros((1, 3))}  # fmt: skip
     return Funnel(tuple(ids), stats, players=10, draws=1)
@@ -208,3 +209,55 @@ def test_fit_share_must_lie_strictly_between_0_and_1(share):
 def test_a_constant_side_has_no_rank_correlation_and_no_warning():
     got = _agreement(np.array([1.0, 1.0, 1.0]), np.array([1.0, 0.5, 0.2]))
     assert np.isnan(got["spearman"]) and got["mae"] == pytest.approx(1.3 / 3)
+
+
+def _four_levels(n):
+    rows = []
+    for i in range(n):
+        p = f"p{i:02d}"
+        rows += [("a", p, 1, i % 2 == 0), ("b", p, 1, True)]
+        if i % 4:
+            rows += [("c", p, 1, i % 3 == 0)]
+        if i % 4 == 1:
+            rows += [("d", p, 1, True)]
+    return _rows(*rows)
+
+
+def test_holdout_scores_the_values_the_split_and_the_defaults(monkeypatch):
+    table, campaign = _four_levels(24), ["a", "b", "c", "d"]
+    seen = {}
+
+    def fake_funnel(campaign, model, **kw):
+        seen.update(kw)
+        return _stand_in_funnel(campaign, [1.0, 0.8, 0.5, 0.1], [0.2, 0.4, 0.3, 0.0],
+                                [0.5, 0.9, 0.3, 0.6])  # fmt: skip
+
+    monkeypatch.setattr(holdout, "funnel", fake_funnel)
+    fitted = {}
+    check = holdout_check(
+        table, campaign, fit=lambda rows, c, **k: fitted.setdefault("ids", rows["player"])
+    )
+    assert (seen["players"], seen["draws"]) == (20_000, 20)
+    gen = np.random.default_rng(0)  # the default rng: 0
+    chosen = gen.permutation(np.unique(table["player"]))[:12]
+    assert sorted(set(fitted["ids"].tolist())) == sorted(chosen.tolist())
+    # the funnel's cohorts draw from the same generator, after the split
+    assert isinstance(seen["rng"], np.random.Generator)
+    assert seen["rng"].random() == gen.random()
+    obs = observed_funnel(table[~np.isin(table["player"], chosen)], campaign)
+    assert check.scores["reach"] == _agreement(np.array([1.0, 0.8, 0.5, 0.1]), obs["reach"])
+    assert check.scores["quit rate"] == _agreement(np.array([0.2, 0.4, 0.3]),
+                                                   obs["quit_hazard"][:-1])  # fmt: skip
+    assert check.scores["quit rate"]["levels"] == 3
+    assert check.scores["first-try success"] == _agreement(np.array([0.5, 0.9, 0.3, 0.6]),
+                                                           obs["first_try"])  # fmt: skip
+
+
+@pytest.mark.filterwarnings("error")  # 0/0 and x/0 are expected, not warned about
+def test_observed_funnel_of_levels_nobody_played_has_every_level_and_no_warning():
+    rows = _rows(("a", "p1", 1, True), ("b", "p1", 1, False), ("a", "p2", 1, False))
+    obs = observed_funnel(rows, ["a", "b", "c"])
+    assert obs["reach"].tolist() == [1.0, 0.5, 0.0]
+    assert obs["attempts_per_clear"][0] == 2.0
+    assert obs["attempts_per_clear"].shape == (3,) and np.isnan(obs["attempts_per_clear"][1:]).all()
+    assert np.isnan(obs["quit_hazard"][2]) and obs["quit_hazard"][:2].tolist() == [0.5, 1.0]
