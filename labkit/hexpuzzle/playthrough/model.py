@@ -200,8 +200,11 @@ def level_times(telemetry: Any, ids: Sequence[str]) -> tuple[NDArray, NDArray] |
         if np.any(here & ~won):
             out_lost[i] = seconds[here & ~won].mean()
     # a level where every attempt was won (or lost) costs its other kind like the campaign's
-    out_won = np.where(np.isnan(out_won) & ~np.isnan(out_lost), np.nanmean(out_won), out_won)
-    out_lost = np.where(np.isnan(out_lost) & ~np.isnan(out_won), np.nanmean(out_lost), out_lost)
+    # (no attempt of that kind anywhere: it stays NaN, without numpy's empty-mean warning)
+    mean_won = np.nanmean(out_won) if not np.isnan(out_won).all() else np.nan
+    mean_lost = np.nanmean(out_lost) if not np.isnan(out_lost).all() else np.nan
+    out_won = np.where(np.isnan(out_won) & ~np.isnan(out_lost), mean_won, out_won)
+    out_lost = np.where(np.isnan(out_lost) & ~np.isnan(out_won), mean_lost, out_lost)
     return out_won, out_lost
 
 

@@ -259,3 +259,133 @@ def test_another_order_of_the_same_levels_reuses_the_worlds_reordered():
     assert len(pm._RECENT) == 4  # the last four
     assert [k[2] for k, _, _ in pm._RECENT] == [23, 22, 21, 20]
     pm._RECENT.clear()
+
+
+class _Only:
+    def __init__(self, level_id):
+        self.level_id = level_id  # a difficulty row: no `id` attribute at all
+
+
+def test_level_id_of_a_row_without_an_id_attribute():
+    assert pm._level_id(_Only("z")) == "z"
+
+
+class _Sloped(_Stand):
+    """Played levels with discriminations; the LLTM's uncertainty for new levels."""
+
+    discrimination = [2.0, 0.5]
+    max_attempts = 2
+    residual_sd = 0.5
+
+    def __init__(self, quit=None, draws_learning=True):
+        self.quit_model, self._learning = quit, draws_learning
+
+    def parameter_draws(self, n, rng):
+        d = {"difficulty": np.tile(self.difficulty, (n, 1)), "ability_sd": np.ones(n)}
+        if self._learning:
+            d["learning"] = np.full(n, 0.25)
+        return d
+
+
+def test_the_fitted_discrimination_reaches_every_table(monkeypatch):
+    monkeypatch.setattr(pm, "_prediction_variance", lambda model, level: 0.0)
+    m = _Sloped(quit=TrueQuitModel({"baseline": -1.0}))
+    for t in (pm.model_tables(m, ["b", "new", "a"]),
+              *pm._drawn_tables(m, ["b", "new", "a"], 2, make_rng(1), max_attempts=2)):  # fmt: skip
+        g = t.grid
+        np.testing.assert_allclose(t.win[0, 0], 0.5 * (g + 1.0))
+        np.testing.assert_allclose(t.win[2, 0], 2.0 * (g - 0.5))
+        assert t.win.shape[1] == 2  # the model's max_attempts
+        slope = (t.win[1, 0, -1] - t.win[1, 0, 0]) / (g[-1] - g[0])
+        assert slope == pytest.approx(1.0)  # a new level: discrimination 1
+
+
+def test_a_new_levels_variance_comes_from_the_model():
+    from labkit.hexpuzzle import campaign
+
+    level = campaign()[3].replace(id="fresh")
+    _, _, var = pm._plan(_Sloped(), [level, "a"])
+    assert var.tolist() == [pytest.approx(0.25), 0.0]  # no weights_cov: tau squared only
+
+
+def test_drawn_tables_without_quit_or_learning_draws_keep_the_fitted_ones():
+    qm = TrueQuitModel({"baseline": -1.0, "won": 0.5})
+    worlds = pm._drawn_tables(_Sloped(quit=qm, draws_learning=False), ["a", "b"], 2,
+                              make_rng(0), max_attempts=2)  # fmt: skip
+    for t in worlds:
+        np.testing.assert_allclose(t.win[:, 1], t.win[:, 0])  # no learning drawn: 0
+        p = qm.p_quit(t.grid, position=0, won=True, attempt=1, run=0)
+        np.testing.assert_allclose(1 / (1 + np.exp(-t.quit[0, 0, 1, 0])), p)
+
+
+def test_drawn_quit_coefficients_are_read_in_the_models_term_order():
+    from labkit.hexpuzzle.difficulty.skill_quit import QUIT_TERMS, QuitModel
+
+    values = dict(zip(QUIT_TERMS, [-1.0, -0.8, -2.0, 0.6, 1.0, 1.2, 1.4, 0.1, 0.05]))
+    qm = QuitModel(dict(reversed(list(values.items()))))  # given in another order
+    m = _Sloped(quit=qm)
+    m.parameter_draws = lambda n, rng: {"difficulty": np.tile(m.difficulty, (n, 1)),
+                                        "ability_sd": np.full(n, m.ability_sd),
+                                        "quit": np.tile(qm.vector, (n, 1))}  # fmt: skip
+    (t,) = pm._drawn_tables(m, ["a", "b"], 1, make_rng(0), max_attempts=2)
+    direct = pm.model_tables(m, ["a", "b"], max_attempts=2)
+    np.testing.assert_allclose(t.quit, direct.quit)
+
+
+def test_attempts_of_one_are_allowed():
+    assert pm._attempts(object(), 1) == 1
+
+
+def test_funnel_attempts_and_moving_on_reach_the_worlds_with_or_without_uncertainty():
+    truth = TrueModel([0.0, 1.0], quit={"baseline": -1.0}, max_attempts=4)
+    for uncertainty in (True, False):
+        pm._RECENT.clear()
+        pm.funnel(["L01", "L02"], truth, players=10, draws=2, rng=3, uncertainty=uncertainty,
+                  max_attempts=2, moves_on=False)  # fmt: skip
+        worlds = pm._RECENT[0][2][1]
+        assert {w.win.shape[1] for w in worlds} == {2} and not worlds[0].moves_on
+        pm._RECENT.clear()
+        pm.funnel(["L01", "L02"], truth, players=10, draws=2, rng=3, uncertainty=uncertainty)
+        assert pm._RECENT[0][2][1][0].win.shape[1] == 4  # the model's own
+    pm._RECENT.clear()
+
+
+def test_funnel_default_players_and_refusals_name_their_values():
+    truth = TrueModel([0.0], quit={"baseline": -1.0})
+    assert pm.funnel(["L01"], truth, draws=1, rng=0).players == 10_000
+    with pytest.raises(ArgumentError) as exc:
+        pm.funnel([], truth)
+    assert exc.value.value == []
+
+    class NoQuitAttribute:
+        ability_sd = 1.0
+
+    with pytest.raises(ArgumentError) as exc:
+        pm.funnel(["L01"], NoQuitAttribute())
+    assert exc.value.argument == "model"
+
+
+def _timed(*rows):
+    from labkit.hexpuzzle.difficulty.telemetry import make_table
+
+    return make_table([(lv, "p", a, won and a == 1, 0, 0, 0, 0, float(s), won)
+                       for lv, a, s, won in rows])  # fmt: skip
+
+
+def test_level_times_mean_won_and_lost_seconds_with_the_campaigns_for_a_missing_kind():
+    rows = _timed(("a", 1, 30, False), ("a", 2, 10, True), ("a", 3, 50, False),
+                  ("b", 1, 20, True), ("b", 2, 40, True),  # b: never lost
+                  ("c", 1, 90, False))  # c: never won  # fmt: skip
+    won, lost = pm.level_times(rows, ["a", "b", "c", "d"])
+    # won: a 10, b 30, c (none) -> the campaign's mean 20; lost: a 40, c 90, b -> 65
+    np.testing.assert_allclose(won[:3], [10.0, 30.0, 20.0])
+    np.testing.assert_allclose(lost[:3], [40.0, 65.0, 90.0])
+    assert np.isnan(won[3]) and np.isnan(lost[3])  # d: nobody played it, no time
+
+
+@pytest.mark.filterwarnings("error")  # only wins anywhere: lost times stay NaN, unwarned
+def test_level_times_need_some_time_above_zero():
+    assert pm.level_times(_timed(("a", 1, 0, True), ("a", 2, 0, False)), ["a"]) is None
+    assert pm.level_times(_timed(), ["a"]) is None
+    one = pm.level_times(_timed(("a", 1, 0.5, True)), ["a"])
+    assert one is not None and one[0].tolist() == [0.5] and np.isnan(one[1][0])
