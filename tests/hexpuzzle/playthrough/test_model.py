@@ -372,6 +372,7 @@ def _timed(*rows):
                        for lv, a, s, won in rows])  # fmt: skip
 
 
+@pytest.mark.filterwarnings("error")  # a level without wins (or losses): no empty-mean warning
 def test_level_times_mean_won_and_lost_seconds_with_the_campaigns_for_a_missing_kind():
     rows = _timed(("a", 1, 30, False), ("a", 2, 10, True), ("a", 3, 50, False),
                   ("b", 1, 20, True), ("b", 2, 40, True),  # b: never lost
@@ -389,3 +390,5 @@ def test_level_times_need_some_time_above_zero():
     assert pm.level_times(_timed(), ["a"]) is None
     one = pm.level_times(_timed(("a", 1, 0.5, True)), ["a"])
     assert one is not None and one[0].tolist() == [0.5] and np.isnan(one[1][0])
+    lost = pm.level_times(_timed(("a", 1, 3.0, False)), ["a"])
+    assert np.isnan(lost[0][0]) and lost[1].tolist() == [3.0]
