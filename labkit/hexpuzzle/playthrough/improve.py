@@ -3,8 +3,9 @@
 A :class:`FunnelGoal` names what the designer wants: at least ``reach_last`` of the players
 reach the last level, no level stops more than ``max_quit_hazard`` of those who reach it, and
 difficulty never drops by more than ``max_band_drop`` bands from one level to the next (bands
-from an average player's first-try success: easy ≥ 85 %, intermediate ≥ 65 %, hard ≥ 45 %,
-challenge below).
+from an average player's first-try success: easy above 85 %, intermediate above 65 %, hard
+above 45 %, challenge at or below; a success exactly at an edge is the harder band, as a
+calibrated score of exactly 30, 50 or 70 is).
 
 **Search.** Orders are judged by the funnel of the fitted parameters on one fixed cohort
 (common random numbers, so two orders differ only by the order), with the band rule as a hard
@@ -155,15 +156,16 @@ def _falls(bands: np.ndarray) -> float:
 
 
 def _drops(bands: np.ndarray) -> int:
-    return int(np.max(bands[:-1] - bands[1:], initial=0)) if len(bands) > 1 else 0
+    """The largest fall in bands from one level to the next (0 when it never falls)."""
+    return int(np.max(bands[:-1] - bands[1:], initial=0))
 
 
 class _Judge:
     """Funnels of orders of the given levels on one fixed cohort (fitted parameters)."""
 
-    def __init__(self, model, levels, players, seed, kw):
+    def __init__(self, model, levels, players, seed):
         self.levels, self.players, self.seed = list(levels), players, seed
-        self.base = model_tables(model, self.levels, **kw)
+        self.base = model_tables(model, self.levels)
         floor = replace(self.base, win=np.full_like(self.base.win, 30.0))
         self.floor = self.measure(floor)
 
@@ -214,6 +216,8 @@ def _search(judge: _Judge, bands, goal: FunnelGoal, start: list[int], deadline: 
                 swapped = best.copy()
                 swapped[i], swapped[j] = swapped[j], swapped[i]
                 for cand in (moved, swapped):
+                    if out_of_time():  # the budget is exact, even between a move and a swap
+                        break
                     c = cost(cand)
                     if c < best_cost - 1e-9:
                         best, best_cost, improved = cand, c, True
@@ -247,8 +251,9 @@ def improve_campaign(
     max_regenerate : int
         Most levels replaced (0 to 1,000; at most every level of the campaign).
     players, draws, rng
-        The before and after funnels (:func:`~labkit.hexpuzzle.playthrough.model.funnel`); the
-        search uses one cohort of ``players`` from the stream ``"search"``.
+        The before and after funnels (:func:`~labkit.hexpuzzle.playthrough.model.funnel`, both
+        from the same seed, so they are paired); the search judges orders on one cohort of
+        ``min(players, 5000)`` players from that seed's stream ``"judge"``.
     time_limit : float
         Seconds for the order search (regeneration comes on top).
     evaluations : int, optional
@@ -285,7 +290,7 @@ def improve_campaign(
                             value=time_limit)  # fmt: skip
     root = make_rng(rng)
     seed = int(root.integers(2**62))
-    judge = _Judge(model, levels, min(players, 5000), seed, {})
+    judge = _Judge(model, levels, min(players, 5000), seed)
     bands = _bands(model, levels)
     by_difficulty = [int(i) for i in np.argsort(-_success(model, levels), kind="stable")]
     starts = [list(range(len(levels))), by_difficulty]
@@ -333,11 +338,13 @@ def _regenerate(levels, model, goal, judge, max_regenerate, seed):
     if any(isinstance(lv, str) for lv in levels):
         return levels, ["regenerating needs Level objects, not level ids: nothing regenerated"]
     order = list(range(len(levels)))
-    judge = _Judge(model, levels, judge.players, judge.seed, {})  # the levels in their new order
+    if goal.max_quit_hazard is None:  # no level stops "too many" without a hazard goal
+        return levels, notes
+    judge = _Judge(model, levels, judge.players, judge.seed)  # the levels in their new order
     m = judge.measure(judge.tables(order))
     cost = judge.shortfall(m, goal)
     lost = np.nan_to_num(m["reach"] * m["quit_hazard"])
-    limit = goal.max_quit_hazard if goal.max_quit_hazard is not None else 1.0
+    limit = goal.max_quit_hazard
     worst = [int(i) for i in np.argsort(-lost, kind="stable") if m["quit_hazard"][i] > limit]
     for pos in worst[: int(max_regenerate)]:
         old = levels[pos]
@@ -356,7 +363,7 @@ def _regenerate(levels, model, goal, judge, max_regenerate, seed):
             notes.append(f"could not regenerate {old.id}: {exc}")
             continue
         trial = levels[:pos] + [new] + levels[pos + 1 :]
-        j2 = _Judge(model, trial, judge.players, judge.seed, {})
+        j2 = _Judge(model, trial, judge.players, judge.seed)
         m2 = j2.measure(j2.tables(order))
         c2 = j2.shortfall(m2, goal)
         drops = _drops(_bands(model, trial))
