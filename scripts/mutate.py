@@ -11,7 +11,16 @@ checkout is never modified: mutmut copies the scratch project again into ``mutan
 Kernels are mutated in their Python form: mutmut skips decorated functions, so in the scratch
 copy of a ``_kernels.py`` each ``@kernel(...)`` decorator is rewritten as the equivalent call
 after the function (``f = kernel(...)(f)``), and the tests run with ``LABKIT_DISABLE_JIT=1``
-(numba would otherwise compile every mutant).
+(mutmut's in-process switch between mutants cannot reach a compiled function).
+
+``--compiled`` judges a kernel module's mutants again as they run in normal use: each mutant is
+written into the scratch copy (``mutmut apply``) and the module's tests run in a new process
+with the JIT on and a fresh, empty numba cache of its own (a cached kernel is not recompiled when
+a kernel it calls changes in another file, and a shared cache would hand one mutant's machine
+code to the next). Compiled code differs from Python where it matters to mutants: integers wrap,
+indexing is not bounds-checked, types are fixed at compile time. The verdicts go to
+``build/mutate/<name>/compiled.json``; the report has a table of them, and lists every mutant
+whose compiled verdict differs from its Python one.
 
 Usage::
 
@@ -20,6 +29,8 @@ Usage::
     python scripts/mutate.py --list          # the module table
     python scripts/mutate.py --report        # rebuild the report from earlier runs
     python scripts/mutate.py players --only '*x_quits*'   # some functions of a module first
+    python scripts/mutate.py hex-solver-kernels --compiled     # then each mutant compiled
+    python scripts/mutate.py hex-kernels --compiled --sample 60   # survivors + 60 others
 
 Each run starts afresh (mutmut's cached verdicts would ignore new tests).
 Equivalent mutants (no test can tell them apart) are listed with a reason in
@@ -32,10 +43,12 @@ import argparse
 import ast
 import json
 import os
+import random
 import re
 import shutil
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -178,8 +191,18 @@ _PLAYERS = [
 ]
 _FUNNEL = [H + "test_funnel.py", H + "playthrough/test_simulate_kernel.py"] + [
     H + f"playthrough/test_{m}.py"
-    for m in ("compare", "holdout", "improve", "model", "report", "simulate", "truth")
+    for m in (
+        "compare",
+        "holdout",
+        "improve",
+        "improve_rules",
+        "model",
+        "report",
+        "simulate",
+        "truth",
+    )
 ]
+_FUNNEL_KERNEL = [H + "playthrough/test_simulate_kernel.py", H + "playthrough/test_simulate.py"]
 # A notebook's kernel imports the installed labkit, not mutmut's mutated copy (and reads the
 # installed data folder): the kernel tests of tests/share/ cannot judge a mutant. The mirror tests
 # replace the kernel.
@@ -215,7 +238,9 @@ WAVES: list[tuple[str, str, list[str]]] = [
     ("funnel-holdout", P + "holdout.py", _FUNNEL),
     ("funnel-compare", P + "compare.py", _FUNNEL),
     ("funnel-improve", P + "improve.py", _FUNNEL),
-    ("funnel-kernels", P + "_kernels.py", _FUNNEL),
+    # the kernel's reference and rule tests: through the Python kernel the whole funnel suite
+    # takes longer than mutmut's first pass can wait (killed after 7 min)
+    ("funnel-kernels", P + "_kernels.py", [H + "test_funnel.py", *_FUNNEL_KERNEL]),
     ("encounter-compare", S + "compare.py", _COMPARE),
     ("encounter-paired", S + "paired.py", _PAIRED),
     ("encounter-ratings", S + "ratings.py", [E + "sim/test_ratings.py"]),
@@ -284,6 +309,9 @@ def fence_warmup_examples(source: str) -> str:
     return "".join(lines)
 
 
+SKIP = shutil.ignore_patterns("__pycache__", "*.nbi", "*.nbc", ".hypothesis")
+
+
 def prepare(name: str) -> Path:
     module, tests, jit_off = MODULES[name]
     missing = [t for t in [module, *tests] if not (ROOT / t).exists()]
@@ -291,14 +319,13 @@ def prepare(name: str) -> Path:
         raise SystemExit(f"scripts/mutate.py: {name}: no such file: {', '.join(missing)}")
     work = OUT / name
     work.mkdir(parents=True, exist_ok=True)
-    skip = shutil.ignore_patterns("__pycache__", "*.nbi", "*.nbc", ".hypothesis")
     # A fresh copy and fresh verdicts each run: mutmut's cache keys verdicts on the mutated
     # function, so a new test would not re-judge a cached survivor.
     (work / "diffs.json").unlink(missing_ok=True)
     for folder in ("labkit", "data", "tests", "mutants"):
         shutil.rmtree(work / folder, ignore_errors=True)
     for folder in ("labkit", "data", "tests"):
-        shutil.copytree(ROOT / folder, work / folder, ignore=skip)
+        shutil.copytree(ROOT / folder, work / folder, ignore=SKIP)
     with open(work / "tests" / "conftest.py", "a", encoding="utf-8") as conftest:
         conftest.write(FORK_HOOK)
     if jit_off:
@@ -392,6 +419,121 @@ def run(name: str, only: list[str] | None = None) -> None:
     (work / "seconds").write_text(f"{time.monotonic() - started:.0f}\n")
 
 
+def _mutant_verdicts(work: Path) -> dict[str, int | None]:
+    """Every mutant of a run and mutmut's exit code for it (None: not checked)."""
+    out: dict[str, int | None] = {}
+    for meta in (work / "mutants").rglob("*.meta"):
+        out.update(json.loads(meta.read_text(encoding="utf-8"))["exit_code_by_key"])
+    return out
+
+
+def compiled(name: str, sample: int | None = None, seed: int = 0) -> None:
+    """Judge the mutants of kernel module ``name`` with the JIT on, a fresh numba cache each.
+
+    Needs the module's ``mutmut run`` (its ``mutants/``). ``sample``: every mutant that survived
+    the Python run plus this many of the others, drawn with ``seed`` (default: all of them).
+    Verdicts are saved after every mutant, so a stopped run resumes where it was.
+    """
+    module, tests, jit_off = MODULES[name]
+    if not jit_off:
+        raise SystemExit(
+            f"scripts/mutate.py: {name} is not a kernel module: --compiled is for those"
+        )
+    work = OUT / name
+    python_verdicts = _mutant_verdicts(work) if (work / "mutants").exists() else {}
+    if not python_verdicts:
+        raise SystemExit(f"scripts/mutate.py: {name}: run it first (no mutants in {work})")
+    keys = sorted(python_verdicts)
+    if sample is not None:
+        survived = [k for k in keys if python_verdicts[k] == 0]
+        others = [k for k in keys if python_verdicts[k] != 0]
+        keys = sorted(survived + random.Random(seed).sample(others, min(sample, len(others))))
+    # today's tests (the scratch copy holds those of the Python run)
+    shutil.rmtree(work / "tests", ignore_errors=True)
+    shutil.copytree(ROOT / "tests", work / "tests", ignore=SKIP)
+    saved = work / "compiled.json"
+    done = json.loads(saved.read_text(encoding="utf-8")) if saved.exists() else {}
+    target = work / module
+    original = target.read_text(encoding="utf-8")
+    env = dict(os.environ)
+    env.pop("LABKIT_DISABLE_JIT", None)
+    env.update(PYTHONPATH=str(work), MPLBACKEND="Agg", HYPOTHESIS_PROFILE="mutate")
+    selection = tests if name in NO_DOCTESTS else [*tests, module]
+    pytest = [sys.executable, "-m", "pytest", *selection, "-p", "no:cacheprovider", "-q", "-x",
+              "-k", ONLY_ORIGINAL_DOCTESTS]  # fmt: skip
+
+    def judge(limit: float | None) -> tuple[str, float]:
+        cache = tempfile.mkdtemp(prefix="numba-cache-", dir=work)
+        started = time.monotonic()
+        try:
+            r = subprocess.run(pytest, cwd=work, env={**env, "NUMBA_CACHE_DIR": cache},
+                               timeout=limit, stdout=subprocess.DEVNULL,
+                               stderr=subprocess.DEVNULL, check=False)  # fmt: skip
+            verdict = "survived" if r.returncode == 0 else "killed"
+        except subprocess.TimeoutExpired:
+            verdict = "timeout"
+        finally:
+            shutil.rmtree(cache, ignore_errors=True)
+        return verdict, time.monotonic() - started
+
+    started = time.monotonic()
+    print(f"== {name} compiled: {len(keys)} mutants, {len(done)} judged before")
+    clean, seconds = judge(None)
+    if clean != "survived":  # the unmutated kernels must pass, or every verdict is noise
+        raise SystemExit(f"scripts/mutate.py: {name}: the tests fail compiled without a mutant")
+    limit = 3 * seconds + 30
+    try:
+        for n, key in enumerate(keys, 1):
+            if key in done:
+                continue
+            target.write_text(original, encoding="utf-8")
+            subprocess.run([sys.executable, "-m", "mutmut", "apply", key], cwd=work, env=env,
+                           check=True, stdout=subprocess.DEVNULL)  # fmt: skip
+            done[key], _ = judge(limit)
+            part = saved.with_suffix(".part")  # whole or not at all: a report may read it now
+            part.write_text(json.dumps(done, indent=0, sort_keys=True), encoding="utf-8")
+            os.replace(part, saved)
+            print(f"  {n}/{len(keys)} {key}: {done[key]}", flush=True)
+    finally:
+        target.write_text(original, encoding="utf-8")
+    (work / "compiled-seconds").write_text(f"{time.monotonic() - started:.0f}\n")
+
+
+def compiled_report(names: list[str]) -> list[str]:
+    """The table of compiled verdicts and the mutants whose verdict changed with the JIT."""
+    eq = equivalents()
+    rows, changed = [], []
+    for name in names:
+        saved = OUT / name / "compiled.json"
+        if not saved.exists():
+            continue
+        done = json.loads(saved.read_text(encoding="utf-8"))
+        python_verdicts = _mutant_verdicts(OUT / name)
+        survived = [k for k, v in done.items() if v == "survived"]
+        equiv = [k for k in survived if k in eq]
+        killed = len(done) - len(survived)
+        tested = len(done) - len(equiv)
+        rate = f"{killed / tested:.1%}" if tested else "n/a"
+        seconds_file = OUT / name / "compiled-seconds"
+        seconds = seconds_file.read_text().strip() if seconds_file.exists() else "?"
+        rows.append(f"| {name} | {len(python_verdicts)} | {len(done)} | {killed} | "
+                    f"{len(survived)} ({len(equiv)}) | {rate} | {seconds} |")  # fmt: skip
+        for key, verdict in sorted(done.items()):
+            code = python_verdicts.get(key)
+            was = {0: "survived", None: "not checked", 33: "no tests"}.get(code, "killed")
+            if was in ("survived", "killed") and (verdict == "survived") != (was == "survived"):
+                note = f" -- equivalent: {eq[key]}" if key in eq else ""
+                changed.append(f"- `{key}`: {was} in Python, {verdict} compiled{note}")
+    if not rows:
+        return []
+    return ["", "## Kernels compiled (`--compiled`: JIT on, a fresh numba cache per mutant)", "",
+            "| module | mutants | judged compiled | killed + timeout | survived (equivalent) | "
+            "kill rate excl. equivalent | seconds |",
+            "| --- | ---: | ---: | ---: | ---: | ---: | ---: |", *rows, "",
+            "Verdicts that differ from the Python run:" if changed else
+            "No verdict differs from the Python run.", *changed]  # fmt: skip
+
+
 def equivalents() -> dict[str, str]:
     """``tests/MUTANTS.md`` rows ``| mutant name | reason |``."""
     path = ROOT / "tests" / "MUTANTS.md"
@@ -469,7 +611,7 @@ def report(names: list[str]) -> str:
             for key in survived:
                 note = f" -- equivalent: {eq[key]}" if key in eq else ""
                 body.append(f"### `{key}`{note}\n\n```diff\n{r['diffs'].get(key, '')}\n```\n")
-    return "\n".join(head + body) + "\n"
+    return "\n".join(head + compiled_report(names) + body) + "\n"
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -480,6 +622,18 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--only", action="append", metavar="GLOB",
                         help="mutate only the mutants whose name matches, e.g. '*x_quits*' "
                         "(repeatable; the others are reported as not checked)")  # fmt: skip
+    parser.add_argument(
+        "--compiled",
+        action="store_true",
+        help="judge a kernel module's mutants again, compiled, each with a fresh "
+        "numba cache (after its run; resumes where a stopped one was)",
+    )
+    parser.add_argument(
+        "--sample",
+        type=int,
+        metavar="N",
+        help="with --compiled: the Python run's survivors plus N other mutants",
+    )
     args = parser.parse_args(argv)
     if args.list:
         for name, (file, tests, jit_off) in MODULES.items():
@@ -489,7 +643,10 @@ def main(argv: list[str] | None = None) -> int:
     if unknown:
         parser.error(f"unknown module(s) {unknown}; see --list")
     names = args.modules or list(MODULES)
-    if not args.report:
+    if args.compiled:
+        for name in names:
+            compiled(name, args.sample)
+    elif not args.report:
         for name in names:  # one at a time: mutmut is CPU heavy
             run(name, args.only)
     text = report(list(MODULES))
