@@ -34,7 +34,7 @@ from labkit.hexpuzzle.difficulty.skill_quit import ATTEMPT_CAP, N_TERMS, RUN_CAP
 #: on complete data from 60 levels they shrank the ability spread by 17 %.
 NODES, HALF_WIDTH = 41, 5.0
 BETA_PRIOR_SD, COEF_PRIOR_SD, ALPHA_PRIOR_SD = 5.0, 3.0, 0.3
-#: Above this many players the fit starts from a fit to an evenly spaced subset of this size:
+#: Above twice this many players the fit starts from a fit to an evenly spaced subset of this size:
 #: L-BFGS then needs a handful of full-data evaluations instead of ~100 (the optimum is the
 #: full data's either way; only the path to it changes).
 WARM_PLAYERS = 5000
@@ -90,19 +90,24 @@ class Events:
         return self.n_players if self.inverse is None else len(self.inverse)
 
     def subset(self, players: NDArray, weight: NDArray | None = None) -> Events:
-        """The same items for the given rows only, with the given weights (default: theirs;
-        decision counts are the subset's)."""
+        """The same items for the given rows only, with the given weights (default: theirs).
+        First attempts per level and decision counts are the subset's, each row counted
+        ``weight`` times; the decision patterns stay the whole table's."""
+        players = np.asarray(players, np.int64)
         lo, hi = self.indptr[players], self.indptr[players + 1]
-        take = np.concatenate([np.arange(a, b) for a, b in zip(lo, hi)]) if len(lo) else lo
-        dec = self.item[take] >= self.n_levels * ATTEMPT_CAP
+        take = np.concatenate([np.arange(a, b) for a, b in zip(lo, hi)] + [np.zeros(0, np.int64)])
+        item, y1, y0 = self.item[take], self.y1[take], self.y0[take]
         assert self.weight is not None
         w = self.weight[players] if weight is None else np.asarray(weight, float)
         per = np.repeat(w, hi - lo)
+        n_responses = self.n_levels * ATTEMPT_CAP
+        dec = item >= n_responses
+        first = ~dec & (item % ATTEMPT_CAP == 0)  # a level's first attempts: extra attempts 0
+        counts = np.bincount(item[first] // ATTEMPT_CAP, ((y1 + y0) * per)[first], self.n_levels)
         return Events(
             self.n_levels, len(players), np.r_[0, np.cumsum(hi - lo)].astype(np.int64),
-            self.item[take], self.y1[take], self.y0[take], self.x, self.counts,
-            int(((self.y1[take] + self.y0[take]) * per)[dec].sum()),
-            int((self.y1[take] * per)[dec].sum()), w,
+            item, y1, y0, self.x, counts, int(((y1 + y0) * per)[dec].sum()),
+            int((y1 * per)[dec].sum()), w, patterns=self.patterns,
         )  # fmt: skip
 
 
@@ -332,7 +337,9 @@ def _offsets(par, lay: Layout, ev: Events):
 
 
 def fit(ev: Events, lay: Layout, z, logw, start: NDArray | None = None):
-    """Maximise the posterior: ``(params, information)``."""
+    """Maximise the posterior: ``(params, information, each player's posterior mean ability,
+    the optimiser's result)``. ``start``: where L-BFGS starts (a nearby fit's parameters make
+    it a few evaluations; the optimum does not depend on it)."""
     res = _optimise(ev, lay, z, logw, start)
     info, mean = _information(res.x, lay, ev, z, logw)
     if ev.inverse is not None:  # back from histories to players
@@ -361,12 +368,18 @@ def _information(par, lay: Layout, ev: Events, z, logw) -> tuple[NDArray, NDArra
 
 
 def _optimise(ev: Events, lay: Layout, z, logw, start: NDArray | None):
-    """L-BFGS on the negative log-posterior.
+    """L-BFGS-B on the negative log-posterior (at most 2,000 iterations, 20 correction pairs,
+    ``gtol`` 1e-7, ``ftol`` 1e-14).
 
-    A large table starts from the optimum of an evenly spaced subset of players, in
-    coordinates whitened by the subset's information scaled up to the full table
-    (par = start + L⁻ᵀ·y, L·Lᵀ ≈ Hessian): L-BFGS then starts with nearly the right curvature
-    and needs a few full-data evaluations instead of ~80. The optimum is the same point.
+    Without a ``start``, a table of more than 2·WARM_PLAYERS players starts from the optimum
+    of WARM_PLAYERS evenly spaced players (``linspace(0, players − 1)`` rounded; of a collapsed
+    table, their rows, each counted as often as it was drawn), in coordinates whitened by that
+    subset's information scaled up to the full table (par = start + L⁻ᵀ·y, L·Lᵀ ≈ Hessian;
+    ``gtol`` 1e-3 there, a gradient being in standard errors): L-BFGS then starts with nearly
+    the right curvature and needs a few full-data evaluations instead of ~80. A smaller table
+    starts from each level's first-try log-odds of failing (½ added to wins and to losses, rows
+    counted by weight) and, with the quit model, the quit intercept at the log-odds of quitting
+    (½ added likewise); every other parameter at 0. The optimum is the same point.
     """
     prec = lay.prior_precision()
     white = None
