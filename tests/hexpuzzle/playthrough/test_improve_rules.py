@@ -657,3 +657,27 @@ def test_levels_as_hard_as_each_other_keep_their_order_when_sorted_by_difficulty
     ids = list(truth.level_ids)
     imp = improve.improve_campaign(ids, truth, players=100, draws=2, evaluations=1)
     assert imp.order == ids[1::2] + ids[0::2]
+
+
+def test_improve_campaign_called_with_its_defaults_uses_the_documented_values(monkeypatch):
+    # mutmut's wrapper keeps the original signature: the defaults are checked by what they do
+    seen = []
+    real_search, real_funnel = improve._search, improve.funnel
+    monkeypatch.setattr(improve, "time", NS(monotonic=lambda: 1000.0))
+    monkeypatch.setattr(improve, "_search", lambda judge, bands, goal, start, deadline, ev: (
+        seen.append(("search", judge.players, deadline, ev))
+        or real_search(judge, bands, goal, start, deadline, ev)))  # fmt: skip
+    monkeypatch.setattr(improve, "funnel", lambda levels, model, *, players, draws, rng: (
+        seen.append(("funnel", players, draws, rng))
+        or real_funnel(levels, model, players=50, draws=2, rng=rng)))  # fmt: skip
+    monkeypatch.setattr(improve, "_regenerate", lambda new, model, goal, judge, n, seed: (
+        seen.append(("regenerate", n)) or (new, [])))  # fmt: skip
+    improve.improve_campaign(IDS, TRUTH, regenerate=True)
+    defaults = list(seen)
+    seen.clear()
+    improve.improve_campaign(IDS, TRUTH, FunnelGoal(), regenerate=True, max_regenerate=4,
+                             players=5000, draws=30, rng=0, time_limit=20.0)  # fmt: skip
+    assert defaults == seen
+    assert defaults[0] == ("search", 5000, 1020.0, None)
+    assert defaults[1] == ("regenerate", 4)
+    assert [d[1:3] for d in defaults[2:]] == [(5000, 30), (5000, 30)]
