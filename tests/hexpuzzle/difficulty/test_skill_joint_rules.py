@@ -237,3 +237,50 @@ def test_the_information_is_the_same_summed_in_blocks_and_is_sum_of_score_outer_
     monkeypatch.setattr(skill_joint, "INFO_BLOCK", 5)  # 23 rows: blocks of 5, the last of 3
     blocks, _ = skill_joint._information(par, lay, ev, z, logw)
     np.testing.assert_allclose(blocks, whole, rtol=1e-12, atol=1e-12)
+
+
+def test_the_nodes_are_a_normal_grid_over_five_sds():
+    z, logw = skill_joint.nodes()
+    assert len(z) == skill_joint.NODES == 41 and (z[0], z[-1]) == (-5.0, 5.0)
+    w = np.exp(logw)
+    assert w.sum() == pytest.approx(1.0, abs=1e-12)
+    assert (w * z).sum() == pytest.approx(0.0, abs=1e-12)
+    assert (w * z * z).sum() == pytest.approx(1.0, abs=1e-5)  # E[Z²] of a standard normal
+    assert len(skill_joint.nodes(11)[0]) == 11
+
+
+@pytest.mark.parametrize("retries", [False, True])
+def test_events_count_first_attempts_or_every_attempt(retries):
+    level, player, attempt, won = _table(seed=12, players=30)
+    n = len(IDS)
+    ev = skill_joint.events(level, player, attempt, won, n, 32, retries=retries, dropout=False)
+    assert ev.n_players == 32 and len(ev.indptr) == 33  # two players without rows at the end
+    assert ev.indptr[-1] == ev.indptr[-3] == len(ev.item)
+    np.testing.assert_array_equal(ev.counts, np.bincount(level[attempt == 1], minlength=n))
+    assert len(ev.counts) == n
+    assert (ev.n_decisions, ev.n_quits, ev.x.shape, len(ev.patterns)) == (0, 0, (0, N_TERMS - 1), 0)
+    assert ev.patterns.dtype == np.int64
+    for p in (0, 7, 29):  # each player's responses by (level, extra attempts), by hand
+        want: dict[int, list[float]] = {}
+        for lv, a, w in zip(level[player == p], attempt[player == p], won[player == p]):
+            if retries or a == 1:
+                tally = want.setdefault(lv * ATTEMPT_CAP + min(a, ATTEMPT_CAP) - 1, [0.0, 0.0])
+                tally[0 if w else 1] += 1
+        sl = slice(ev.indptr[p], ev.indptr[p + 1])
+        got = {int(i): [a, b] for i, a, b in zip(ev.item[sl], ev.y1[sl], ev.y0[sl])}
+        assert got == want
+    assert ev.y1.dtype == ev.y0.dtype == np.float64
+
+
+def test_events_of_some_players_decide_by_the_whole_tables_end():
+    level, player, attempt, won = _table(seed=13, players=40)
+    some = player < 6
+    ends = (int(level.max()) + 1, len(np.unique(level)) + 1)  # the campaign goes on beyond
+    kw = {"retries": True, "dropout": True}
+    ev = skill_joint.events(level[some], player[some], attempt[some], won[some], len(IDS), 40,
+                            ends=ends, **kw)  # fmt: skip
+    want = reference_decisions(level[some], player[some], attempt[some], won[some], ends=ends)
+    assert (ev.n_decisions, ev.n_quits) == (len(want), sum(r[6] for r in want))
+    alone = skill_joint.events(level[some], player[some], attempt[some], won[some], len(IDS), 40,
+                               **kw)  # fmt: skip
+    assert alone.n_decisions < ev.n_decisions  # without ``ends`` the rows' own end counts
