@@ -94,6 +94,28 @@ def test_kernel_and_py_func_agree_with_the_plain_game(seed):
         np.testing.assert_array_equal(out, expected)
 
 
+@pytest.mark.parametrize("seed", range(4))
+def test_tables_that_bend_are_interpolated_and_extrapolated_by_their_end_segments(seed):
+    # world tables are linear in ability, where any segment extrapolates alike; hand-made
+    # tables that bend tell the end segments (and the first) from their neighbours
+    gen = np.random.default_rng(100 + seed)
+    n_levels, k, grid = 4, 3, 6
+    w = gen.normal(0, 2, (n_levels, k, grid))
+    q = gen.normal(-1.5, 1.5, (n_levels, k, 2, 3, grid))
+    g0, dg = -2.0, 0.8  # the grid spans -2 .. 2
+    theta = np.r_[gen.uniform(-4, -2, 20), gen.uniform(-2, -1.2, 20), gen.uniform(1.2, 2, 20),
+                  gen.uniform(2, 4, 20)]  # fmt: skip
+    seeds = gen.integers(0, 2**64, size=len(theta), dtype=np.uint64)
+    args = (theta, seeds, g0, dg, w, q, bool(seed % 2))
+    expected = reference(*args)
+    for fn in (_kernels.play, _kernels.play.py_func):
+        out = np.zeros_like(expected)
+        with np.errstate(over="ignore"):
+            fn(*args, out)
+        np.testing.assert_array_equal(out, expected)
+    assert expected[4].sum() > 0 and expected[1].sum() > 0
+
+
 def test_splitmix_matches_the_published_first_outputs():
     # SplitMix64 seeded with 1234567: first output 6457827717110365317 (Rosetta Code's table)
     state = np.array([1234567], dtype=np.uint64)
