@@ -47,10 +47,10 @@ def test_kernel_matches_its_plain_reference(name):
         np.testing.assert_allclose(got, want, atol=1e-10)
 
 
-@pytest.mark.parametrize("two_pl", [False, True])
-def test_gradient_matches_finite_differences(two_pl):
-    ev = _events(seed=2)
-    lay = skill_joint.Layout(len(IDS), True, True, two_pl)
+@pytest.mark.parametrize(("dropout", "two_pl"), [(True, False), (True, True), (False, False)])
+def test_gradient_matches_finite_differences(dropout, two_pl):
+    ev = _events(seed=2)  # with decision items: a fit without the quit model ignores them
+    lay = skill_joint.Layout(len(IDS), True, dropout, two_pl)
     par = np.random.default_rng(3).normal(0, 0.3, lay.size)
     z, logw = skill_joint.nodes(15)
     _, grad, *_ = skill_joint.evaluate(par, lay, ev, z, logw)

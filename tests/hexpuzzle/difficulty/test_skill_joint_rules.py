@@ -177,22 +177,6 @@ def test_each_items_log_odds_and_its_derivatives(retries, dropout, two_pl, quit_
         np.testing.assert_allclose(Dd[:, i, None] + Ed[:, i, None] * z[None, :], num, atol=1e-6)
 
 
-@pytest.mark.parametrize("dropout", [False, True])
-def test_the_gradient_without_a_quit_model_ignores_the_decision_items(dropout):
-    ev = _events(seed=8, players=40, dropout=True)
-    lay = skill_joint.Layout(len(IDS), True, dropout, False)
-    par = np.random.default_rng(9).normal(0, 0.3, lay.size)
-    z, logw = skill_joint.nodes(15)
-    _, grad, *_ = skill_joint.evaluate(par, lay, ev, z, logw)
-    h = 1e-6
-    for i in range(lay.size):
-        e = np.zeros(lay.size)
-        e[i] = h
-        up = skill_joint.evaluate(par + e, lay, ev, z, logw)[0]
-        down = skill_joint.evaluate(par - e, lay, ev, z, logw)[0]
-        assert grad[i] == pytest.approx((up - down) / (2 * h), rel=1e-4, abs=1e-5)
-
-
 def test_evaluate_returns_the_per_entry_parts_only_when_asked(monkeypatch):
     ev = _events(seed=10, players=25)
     lay = skill_joint.Layout(len(IDS), True, True, False)
