@@ -108,8 +108,8 @@ def _file_patch(path: Path) -> dict[str, Any]:
     mine: dict[str, Any] = {}
     _leaves(default_balance_document(), "", ship)
     _leaves({k: v for k, v in doc.items() if k not in ("format", "version")}, "", mine)
-    for ptr in mine:
-        if ptr not in ship and ptr not in ("/edition", "/notes"):
+    for ptr in mine:  # (the shipped balance has /edition and /notes: words, never a change)
+        if ptr not in ship:
             raise SweepError(f"{path}: a field the shipped balance does not have (a patch can "
                              "only change existing fields)", pointer=ptr)  # fmt: skip
     return {p: v for p, v in mine.items() if p in ship and ship[p] != v

@@ -98,6 +98,17 @@ def test_a_whole_balance_file_gives_the_leaves_that_differ_from_the_shipped_one(
         "existing fields)")  # fmt: skip
 
 
+def test_a_balance_files_version_is_not_a_change_and_a_broken_file_is_a_sweep_error(tmp_path):
+    doc = default_balance_document()
+    doc["version"] = 2  # the file's own bookkeeping, not a rule
+    assert version_patch(write(tmp_path / "v.json", doc)) == {}
+    p = tmp_path / "broken.json"
+    p.write_text('{"format": "labkit.balance",\n "version": }')
+    with pytest.raises(SweepError) as exc:
+        version_patch(str(p))
+    assert type(exc.value) is SweepError and "line 2" in str(exc.value)
+
+
 def test_other_files_are_refused_naming_the_format(tmp_path):
     p = write(tmp_path / "l.json", {"format": "labkit.level", "version": 1})
     assert error(SweepError, version_patch, p) == (
