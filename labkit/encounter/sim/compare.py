@@ -250,11 +250,19 @@ def compare(
                 raise ArgumentError(f"unknown metric, known: {sorted(known)}",
                                     argument="metrics", value=k)  # fmt: skip
             chosen.append(known[k])
+        if not chosen:
+            raise ArgumentError("must name at least one metric", argument="metrics", value=[])
     table = paired_table(ma, mb, metrics=chosen, bootstrap=bootstrap, detect=detect)
-    table.attrs.update(a=json.loads(json.dumps(version_patch(a), default=list)),
-                       b=json.loads(json.dumps(version_patch(b), default=list)),
-                       seeds=int(table["pairs"].iloc[0]) if len(table) else 0)  # fmt: skip
+    table.attrs.update(a=json.loads(json.dumps(version_patch(a), default=_plain)),
+                       b=json.loads(json.dumps(version_patch(b), default=_plain)),
+                       seeds=int(np.unique(games["seed"]).size))  # fmt: skip
     return table
+
+
+def _plain(value: Any) -> Any:
+    """JSON for what ``json`` cannot write: numpy numbers and arrays (a knob value from
+    ``np.arange``), and other sequences as lists."""
+    return value.tolist() if hasattr(value, "tolist") else list(value)
 
 
 def survival_bands(games: Any, side: str = "npc") -> Any:

@@ -9,6 +9,7 @@ import math
 import types
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
 import pytest
 
@@ -236,6 +237,29 @@ def test_the_versions_are_recorded_as_json():
     t = compare(SimulationSettings(difficulty=(2, 3)), {"npcs": 2}, [0, 1, 2], games=games(),
                 metrics=["npc_win"], bootstrap=10)  # fmt: skip
     assert t.attrs == {"a": {"difficulty": [2, 3]}, "b": {"npcs": 2}, "seeds": 3}
+
+
+def test_versions_with_numpy_values_are_recorded_as_plain_json_and_seeds_are_counted():
+    # a knob swept with np.arange gives numpy integers; they are numbers in the record
+    t = compare({"npcs": np.int64(2)}, {"/tables/hit": np.array([0.1, 0.2]), LIFE: range(2)},
+                [0, 1, 2], games=games(), metrics=["npc_win"], bootstrap=10)  # fmt: skip
+    assert t.attrs == {"a": {"npcs": 2}, "b": {"/tables/hit": [0.1, 0.2], LIFE: [0, 1]},
+                       "seeds": 3}  # fmt: skip
+    assert type(t.attrs["a"]["npcs"]) is int
+    # no metric at all is refused by name (before: a message about seeds)
+    assert error(ArgumentError, compare, {}, {}, [0, 1, 2], games=games(), metrics=[]) == (
+        "metrics: must name at least one metric (got [])")  # fmt: skip
+
+
+def test_compare_called_with_its_defaults_bootstraps_1000_times_quietly(monkeypatch):
+    seen = []
+    monkeypatch.setattr(cm, "play_pair", lambda a, b, seeds, **kw: seen.append(kw) or games())
+    real = cm.paired_table
+    monkeypatch.setattr(cm, "paired_table", lambda ma, mb, **kw: seen.append(kw) or real(
+        ma, mb, **{**kw, "bootstrap": 10}))  # fmt: skip
+    compare({}, {}, [0, 1, 2], metrics=["npc_win"])
+    assert seen[0]["progress"] is False and seen[0]["out"] is None
+    assert seen[1]["bootstrap"] == 1000 and seen[1]["detect"] is None
 
 
 def test_games_on_other_seeds_and_unknown_metrics_are_refused():
