@@ -219,6 +219,7 @@ _PAIRED = [E + "sim/test_paired_rules.py", E + "sim/test_paired.py"]
 _COMPARE = [E + "sim/test_compare_rules.py", E + "sim/test_compare.py"]
 _IMPORTANCE = [E + "sim/test_importance_rules.py", E + "sim/test_importance.py"]
 _TUNE_MANY = [E + "sim/test_tune_many_rules.py", E + "sim/test_tune_many.py"]
+_RATINGS = [E + "sim/test_ratings_rules.py", E + "sim/test_ratings.py"]
 WAVES: list[tuple[str, str, list[str]]] = [
     ("mapturn-cache", "labkit/mapturn/cache.py", [M + "test_cache.py", M + "test_tick_order.py"]),
     ("hex-curve", "labkit/hexpuzzle/solving/curve.py", _CURVE),
@@ -244,7 +245,7 @@ WAVES: list[tuple[str, str, list[str]]] = [
     ("funnel-kernels", P + "_kernels.py", [H + "test_funnel.py", *_FUNNEL_KERNEL]),
     ("encounter-compare", S + "compare.py", _COMPARE),
     ("encounter-paired", S + "paired.py", _PAIRED),
-    ("encounter-ratings", S + "ratings.py", [E + "sim/test_ratings.py"]),
+    ("encounter-ratings", S + "ratings.py", _RATINGS),
     ("encounter-importance", S + "importance.py", _IMPORTANCE),
     ("encounter-tune-many", S + "tune_many.py", _TUNE_MANY),
     ("hex-evaluation", V + "evaluate.py", [H + "evaluation/test_evaluate.py"]),

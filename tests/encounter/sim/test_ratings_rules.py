@@ -1,0 +1,137 @@
+"""round_robin's and policy_balance's tables from hand-made games (a stand-in sweep): every
+column from its rule, the pairings in design order, the options handed to the sweep."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from labkit.encounter.rules.combat import wilson_interval
+from labkit.encounter.sim import ratings
+from labkit.encounter.sim import sweep as sw
+from labkit.encounter.sim.paired import game_measures, paired_table
+from labkit.encounter.sim.settings import SimulationSettings
+
+LIFE = "/characters/monster/life"
+
+
+def frame(winners: dict[int, list]) -> pd.DataFrame:
+    """Games per design point: the winners by seed 0, 1, … (None: nobody won), rows shuffled."""
+    rows = []
+    for point, who in winners.items():
+        for seed, w in enumerate(who):
+            rows.append({
+                "point": point, "seed": seed, "winner": w or "none",
+                "end_reason": "victory" if w else "step_limit", "turns": 10 + seed + point,
+                "alive_npc-0": w == "npc", "survival_npc-0": 10 + seed if w == "npc" else 4,
+                "alive_monster-0": w == "monster", "survival_monster-0": 9 + seed,
+            })  # fmt: skip
+    return pd.DataFrame(rows).sample(frac=1.0, random_state=1).reset_index(drop=True)
+
+
+@pytest.fixture
+def sweeps(monkeypatch):
+    calls = []
+
+    def fake(base, points, seeds, **kw):
+        calls.append({"base": base, "points": points, "seeds": list(seeds), **kw})
+        return GAMES[0]
+
+    monkeypatch.setattr(sw, "sweep", fake)
+    return calls
+
+
+GAMES: list[pd.DataFrame] = [pd.DataFrame()]
+N, M = "npc", "monster"
+
+
+def sorted_games(g, point):
+    return g[g["point"] == point].sort_values("seed").reset_index(drop=True)
+
+
+def test_round_robin_rows_follow_the_pairings_rules(sweeps):
+    GAMES[0] = frame({0: [N, M, N, None, N, M, N, N], 1: [M, M, None, None, N, M, M, M],
+                      2: [None] * 8})  # fmt: skip
+    rr = ratings.round_robin(seeds=range(8), npc=["s", ("h", {LIFE: 4})], monster=["x"],
+                             executor="pool", out="dir", progress=True)  # fmt: skip
+    p = rr["pairings"]
+    assert p[["npc", "monster"]].values.tolist() == [["s", "x"], ["h life=4", "x"]]
+    for k in (0, 1):
+        g = sorted_games(GAMES[0], k)
+        m = game_measures(g)
+        t = paired_table(m, m, metrics=["npc_win", "monster_win", "balance"], bootstrap=400,
+                         rng=k).set_index("metric")  # fmt: skip
+        nw, mw = int(m["npc_win"].sum()), int(m["monster_win"].sum())
+        lo, hi = wilson_interval(nw, nw + mw)
+        row = p.iloc[k].to_dict()
+        assert row == {
+            "npc": row["npc"], "monster": "x", "games": 8,
+            "npc_win": t.loc["npc_win", "a"], "npc_win_lo": t.loc["npc_win", "a_lo"],
+            "npc_win_hi": t.loc["npc_win", "a_hi"], "monster_win": t.loc["monster_win", "a"],
+            "balance": t.loc["balance", "a"], "balance_lo": t.loc["balance", "a_lo"],
+            "balance_hi": t.loc["balance", "a_hi"], "npc_share_of_decided": nw / (nw + mw),
+            "decided_lo": float(lo), "decided_hi": float(hi), "npc_wins": nw,
+            "monster_wins": mw, "draws": 8 - nw - mw,
+        }  # fmt: skip
+    assert (p.loc[0, "npc_wins"], p.loc[0, "monster_wins"], p.loc[0, "draws"]) == (5, 2, 1)
+    assert p.loc[0, "npc_win"] == 5 / 8 and p.loc[1, "npc_share_of_decided"] == 1 / 6
+    assert p.loc[0, "npc_win_lo"] < 5 / 8 < p.loc[0, "npc_win_hi"]
+    # the sweep: both pairings, the loadout in its point, the options handed on
+    [call] = sweeps
+    assert call["seeds"] == list(range(8)) and call["base"] == SimulationSettings()
+    assert call["points"] == [{LIFE: 5, "policies": ["s", "x"]}, {LIFE: 4, "policies": ["h", "x"]}]
+    assert (call["executor"], call["out"], call["progress"]) == ("pool", "dir", True)
+
+
+def test_a_pairing_nobody_won_has_no_decided_share_interval(sweeps):
+    GAMES[0] = frame({0: [None] * 5, 1: [N, M, N, M, N]})
+    p = ratings.round_robin(seeds=range(5), npc=["s", "h"], monster=["x"])["pairings"]
+    assert p.loc[0, "npc_share_of_decided"] == 0.0 and p.loc[0, "draws"] == 5
+    assert math.isnan(p.loc[0, "decided_lo"]) and math.isnan(p.loc[0, "decided_hi"])
+    assert (sweeps[0]["executor"], sweeps[0]["out"], sweeps[0]["progress"]) == (None, None, False)
+
+
+def test_policy_balance_compares_each_pairing_paired_by_seed(sweeps):
+    # pairings (s, x), (h, x); version A's points 0-1, version B's 2-3
+    GAMES[0] = frame({0: [N, M, N, M, N, M], 1: [M, M, M, N, M, M],
+                      2: [N, N, N, M, N, M], 3: [M, N, M, N, M, N]})  # fmt: skip
+    t = ratings.policy_balance({}, {LIFE: 4}, range(6), npc=["s", "h"], monster=["x"],
+                               balanced=0.8, executor="pool", progress=True)  # fmt: skip
+    assert t[["npc", "monster"]].values.tolist() == [["s", "x"], ["h", "x"]]
+    for k in (0, 1):
+        want = paired_table(game_measures(sorted_games(GAMES[0], k)),
+                            game_measures(sorted_games(GAMES[0], k + 2)), metrics=["balance"],
+                            bootstrap=400, rng=k).iloc[0]  # fmt: skip
+        assert t.iloc[k].to_dict() == {
+            "npc": t.loc[k, "npc"], "monster": "x", "balance_a": want["a"],
+            "balance_a_lo": want["a_lo"], "balance_a_hi": want["a_hi"], "balance_b": want["b"],
+            "balance_b_lo": want["b_lo"], "balance_b_hi": want["b_hi"], "diff": want["diff"],
+            "diff_lo": want["diff_lo"], "diff_hi": want["diff_hi"],
+            "b_balanced": bool(want["b"] >= 0.8), "games": 6,
+        }  # fmt: skip
+    # balance = 1 − |npc win rate − monster win rate|: B's (s, x) 4 of 6 against 2 of 6
+    assert t.loc[0, "balance_b"] == pytest.approx(1 - abs(4 / 6 - 2 / 6))
+    assert t.loc[1, "balance_b"] == 1.0 and bool(t.loc[1, "b_balanced"])
+    [call] = sweeps
+    assert [pt[LIFE] for pt in call["points"]] == [5, 5, 4, 4]
+    assert [pt["policies"] for pt in call["points"]] == [["s", "x"], ["h", "x"]] * 2
+    assert (call["executor"], call["progress"]) == ("pool", True)
+    assert call["base"] == SimulationSettings()
+
+
+def test_policy_balance_is_balanced_from_the_threshold_on(sweeps):
+    GAMES[0] = frame({0: [N, M, N, M], 1: [N, M, N, N]})  # B's balance 1 − |3/4 − 1/4| = 0.5
+    t = ratings.policy_balance({}, {LIFE: 4}, range(4), npc=["s"], monster=["x"], balanced=0.5)
+    assert t.loc[0, "balance_b"] == 0.5 and bool(t.loc[0, "b_balanced"])
+    t = ratings.policy_balance({}, {LIFE: 4}, range(4), npc=["s"], monster=["x"], balanced=0.51)
+    assert not bool(t.loc[0, "b_balanced"])
+    t = ratings.policy_balance({}, {LIFE: 4}, range(4), npc=["s"], monster=["x"])  # 0.8
+    assert not bool(t.loc[0, "b_balanced"])
+    assert (sweeps[-1]["executor"], sweeps[-1]["progress"]) == (None, False)
+    base = SimulationSettings(npcs=2)
+    ratings.policy_balance({}, {}, range(4), base=base, npc=["s"], monster=["x"])
+    assert sweeps[-1]["base"] is base
+    assert np.isfinite(t.loc[0, "diff_lo"])
