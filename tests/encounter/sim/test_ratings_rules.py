@@ -135,3 +135,58 @@ def test_policy_balance_is_balanced_from_the_threshold_on(sweeps):
     ratings.policy_balance({}, {}, range(4), base=base, npc=["s"], monster=["x"])
     assert sweeps[-1]["base"] is base
     assert np.isfinite(t.loc[0, "diff_lo"])
+
+
+def test_entries_are_labelled_by_their_loadout_and_bad_ones_refused(sweeps):
+    from labkit import ArgumentError
+
+    GAMES[0] = frame({0: [N, M], 1: [M, N]})
+    weapon = "/characters/npc/weapon"
+    rr = ratings.round_robin(seeds=range(2), npc=[("h", {LIFE: 4, weapon: "revolver"})],
+                             monster=["x", ("y", {"npcs": 2})])  # fmt: skip
+    assert rr["pairings"][["npc", "monster"]].values.tolist() == [
+        ["h life=4 weapon=revolver", "x"], ["h life=4 weapon=revolver", "y npcs=2"]]  # fmt: skip
+    assert sweeps[0]["points"][1]["policies"] == ["h", "y"] and sweeps[0]["points"][1]["npcs"] == 2
+    for bad in (("h",), ("h", {LIFE: 4}, 3), (3, {}), ("h", [LIFE]), 7):
+        with pytest.raises(ArgumentError) as exc:
+            ratings.round_robin(seeds=range(2), npc=[bad], monster=["x"])
+        assert str(exc.value) == (
+            f"npc/monster: an entry is a policy name or (policy, {{pointer: value}}) (got {bad!r})"
+        )
+
+
+def test_the_win_matrix_adds_up_repeated_pairings_and_halves_draws():
+    p = pd.DataFrame({"npc": ["s", "s", "h"], "monster": ["x", "x", "x"], "npc_wins": [3, 1, 0],
+                      "monster_wins": [2, 2, 5], "draws": [3, 1, 2]})  # fmt: skip
+    w, names = ratings.win_matrix(p)
+    assert names == ["npc: s", "npc: h", "monster: x"]
+    assert w.tolist() == [[0, 0, 3 + 1.5 + 1 + 0.5], [0, 0, 1.0], [2 + 1.5 + 2 + 0.5, 6.0, 0]]
+
+
+def test_beats_need_an_interval_wholly_on_one_side_of_a_half():
+    p = pd.DataFrame({"npc": ["a", "a", "b", "b"], "monster": ["x", "y", "x", "y"],
+                      "decided_lo": [0.6, 0.1, 0.1, 0.6],
+                      "decided_hi": [0.9, 0.4, 0.4, 0.9]})  # fmt: skip
+    assert ratings.cycles(p) == [["monster: x", "npc: b", "monster: y", "npc: a"]]
+    edge = p.copy()
+    edge.loc[0, "decided_lo"] = 0.5  # a at x: touching a half is no win
+    assert ratings.cycles(edge) == []
+    edge = p.copy()
+    edge.loc[1, "decided_hi"] = 0.5  # y at a: touching a half is no win either
+    assert ratings.cycles(edge) == []
+    undecided = p.assign(decided_lo=0.3, decided_hi=0.7)
+    assert ratings.cycles(undecided) == []
+
+
+def test_a_round_robin_where_one_side_never_loses_has_empty_ratings(sweeps):
+    GAMES[0] = frame({0: [N, N, N], 1: [N, N, None]})
+    rr = ratings.round_robin(seeds=range(3), npc=["s", "h"], monster=["x"])
+    assert sorted(rr) == ["cycles", "games", "pairings", "players", "ratings", "wins"]
+    assert rr["ratings"].empty
+    assert list(rr["ratings"].columns) == ["player", "strength", "lo", "hi", "games"]
+    assert rr["players"] == ["npc: s", "npc: h", "monster: x"] and rr["cycles"] == []
+    assert rr["wins"].tolist() == [[0, 0, 3.0], [0, 0, 2.5], [0.0, 0.5, 0]]
+    assert rr["games"] is GAMES[0]
+    base = SimulationSettings(npcs=2)
+    ratings.round_robin(base, seeds=range(3), npc=["s", "h"], monster=["x"])
+    assert sweeps[-1]["base"] is base
