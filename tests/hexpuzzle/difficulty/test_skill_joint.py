@@ -104,6 +104,7 @@ def test_a_weighted_subset_is_the_events_of_its_players_each_counted_weight_time
     rows, w = np.array([3, 7, 8, 20, 39]), np.array([1, 2, 3, 1, 4])
     sub = ev.subset(rows, w)
     assert sub.n_players == 5 and sub.weight.dtype == np.float64
+    assert sub.patterns is ev.patterns and sub.x is ev.x  # the decision patterns stay
     assert sub.weight.tolist() == [1.0, 2.0, 3.0, 1.0, 4.0]
     for k, r in enumerate(rows):  # each row's entries as they were
         a, b, c, d = ev.indptr[r], ev.indptr[r + 1], sub.indptr[k], sub.indptr[k + 1]
@@ -207,13 +208,36 @@ def test_a_small_table_starts_from_each_levels_first_try_log_odds(monkeypatch):
     np.testing.assert_allclose(grad, -g + prec * par, rtol=1e-12)
 
 
-def test_without_a_quit_model_only_the_levels_start_away_from_zero(monkeypatch):
-    ev = _events(seed=9, players=40, dropout=False)
+@pytest.mark.parametrize("decisions", [False, True])
+def test_without_a_quit_model_only_the_levels_start_away_from_zero(monkeypatch, decisions):
+    ev = _events(seed=9, players=40, dropout=decisions)  # decision items, or none
     lay = skill_joint.Layout(len(IDS), True, False, False)
     mini = _Minimize(monkeypatch)
     skill_joint.fit(ev, lay, *skill_joint.nodes(21))
     x0 = mini.calls[0]["x0"]
     assert x0[lay.beta].all() and not x0[len(IDS) :].any()
+
+
+def test_a_subset_whose_information_is_not_positive_definite_starts_in_plain_coordinates(
+    monkeypatch,
+):
+    ev = _events(seed=10, players=200)
+    monkeypatch.setattr(skill_joint, "WARM_PLAYERS", 50)
+
+    def singular(matrix):
+        raise np.linalg.LinAlgError("not positive definite")
+
+    monkeypatch.setattr(skill_joint.np.linalg, "cholesky", singular)
+    mini = _Minimize(monkeypatch)
+    lay = skill_joint.Layout(len(IDS), True, True, False)
+    z, logw = skill_joint.nodes(21)
+    par = skill_joint.fit(ev, lay, z, logw)[0]
+    sub_fit, plain = mini.calls
+    # the full fit starts at the subset's optimum, in the model's own coordinates
+    assert plain["x0"].any() and plain["options"]["gtol"] == 1e-7
+    monkeypatch.setattr(skill_joint, "WARM_PLAYERS", 10**6)
+    cold = skill_joint.fit(ev, lay, z, logw)[0]
+    np.testing.assert_allclose(par, cold, atol=1e-4)
 
 
 @pytest.mark.parametrize("collapsed", [False, True])

@@ -58,7 +58,23 @@ def test_decisions_follow_each_players_levels_in_campaign_order(gaps):
                                               "position", "quit"))))  # fmt: skip
     assert got == reference_decisions(level, player, attempt, won)
     assert any(r[3] >= 2 for r in got) and any(r[6] for r in got)  # runs and quits both occur
-    assert d["attempt"].dtype.kind == "i" and d["won"].dtype == bool
+    assert d["attempt"].dtype.kind == d["run"].dtype.kind == "i" and d["won"].dtype == bool
+
+
+def test_the_first_players_run_starts_with_their_first_level():
+    # by hand: player 0 loses L0 once, then wins it; wins L1 at once; loses L2 twice
+    # player 1 wins L0 and L1 at once, then quits
+    rows = [(0, 0, 1, 0), (0, 0, 2, 1), (0, 1, 1, 1), (0, 2, 1, 0), (0, 2, 2, 0), (0, 3, 1, 1),
+            (1, 0, 1, 1), (1, 1, 1, 1)]  # (player, level, attempt, won)  # fmt: skip
+    player, level, attempt, won = (np.array(c) for c in zip(*rows))
+    d = skill_joint.decisions(level, player, attempt, won.astype(bool), 2)
+    # player 0 played every level, the last one last: no decision after L3
+    assert d["player"].tolist() == [0, 0, 0, 1, 1] and d["level"].tolist() == [0, 1, 2, 0, 1]
+    assert d["run"].tolist() == [1, 0, 1, 0, 0]
+    assert d["attempt"].tolist() == [2, 1, 2, 1, 1]
+    assert d["won"].tolist() == [True, True, False, True, True]
+    assert d["position"].tolist() == [0, 1, 2, 0, 1]
+    assert d["quit"].tolist() == [False, False, False, False, True]
 
 
 def test_decisions_of_some_players_use_the_whole_tables_end():
@@ -237,11 +253,13 @@ def test_the_nodes_are_a_normal_grid_over_five_sds():
 def test_events_count_first_attempts_or_every_attempt(retries):
     level, player, attempt, won = _table(seed=12, players=30)
     n = len(IDS)
-    ev = skill_joint.events(level, player, attempt, won, n, 32, retries=retries, dropout=False)
+    ev = skill_joint.events(level, player, attempt, won, n + 1, 32, retries=retries,
+                            dropout=False)  # fmt: skip
+    ev.n_levels = n  # (one more level than anybody played: counted as 0 first attempts)
     assert ev.n_players == 32 and len(ev.indptr) == 33  # two players without rows at the end
     assert ev.indptr[-1] == ev.indptr[-3] == len(ev.item)
-    np.testing.assert_array_equal(ev.counts, np.bincount(level[attempt == 1], minlength=n))
-    assert len(ev.counts) == n
+    np.testing.assert_array_equal(ev.counts[:n], np.bincount(level[attempt == 1], minlength=n))
+    assert len(ev.counts) == n + 1 and ev.counts[n] == 0
     assert (ev.n_decisions, ev.n_quits, ev.x.shape, len(ev.patterns)) == (0, 0, (0, N_TERMS - 1), 0)
     assert ev.patterns.dtype == np.int64
     for p in (0, 7, 29):  # each player's responses by (level, extra attempts), by hand
