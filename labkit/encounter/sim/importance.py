@@ -341,7 +341,9 @@ def importance(
     v, lo, _ = est[main]
     scale = 1.0 if method == "sobol" else float(np.nanmax(v))
     matters_mask = lo[:-1] > threshold * scale
-    order = np.argsort(-np.nan_to_num(v[:-1], nan=-1.0), kind="stable")
+    # a knob with no estimate (NaN) ranks after every number, however negative (a noisy Sobol
+    # total can be)
+    order = np.argsort(-np.where(np.isnan(v[:-1]), -np.inf, v[:-1]), kind="stable")
     rank = np.empty(len(ks), dtype=int)
     rank[order] = np.arange(1, len(ks) + 1)
     tier = _tiers(order, boot[:, :-1])

@@ -365,3 +365,97 @@ def test_a_sobol_manifest_records_n_and_the_base(tmp_path, monkeypatch):
     (m,) = manifests
     assert (m["n"], m["trajectories"], m["levels"]) == (8, None, None)
     assert m["base"] == base.to_dict() and m["method"] == "sobol"
+
+
+def _sobol_stand_in(monkeypatch, total, lo):
+    def fake(ks, blocks, n, by_rows, gen, boots):
+        v, low = np.asarray(total, float), np.asarray(lo, float)
+        hi = np.where(np.isnan(v), np.nan, v + 0.1)
+        boot = np.tile(np.nan_to_num(v), (4, 1)) + np.linspace(-1e-3, 1e-3, 4)[:, None]
+        return [("first", v, low, hi), ("total", v, low, hi)], 10, boot
+
+    monkeypatch.setattr(im, "_sobol", fake)
+
+
+def test_a_sobol_knob_matters_when_its_low_end_is_above_the_threshold_itself(monkeypatch):
+    # not scaled by the largest total (Morris is): totals of at most 0.5 here
+    knobs = {f"k{i}": (0.0, 1.0) for i in range(4)}
+    _sobol_stand_in(monkeypatch, [0.5, 0.1, 0.05, 0.04, 0.0], [0.4, 0.015, 0.008, 0.01, 0.0])
+    imp = importance(None, knobs, seeds=range(4), games=1, method="sobol", n=8,
+                     outcome="steps", response=Spy(), progress=False)  # fmt: skip
+    # k1: 0.015 > 0.01 matters; k2: 0.008 does not (it would at 0.01 x 0.5); k3: exactly 0.01
+    assert imp.matters == ["k0", "k1"]
+
+
+def test_knobs_rank_by_their_estimate_ties_in_order_and_no_estimate_last(monkeypatch):
+    knobs = {f"k{i:02d}": (0.0, 1.0) for i in range(20)}
+    v = [0.3, 0.1] * 10
+    v[3], v[5] = -1.5, np.nan  # a noisy negative total, and a knob with no estimate
+    _sobol_stand_in(monkeypatch, [*v, 0.0], [0.0] * 21)
+    imp = importance(None, knobs, seeds=range(4), games=1, method="sobol", n=8,
+                     outcome="steps", response=Spy(), progress=False)  # fmt: skip
+    total = imp.table[imp.table["index"] == "total"].set_index("knob")["rank"]
+    high = [f"k{i:02d}" for i in range(0, 20, 2)]
+    low = [f"k{i:02d}" for i in range(1, 20, 2) if i not in (3, 5)]
+    assert [total[k] for k in high] == list(range(1, 11))  # equal estimates: knob order
+    assert [total[k] for k in low] == list(range(11, 19))
+    assert (total["k03"], total["k05"]) == (19, 20)
+
+
+def test_importance_called_with_its_defaults(monkeypatch):
+    seen = {}
+
+    def fake_morris(ks, r, p, gen, boots, by_path):
+        seen.update(r=r, p=p, boots=boots)
+        return [("mu_star", *MU_STAR), ("mu", *MU), ("sigma", *SIGMA)], 1, BOOT
+
+    def fake_sobol(ks, blocks, n, by_rows, gen, boots):
+        seen.update(n=n, boots=boots, games=blocks.shape[1])
+        v = np.array([0.5, 0.2, 0.1, 0.0])
+        return [("first", v, v, v), ("total", v, v, v)], 1, np.tile(v, (3, 1))
+
+    class Player:
+        def __init__(self, base, *, executor, response, progress):
+            seen.update(progress=progress, executor=executor)
+
+        def close(self):
+            pass
+
+        games = 0
+
+    monkeypatch.setattr(im, "_morris", fake_morris)
+    monkeypatch.setattr(im, "_sobol", fake_sobol)
+    monkeypatch.setattr(im, "GamePlayer", Player)
+    imp = importance(None, KNOBS, response=Spy())
+    assert (seen["r"], seen["p"], seen["boots"]) == (20, 4, 500)
+    assert (seen["progress"], seen["executor"]) == (True, None)
+    assert (imp.method, imp.outcome, imp.games_per_evaluation) == ("morris", "npc_win", 20)
+    importance(None, KNOBS, response=Spy(), method="sobol")
+    assert (seen["n"], seen["games"], seen["boots"]) == (512, 20, 500)
+
+
+def test_a_base_is_ignored_with_a_response(tmp_path, monkeypatch):
+    import labkit.encounter.sim.importance_parts as parts
+    from labkit.encounter.sim.settings import SimulationSettings
+
+    manifests = []
+    monkeypatch.setattr(
+        parts, "resumable", lambda play, out, manifest, **kw: manifests.append(manifest) or play
+    )
+    _sobol_stand_in(monkeypatch, [0.5, 0.0], [0.4, 0.0])
+    # "x" is no field of the game's settings: fine, since the response plays, not the game
+    imp = importance(SimulationSettings(npcs=2), {"x": (0, 3)}, seeds=range(4), games=1,
+                     method="sobol", n=8, outcome="steps", response=Spy(), progress=False,
+                     out=tmp_path / "r")  # fmt: skip
+    assert imp.matters == ["x"] and manifests[0]["base"] is None
+
+
+def test_the_plot_draws_this_importance_on_the_given_axes(monkeypatch):
+    import labkit.encounter.draw_search as ds
+
+    drawn = []
+    monkeypatch.setattr(ds, "draw_importance", lambda imp, ax=None, **style: drawn.append(
+        (imp, ax, style)) or "artists")  # fmt: skip
+    imp = Importance("morris", "steps", 3, pd.DataFrame(), [], (0.0, 0.0, 0.0), 1, 3, 0.05)
+    assert imp.plot(ax="axes", color="red") == "artists"
+    assert drawn == [(imp, "axes", {"color": "red"})]
