@@ -220,6 +220,7 @@ _COMPARE = [E + "sim/test_compare_rules.py", E + "sim/test_compare.py"]
 _IMPORTANCE = [E + "sim/test_importance_rules.py", E + "sim/test_importance.py"]
 _TUNE_MANY = [E + "sim/test_tune_many_rules.py", E + "sim/test_tune_many.py"]
 _RATINGS = [E + "sim/test_ratings_rules.py", E + "sim/test_ratings.py"]
+_EVALUATE = [H + "evaluation/test_evaluate_rules.py", H + "evaluation/test_evaluate.py"]
 WAVES: list[tuple[str, str, list[str]]] = [
     ("mapturn-cache", "labkit/mapturn/cache.py", [M + "test_cache.py", M + "test_tick_order.py"]),
     ("hex-curve", "labkit/hexpuzzle/solving/curve.py", _CURVE),
@@ -248,7 +249,7 @@ WAVES: list[tuple[str, str, list[str]]] = [
     ("encounter-ratings", S + "ratings.py", _RATINGS),
     ("encounter-importance", S + "importance.py", _IMPORTANCE),
     ("encounter-tune-many", S + "tune_many.py", _TUNE_MANY),
-    ("hex-evaluation", V + "evaluate.py", [H + "evaluation/test_evaluate.py"]),
+    ("hex-evaluation", V + "evaluate.py", _EVALUATE),
     ("hex-evaluation-measures", V + "measures.py", [H + "evaluation/test_measures.py"]),
     ("hex-evaluation-baselines", V + "baselines.py", [H + "evaluation/test_baselines.py"]),
 ]  # fmt: skip
