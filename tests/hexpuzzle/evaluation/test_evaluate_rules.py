@@ -31,7 +31,7 @@ def _board(*cells):
 
 
 def test_the_radius_is_the_farthest_cells_hex_distance_from_the_centre():
-    assert ev._radius(_board((0, 0), (3, 0))) == 3  # from q
+    assert ev._radius(_board((0, 0), (3, -2))) == 3  # from q alone (|r| 2, |q + r| 1)
     assert ev._radius(_board((0, 0), (0, -3))) == 3  # from r
     assert ev._radius(_board((2, 2))) == 4  # from q + r
     assert ev._radius(_board((2, -5), (1, 0))) == 5  # |r|, not |q − r| = 7
@@ -278,6 +278,7 @@ def test_the_grid_is_the_mean_per_control_and_score_target():
 
 def test_the_html_summary_rounds_to_three_figures():
     html = _report()._repr_html_()
+    assert "<th>0</th>" not in html and "<th></th>" not in html  # no row index
     assert html.startswith("<table") and "<th>figure</th>" in html
     assert "0.667" in html and "0.6666" not in html  # within ±2: 2 of 3 per seed
     assert 'class="dataframe"' in html and "<td>g</td>" in html
@@ -289,3 +290,66 @@ def test_the_plain_text_summary_has_one_line_per_figure():
     assert lines[0].split() == ["generator", "figure", "mean", "95", "%", "interval", "(seeds)"]
     assert len(lines) == 1 + len(ev.FIGURES)
     assert lines[1].startswith("g ") and "quality" in lines[1] and "100 %" in lines[1]
+
+
+def _rows(seeds, quality=True, errors=(1.0, 3.0), cpu=(0.1, 0.3)):
+    return [{"generator": "g", "seed": s, "target": 0, "quality": quality, "within": True,
+             "diverse_solution": True, "diverse_layout": False, "score_error": e,
+             "closed": 0.5, "solver_calls": 10 + i, "cpu_s": c, "made": True,
+             "score_target": 40.0, "rotations_target": 1, "tiles_target": None,
+             "radius_target": None}
+            for s in seeds for i, (e, c) in enumerate(zip(errors, cpu))]  # fmt: skip
+
+
+def test_each_seeds_figures_by_hand():
+    import pandas as pd
+
+    got = ev._per_seed(pd.DataFrame(_rows([0])))
+    assert got == {
+        "quality": 1.0, "diversity (solutions)": 1.0, "diversity (layouts)": 0.0,
+        "within ±2": 1.0, "score error (MAE)": 2.0, "distance closed": 0.5,
+        "solver calls per valid level": 21 / 2, "CPU s per valid level": pytest.approx(0.4 / 2),
+    }  # fmt: skip
+
+
+def test_a_seed_without_valid_levels_or_scores_costs_infinity_quietly():
+    import warnings
+
+    import pandas as pd
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # no numpy warning reaches the user
+        got = ev._per_seed(pd.DataFrame(_rows([0], quality=False, errors=(None, None))))
+        r = ev.GeneratorReport(_rows([0, 1], quality=False, errors=(None, None)), name="g",
+                               budget=1)  # fmt: skip
+    assert got["solver calls per valid level"] == math.inf == got["CPU s per valid level"]
+    assert math.isnan(got["score error (MAE)"])
+    assert math.isnan(r.figure("score error (MAE)")[0])
+
+
+def test_the_summary_units_and_the_interval_across_seeds():
+    from scipy import stats
+
+    rows = _rows([0], cpu=(0.1, 0.1)) + _rows([1], cpu=(0.2, 0.2)) + _rows([2], cpu=(0.6, 0.6))
+    r = ev.GeneratorReport(rows, name="g", budget=1)
+    units = dict(zip(r.summary["figure"], r.summary["unit"]))
+    assert units == {"quality": "share", "diversity (solutions)": "share",
+                     "diversity (layouts)": "share", "within ±2": "share",
+                     "score error (MAE)": "points", "distance closed": "share",
+                     "solver calls per valid level": "solver",
+                     "CPU s per valid level": "CPU"}  # fmt: skip
+    assert r.summary["seeds"].tolist() == [3] * len(ev.FIGURES)
+    per = np.array([0.1, 0.2, 0.6])  # CPU s per valid level, seed by seed
+    half = stats.t.ppf(0.975, 2) * per.std(ddof=1) / math.sqrt(3)
+    mean, low, high = r.figure("CPU s per valid level")
+    assert (mean, high) == pytest.approx((per.mean(), per.mean() + half))
+    assert low == 0.0  # clipped at the figure's own floor
+    assert r.figure("quality") == (1.0, 1.0, 1.0)
+    with pytest.raises(ArgumentError) as exc:
+        r.figure("fun")
+    assert str(exc.value) == f"name: no such figure; known: {', '.join(ev.FIGURES)} (got 'fun')"
+
+
+def test_one_seed_says_so_in_the_text():
+    text = str(ev.GeneratorReport(_rows([0]), name="g", budget=1))
+    assert text.count("(one seed)") == len(ev.FIGURES)
