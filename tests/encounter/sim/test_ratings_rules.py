@@ -190,3 +190,69 @@ def test_a_round_robin_where_one_side_never_loses_has_empty_ratings(sweeps):
     base = SimulationSettings(npcs=2)
     ratings.round_robin(base, seeds=range(3), npc=["s", "h"], monster=["x"])
     assert sweeps[-1]["base"] is base
+
+
+# --- Bradley–Terry by hand ---------------------------------------------------------------------
+def test_two_players_strengths_and_intervals_by_hand():
+    r = ratings.bradley_terry([[0, 75], [25, 0]], ["strong", "weak"], tol=1e-14)
+    d = math.log(3)  # P(strong beats weak) = 3/4
+    assert r["player"].tolist() == ["strong", "weak"] and r.index.tolist() == [0, 1]
+    assert list(r.columns) == ["player", "strength", "lo", "hi", "games"]
+    assert r["strength"].tolist() == pytest.approx([d / 2, -d / 2], abs=1e-10)
+    # information of the difference: 100 games × ¾ × ¼; each strength is half of it (mean 0)
+    se = math.sqrt(1 / (100 * 0.75 * 0.25)) / 2
+    z = 1.959963984540054
+    assert r["lo"].tolist() == pytest.approx([d / 2 - z * se, -d / 2 - z * se], abs=1e-9)
+    assert r["hi"].tolist() == pytest.approx([d / 2 + z * se, -d / 2 + z * se], abs=1e-9)
+    assert r["games"].tolist() == [100.0, 100.0]
+
+
+def test_three_players_sum_to_zero_strongest_first_and_count_their_games():
+    wins = [[0, 30, 40], [20, 0, 30], [10, 20, 0]]
+    r = ratings.bradley_terry(wins, ["a", "b", "c"])
+    assert r["player"].tolist() == ["a", "b", "c"]
+    assert sum(r["strength"]) == pytest.approx(0.0, abs=1e-12)
+    assert r.set_index("player")["games"].to_dict() == {"a": 100.0, "b": 100.0, "c": 100.0}
+    flipped = ratings.bradley_terry(np.array(wins).T, ["a", "b", "c"])
+    assert flipped["player"].tolist() == ["c", "b", "a"]
+    # the likelihood's own equations at the fit: each player's wins = their expected wins
+    s = r.set_index("player")["strength"].reindex(["a", "b", "c"]).to_numpy()
+    w = np.array(wins, float)
+    p = 1 / (1 + np.exp(s[None, :] - s[:, None]))
+    np.testing.assert_allclose(((w + w.T) * p).sum(1), w.sum(1), rtol=1e-6)
+    # equal players keep their given order
+    tie = ratings.bradley_terry([[0, 5, 5], [5, 0, 5], [5, 5, 0]], ["x", "y", "z"])
+    assert tie["player"].tolist() == ["x", "y", "z"]
+
+
+def test_single_games_are_enough_to_connect_players():
+    r = ratings.bradley_terry([[0, 1], [1, 0]])
+    assert r["player"].tolist() == ["0", "1"] and r["strength"].tolist() == pytest.approx([0, 0])
+
+
+def test_bad_win_matrices_are_refused_word_for_word():
+    from labkit import ArgumentError
+
+    def refusal(*args):
+        with pytest.raises(ArgumentError) as exc:
+            ratings.bradley_terry(*args)
+        return str(exc.value)
+
+    square = "wins: must be a square matrix of at least 2 players (got {})"
+    assert refusal([[0, 1, 2]]) == square.format((1, 3))
+    assert refusal([[0, 1], [1, 0], [1, 1]]) == square.format((3, 2))
+    assert refusal([[3]]) == square.format((1, 1))
+    assert refusal([1, 2]) == square.format((2,))
+    assert refusal([[0, -1], [2, 0]]) == "wins: must hold game counts >= 0 (got -1.0)"
+    assert refusal([[0, np.nan], [2, 0]]).startswith("wins: must hold game counts >= 0")
+    assert refusal([[0, 1], [1, 0]], ["a"]) == "players: needs 2 names (got 1)"
+    assert refusal([[0, 5], [0, 0]], ["a", "b"]) == (
+        "wins: the strengths are not defined: some player never lost (or never won) against "
+        "the rest (got ['a', 'b'])")  # fmt: skip
+
+
+def test_players_must_reach_each_other_both_ways():
+    edge = np.array([[False, False, True], [True, False, False], [True, False, False]])
+    assert not ratings._strongly_connected(edge)  # nobody beats player 1
+    ring = np.array([[False, True, False], [False, False, True], [True, False, False]])
+    assert ratings._strongly_connected(ring)
