@@ -342,8 +342,8 @@ def importance(
     scale = 1.0 if method == "sobol" else float(np.nanmax(v))
     matters_mask = lo[:-1] > threshold * scale
     # a knob with no estimate (NaN) ranks after every number, however negative (a noisy Sobol
-    # total can be)
-    order = np.argsort(-np.where(np.isnan(v[:-1]), -np.inf, v[:-1]), kind="stable")
+    # total can be): numpy sorts NaN last
+    order = np.argsort(-v[:-1], kind="stable")
     rank = np.empty(len(ks), dtype=int)
     rank[order] = np.arange(1, len(ks) + 1)
     tier = _tiers(order, boot[:, :-1])
