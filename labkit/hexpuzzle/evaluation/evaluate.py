@@ -97,7 +97,7 @@ def _gap(value: float | None, span: tuple[int, int]) -> float:
 
 
 def _check_targets(targets: Sequence[dict]) -> list[dict]:
-    if isinstance(targets, dict) or not isinstance(targets, Sequence) or not targets:
+    if isinstance(targets, (dict, str, bytes)) or not isinstance(targets, Sequence) or not targets:
         raise ArgumentError("must be a non-empty list of dicts with a 'score'", argument="targets",
                             value=targets)  # fmt: skip
     out = []

@@ -353,3 +353,27 @@ def test_the_summary_units_and_the_interval_across_seeds():
 def test_one_seed_says_so_in_the_text():
     text = str(ev.GeneratorReport(_rows([0]), name="g", budget=1))
     assert text.count("(one seed)") == len(ev.FIGURES)
+
+
+def test_targets_are_refused_naming_the_target_and_the_rule():
+    def refusal(targets):
+        with pytest.raises(ArgumentError) as exc:
+            ev._check_targets(targets)
+        return str(exc.value)
+
+    lst = "targets: must be a non-empty list of dicts with a 'score' (got {})"
+    assert refusal({"score": 50}) == lst.format({"score": 50})
+    assert refusal([]) == lst.format([])
+    assert refusal("50") == lst.format("'50'")
+    assert refusal([{"score": 50, "colour": 1}]) == (
+        "targets[0]: needs a 'score' and only the controls rotations, tiles, radius "
+        "(got {'score': 50, 'colour': 1})")  # fmt: skip
+    assert refusal([{"score": 50}, {"score": 50, "radius": 9}]) == (
+        "targets[1]: radius: must be 2-3 or a (lo, hi) pair within 2-3 "
+        "(got {'score': 50, 'radius': 9})")  # fmt: skip
+    assert ev._check_targets([{"score": 50, "radius": (2, 3)}]) == [{"score": 50, "radius": (2, 3)}]
+
+
+def test_the_cpu_time_is_the_generators_own(run):
+    r = ev.evaluate_generator(run.generator([50, 50]), [{"score": 50}], n=2, seeds=[0], budget=5)
+    assert ((r.table["cpu_s"] >= 0) & (r.table["cpu_s"] < 1.0)).all()  # a stand-in: no work
