@@ -66,7 +66,7 @@ def bradley_terry(wins: Any, players: Sequence[str] | None = None, *, tol: float
     import choix
     import pandas as pd
 
-    w = np.asarray(wins, dtype=float)
+    w = np.array(wins, dtype=float)  # a copy: the caller's matrix keeps its diagonal
     if w.ndim != 2 or w.shape[0] != w.shape[1] or w.shape[0] < 2:
         raise ArgumentError("must be a square matrix of at least 2 players", argument="wins",
                             value=w.shape)  # fmt: skip

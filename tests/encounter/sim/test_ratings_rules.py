@@ -256,3 +256,39 @@ def test_players_must_reach_each_other_both_ways():
     assert not ratings._strongly_connected(edge)  # nobody beats player 1
     ring = np.array([[False, True, False], [False, False, True], [True, False, False]])
     assert ratings._strongly_connected(ring)
+
+
+def test_a_pairings_intervals_are_400_resamples_from_its_own_stream(sweeps):
+    # 200 games: fine enough that the resample count and the stream show in the intervals
+    gen = np.random.default_rng(0)
+    who = [[N, M, None][i] for i in gen.choice(3, 200, p=[0.5, 0.35, 0.15])]
+    GAMES[0] = frame({0: [N, M], 1: who})
+    p = ratings.round_robin(seeds=range(200), npc=["s", "h"], monster=["x"])["pairings"]
+    m = game_measures(sorted_games(GAMES[0], 1))
+    t = paired_table(m, m, metrics=["npc_win", "monster_win", "balance"], bootstrap=400,
+                     rng=1).set_index("metric")  # fmt: skip
+    for col, metric in (("npc_win", "npc_win"), ("balance", "balance")):
+        got = (p.loc[1, f"{col}_lo"], p.loc[1, f"{col}_hi"])
+        assert got == (t.loc[metric, "a_lo"], t.loc[metric, "a_hi"])
+
+
+def test_the_decided_share_of_an_even_pairing_and_of_one_decided_game(sweeps):
+    GAMES[0] = frame({0: [N, M, N, M], 1: [None, None, N]})
+    p = ratings.round_robin(seeds=range(4), npc=["s", "h"], monster=["x"])["pairings"]
+    lo, hi = wilson_interval(2, 4)
+    assert (p.loc[0, "npc_share_of_decided"], p.loc[0, "decided_lo"]) == (0.5, float(lo))
+    assert p.loc[0, "decided_hi"] == float(hi)
+    assert p.loc[1, "npc_share_of_decided"] == 1.0  # one decided game, won by the NPC
+
+
+def test_a_knob_one_entry_leaves_out_keeps_the_bases_value(sweeps):
+    GAMES[0] = frame({0: [N, M], 1: [M, N]})
+    base = SimulationSettings(balance={LIFE: 7})
+    ratings.round_robin(base, seeds=range(2), npc=["s", ("h", {LIFE: 3})], monster=["x"])
+    assert [pt[LIFE] for pt in sweeps[0]["points"]] == [7, 3]
+
+
+def test_bradley_terry_leaves_the_callers_matrix_alone():
+    wins = np.array([[4.0, 30, 40], [20, 0, 30], [10, 20, 0]])
+    ratings.bradley_terry(wins)
+    assert wins[0, 0] == 4.0
