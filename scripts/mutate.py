@@ -315,6 +315,13 @@ def fence_warmup_examples(source: str) -> str:
 SKIP = shutil.ignore_patterns("__pycache__", "*.nbi", "*.nbc", ".hypothesis")
 
 
+def mirror_selection(name: str) -> list[str]:
+    """What judges a mutant of ``name``: its mirror tests, and its own doctests unless the
+    module is in NO_DOCTESTS."""
+    module, tests, _ = MODULES[name]
+    return tests if name in NO_DOCTESTS else [*tests, module]
+
+
 def prepare(name: str) -> Path:
     module, tests, jit_off = MODULES[name]
     missing = [t for t in [module, *tests] if not (ROOT / t).exists()]
@@ -335,7 +342,7 @@ def prepare(name: str) -> Path:
         target = work / module
         source = undecorate_kernels(target.read_text(encoding="utf-8"))
         target.write_text(fence_warmup_examples(source), "utf-8")
-    selection = tests if name in NO_DOCTESTS else [*tests, module]
+    selection = mirror_selection(name)
     text = (ROOT / "pyproject.toml").read_text(encoding="utf-8")
     text = text.split("\n[tool.mutmut]")[0]
     text += (
@@ -461,7 +468,7 @@ def compiled(name: str, sample: int | None = None, seed: int = 0) -> None:
     env = dict(os.environ)
     env.pop("LABKIT_DISABLE_JIT", None)
     env.update(PYTHONPATH=str(work), MPLBACKEND="Agg", HYPOTHESIS_PROFILE="mutate")
-    selection = tests if name in NO_DOCTESTS else [*tests, module]
+    selection = mirror_selection(name)
     pytest = [sys.executable, "-m", "pytest", *selection, "-p", "no:cacheprovider", "-q", "-x",
               "-k", ONLY_ORIGINAL_DOCTESTS]  # fmt: skip
 
