@@ -173,6 +173,28 @@ def test_searches_draw_recipes_inside_the_constraints():
     assert (wanted.rotations, wanted.tiles, wanted.radii) == ((2, 2), (7, 7), (2,))
 
 
+def test_the_spare_steps_are_drawn_uniformly_from_none_to_two_fifths_of_the_tiles(monkeypatch):
+    # the module's rule: recipes drawn uniformly inside the constraints; the spare steps of a
+    # recipe run from 0 to ceil(0.4 * tiles), each as likely as the others
+    asked = []
+    monkeypatch.setattr(baselines, "generate", lambda rng, **kw: asked.append(kw))
+    search = baselines._Search({"score": 50, "tiles": (5, 9), "radius": 3}, 10)
+    rng = make_rng(7)
+    for _ in range(3000):
+        search.random_level(rng)
+    by_tiles: dict[int, list[int]] = {}
+    for kw in asked:
+        by_tiles.setdefault(kw["tiles"], []).append(kw["slack"])
+        assert 0 <= kw["straight"] < 0.8 and kw["attempts"] == 8 and kw["radius"] == 3
+    assert sorted(by_tiles) == [5, 6, 7, 8, 9]
+    for tiles, slacks in by_tiles.items():
+        top = math.ceil(0.4 * tiles)  # 2, 3, 3, 4, 4
+        counts = np.bincount(slacks, minlength=top + 1)
+        assert len(counts) == top + 1, (tiles, counts)
+        expected = len(slacks) / (top + 1)
+        assert np.all(np.abs(counts - expected) < 5 * np.sqrt(expected)), (tiles, counts)
+
+
 def test_the_fittest_is_the_first_of_the_fittest_whatever_the_fitness(monkeypatch):
     # a fitness below 1 for every level, all alike: the first level judged is kept
     judged = []
