@@ -221,6 +221,18 @@ _IMPORTANCE = [E + "sim/test_importance_rules.py", E + "sim/test_importance.py"]
 _TUNE_MANY = [E + "sim/test_tune_many_rules.py", E + "sim/test_tune_many.py"]
 _RATINGS = [E + "sim/test_ratings_rules.py", E + "sim/test_ratings.py"]
 _EVALUATE = [H + "evaluation/test_evaluate_rules.py", H + "evaluation/test_evaluate.py"]
+# Wave 3's smaller parts of multi-target tuning, importance and the funnel: each module's own
+# tests, then the rules of the module that uses it.
+_REFINE = [E + "sim/test_tune_refine.py", E + "sim/test_tune_many_rules.py"]
+_KNOBS = [
+    E + "sim/test_knobs.py",
+    E + "sim/test_tune_many_rules.py",
+    E + "sim/test_importance_rules.py",
+]
+_TARGETS = [E + "sim/test_targets.py", E + "sim/test_tune_many_rules.py"]
+_ESTIMATORS = [E + "sim/test_importance_estimators.py", E + "sim/test_importance_rules.py"]
+_PARTS = [E + "sim/test_importance_parts.py", *_IMPORTANCE]
+_REPORT = [H + "playthrough/test_report.py", H + "playthrough/test_simulate.py"]
 WAVES: list[tuple[str, str, list[str]]] = [
     ("mapturn-cache", "labkit/mapturn/cache.py", [M + "test_cache.py", M + "test_tick_order.py"]),
     ("hex-curve", "labkit/hexpuzzle/solving/curve.py", _CURVE),
@@ -252,6 +264,12 @@ WAVES: list[tuple[str, str, list[str]]] = [
     ("hex-evaluation", V + "evaluate.py", _EVALUATE),
     ("hex-evaluation-measures", V + "measures.py", [H + "evaluation/test_measures.py"]),
     ("hex-evaluation-baselines", V + "baselines.py", [H + "evaluation/test_baselines.py"]),
+    ("encounter-tune-refine", S + "tune_refine.py", _REFINE),
+    ("encounter-knobs", S + "knobs.py", _KNOBS),
+    ("encounter-targets", S + "targets.py", _TARGETS),
+    ("encounter-importance-estimators", S + "importance_estimators.py", _ESTIMATORS),
+    ("encounter-importance-parts", S + "importance_parts.py", _PARTS),
+    ("funnel-report", P + "report.py", _REPORT),
 ]  # fmt: skip
 for _name, _file, _tests in WAVES:
     MODULES[_name] = (_file, _tests, _file.endswith("_kernels.py"))
