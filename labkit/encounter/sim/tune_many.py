@@ -53,6 +53,7 @@ from labkit import ArgumentError
 from labkit.encounter.sim.knobs import (
     GAME_OUTCOMES,
     OUTCOME_WORDS,
+    RATES,
     GamePlayer,
     Knob,
     Response,
@@ -118,8 +119,8 @@ class TunedMany:
         parts = []
         for t in self.targets:
             est, lo, hi = row[f"est:{t.name}"], row[f"lo:{t.name}"], row[f"hi:{t.name}"]
-            fmt = (lambda v: f"{100 * v:.1f} %") if t.outcome in _RATES else (lambda v: f"{v:.1f}")
-            said, unit = OUTCOME_WORDS.get(t.outcome, (t.outcome, ""))  # designer words
+            fmt = (lambda v: f"{100 * v:.1f} %") if t.outcome in RATES else (lambda v: f"{v:.1f}")
+            said, unit = OUTCOME_WORDS[t.outcome]  # designer words (every outcome has them)
             unit = f" {unit}" if unit else ""
             parts.append(f"{said} {fmt(est)} [{fmt(lo)}, {fmt(hi)}]{unit} "
                          f"{'met' if row[f'met:{t.name}'] else 'NOT met'}")  # fmt: skip
@@ -143,9 +144,6 @@ class TunedMany:
 
     def __repr__(self) -> str:
         return f"TunedMany({self.summary()})"
-
-
-_RATES = ("npc_win", "monster_win", "step_limit", "mutual_death")
 
 
 def pareto_front(misses: np.ndarray) -> np.ndarray:

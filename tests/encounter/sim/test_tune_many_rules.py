@@ -378,8 +378,12 @@ def test_the_summary_in_designer_words():
         "target on fresh seeds (2000 fresh games: the NPC side wins 51.2 % [49.0 %, 53.4 %] "
         "met; a game lasts 61.2 [58.0, 64.5] steps NOT met; 5000 games in all)."
     )
-    assert "is the closest found; not every target holds on fresh seeds" in made_up(
-        met=False).summary()  # fmt: skip
+    closest = made_up(met=False).summary()
+    assert closest.endswith(
+        "x = 0.125 is the closest found; not every target holds on fresh seeds (2000 fresh "
+        "games: the NPC side wins 51.2 % [49.0 %, 53.4 %] met; a game lasts 61.2 [58.0, 64.5] "
+        "steps NOT met; 5000 games in all)."
+    )
     assert made_up(best=False).summary() == (
         "Targets: the NPC side wins 45–55 % of games; a game lasts 40–60 steps on average. 7 "
         "trials on 400 paired seeds; no candidate to re-check."
@@ -394,3 +398,167 @@ def test_the_summary_in_designer_words():
     assert repr(t) == f"TunedMany({t.summary()})"
     assert t.patch() == {"/characters/monster/life": 4, "x": 0.125}
     assert made_up(best=False).patch() == {}
+
+
+# -- defaults, the base and the study folder (issue 32: each was free to change) ----------------
+
+
+class Bar:
+    made: list = []
+
+    def __init__(self, total, desc, unit):
+        self.args, self.updates = (total, desc, unit), []
+        Bar.made.append(self)
+
+    def update(self, k):
+        self.updates.append(k)
+
+    def close(self):
+        pass
+
+
+def test_the_defaults(monkeypatch):
+    # the documented defaults: 300 trials asked 4 at a time on the search seeds 0..399, up to 5
+    # candidates re-checked on the next 2000 seeds, a progress bar, the sampler seeded by rng=0
+    import tqdm.auto
+
+    Bar.made = []
+    monkeypatch.setattr(tqdm.auto, "tqdm", Bar)
+    spy = Spy()
+    t = tune_many(None, KNOBS, ["steps<=1000"], response=spy)  # every trial meets it
+    (bar,) = Bar.made
+    assert bar.args == (300, "tune_many", "trial") and bar.updates == [0] + [4] * 75
+    assert len(t.trials) == 300 and (t.search_games, t.fresh_games) == (400, 2000)
+    assert all(s == list(range(400)) for _, s in spy.calls[:300])
+    rechecks = spy.calls[300:]
+    assert len(rechecks) == 5 == len(t.checked) and t.refined is None
+    assert all(s == list(range(400, 2400)) for _, s in rechecks)
+    again = tune_many(None, KNOBS, ["steps<=1000"], response=Spy(), rng=0, progress=False)
+    assert again.trials["b"].tolist() == t.trials["b"].tolist()
+
+
+def test_knobs_are_checked_against_the_base_unless_a_response_plays_the_games():
+    from labkit.encounter import SimulationSettings
+
+    spy = Spy()
+    with pytest.raises(ArgumentError, match=r"^knobs\['b'\]: not a settings field \(npcs, "):
+        tune_many(SimulationSettings(), KNOBS, ["steps=40:60"], budget=2, games=2, fresh=2,
+                  progress=False)  # fmt: skip
+    # with a response the base is ignored: a knob that is no settings field is fine
+    t = tune_many(SimulationSettings(), KNOBS, ["steps=40:60"], budget=2, games=2, fresh=2,
+                  response=spy, progress=False)  # fmt: skip
+    assert len(t.trials) == 2 and spy.calls
+
+
+def test_the_study_folder_holds_its_manifest_and_a_named_study(tmp_path, monkeypatch):
+    import json
+
+    import optuna
+    from optuna.storages import JournalStorage
+    from optuna.storages.journal import JournalFileBackend
+
+    from labkit.encounter.sim.sweep import SweepError
+
+    made = {}
+    real_tpe, real_nsga, real_create = (
+        optuna.samplers.TPESampler,
+        optuna.samplers.NSGAIISampler,
+        optuna.create_study,
+    )
+
+    def sampler(real):
+        def make(**kw):
+            made["sampler"] = real(**kw)
+            return made["sampler"]
+
+        return make
+
+    def create(**kw):
+        made["study"] = kw
+        return real_create(**kw)
+
+    monkeypatch.setattr(optuna.samplers, "TPESampler", sampler(real_tpe))
+    monkeypatch.setattr(optuna.samplers, "NSGAIISampler", sampler(real_nsga))
+    monkeypatch.setattr(optuna, "create_study", create)
+    two = ["steps=40:60", "npc_win>=0.2"]
+    run(targets=two, sampler="nsga2", knobs={"a": (0, 9), "b": (0, 30)}, out=tmp_path)
+    kw = made["study"]
+    assert kw["sampler"] is made["sampler"] and kw["directions"] == ["minimize", "minimize"]
+    assert kw["study_name"] == "tune_many" and kw["load_if_exists"] is True
+    manifest = json.loads((tmp_path / "tune_many.json").read_text())
+    assert manifest["format"] == "labkit.tune_many" and manifest["targets"] == [
+        parse_target(x).to_text() for x in two
+    ]
+    # the journal is an Optuna study anyone can open by its name
+    storage = JournalStorage(JournalFileBackend(str(tmp_path / "study.journal")))
+    assert len(optuna.load_study(study_name="tune_many", storage=storage).trials) == 8
+    with pytest.raises(SweepError) as info:
+        run(targets=["steps=40:61", "npc_win>=0.2"], sampler="nsga2",
+            knobs={"a": (0, 9), "b": (0, 30)}, out=tmp_path)  # fmt: skip
+    assert str(info.value).startswith(
+        f"/targets: {tmp_path} holds a different tune (targets differs); resume it with the "
+        "same call or use a new directory"
+    )
+
+
+def test_a_resumed_study_counts_its_feasible_trials_toward_enough(tmp_path):
+    run(budget=8, targets=["steps<=1000"], out=tmp_path)  # all 8 trials meet it
+    # 8 of 12 wanted are there: one more batch of 4, not 12 more trials
+    assert len(run(budget=40, targets=["steps<=1000"], enough=12, out=tmp_path).trials) == 12
+    # enough already there: nothing more is asked
+    assert len(run(budget=40, targets=["steps<=1000"], enough=12, out=tmp_path).trials) == 12
+
+
+def test_real_games_go_to_the_callers_executor_under_one_bar_and_the_base_is_recorded(
+    tmp_path, monkeypatch
+):
+    import json
+    from concurrent.futures import ThreadPoolExecutor
+
+    import tqdm.auto
+
+    from labkit.encounter import SimulationSettings
+
+    class Counting(ThreadPoolExecutor):
+        submitted = 0
+
+        def submit(self, *args, **kw):
+            Counting.submitted += 1
+            return super().submit(*args, **kw)
+
+    Bar.made = []
+    monkeypatch.setattr(tqdm.auto, "tqdm", Bar)
+    base = SimulationSettings(max_steps=40)
+    knobs = {"/characters/monster/life": (2, 9)}
+    with Counting(1) as pool:
+        t = tune_many(base, knobs, ["npc_win>=0.0"], budget=2, games=2, fresh=2, recheck=1,
+                      batch=2, executor=pool, out=tmp_path / "real")  # fmt: skip
+    assert Counting.submitted > 0 and t.games > 0
+    (bar,) = Bar.made  # the tune's own bar; the games' batches draw none
+    assert bar.args[1] == "tune_many"
+    manifest = json.loads((tmp_path / "real" / "tune_many.json").read_text())
+    assert set(manifest) == {"format", "version", "knobs", "targets", "search_seeds", "sampler",
+                             "base"}  # fmt: skip
+    assert manifest["base"] == json.loads(json.dumps(base.to_dict()))
+    assert manifest["knobs"] == {"/characters/monster/life": [2, 9]}
+    assert manifest["search_seeds"] == [0, 1] and manifest["sampler"] == "tpe"
+    # with a response the base plays no part and is not recorded
+    tune_many(base, {"b": (0, 30)}, ["steps=40:60"], budget=2, games=2, fresh=2, response=Spy(),
+              progress=False, out=tmp_path / "made-up")  # fmt: skip
+    assert json.loads((tmp_path / "made-up" / "tune_many.json").read_text())["base"] is None
+
+
+def test_the_plot_draws_the_trials_on_the_axes_given_in_the_style_given():
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    from matplotlib.colors import to_rgba
+
+    t = run(budget=8, knobs={"a": (0, 9), "b": (0, 30)}, targets=["steps=40:60", "npc_win>=0.2"])
+    fig, ax = plt.subplots()
+    art = t.plot(ax=ax, colour="#123456")
+    assert art["ax"] is ax and len(art["trials"].get_offsets()) == 8
+    assert art["trials"].get_facecolors()[0].tolist() == list(to_rgba("#123456"))
+    assert ax.get_xlabel() == "miss: a game lasts 40–60 steps on average"
+    plt.close(fig)
