@@ -409,11 +409,16 @@ def tune(
             own.shutdown()
 
 
-def _result(parameter, target, metric, s, integer, where, reachable, pd, bootstrap=0) -> Tuned:
-    curve = pd.DataFrame(
+def _curve(s: _Search, pd: Any) -> Any:
+    """Every point played: its games, rate and 95 % Wilson interval, by value."""
+    return pd.DataFrame(
         [(v, s.y[v].size, s.rate(v), *map(float, wilson_interval(int(s.y[v].sum()), s.y[v].size)))
          for v in sorted(s.y)], columns=["value", "n", "rate", "lo", "hi"],
     )  # fmt: skip
+
+
+def _result(parameter, target, metric, s, integer, where, reachable, pd, bootstrap=0) -> Tuned:
+    curve = _curve(s, pd)
     if not reachable:
         return Tuned(parameter, target, metric, float(where), (math.nan, math.nan), math.nan,
                      False, (float(where), s.rate(where)), curve, s.games, integer)  # fmt: skip
@@ -447,10 +452,7 @@ def _result(parameter, target, metric, s, integer, where, reachable, pd, bootstr
     else:  # neither neighbour could be played within the budget: the nearer one
         value = float(whole["value"].iloc[int(root - whole["value"].iloc[0] > 0.5)])
     ci = (float(hit["value"].min()), float(hit["value"].max())) if len(hit) else (math.nan,) * 2
-    curve = pd.DataFrame(
-        [(v, s.y[v].size, s.rate(v), *map(float, wilson_interval(int(s.y[v].sum()), s.y[v].size)))
-         for v in sorted(s.y)], columns=["value", "n", "rate", "lo", "hi"],
-    )  # fmt: skip
+    curve = _curve(s, pd)  # again: the neighbours may have played new points
     return Tuned(parameter, target, metric, value, ci, float(root), True,
                  (float(closest), s.rate(closest)), curve, s.games, integer, fit, root_ci,
                  whole, bool(len(hit)))  # fmt: skip

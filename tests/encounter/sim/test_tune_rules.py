@@ -776,3 +776,43 @@ def test_a_neighbour_played_on_one_game_is_measured():
     t = tm._result("/x", 0.8, "npc_win", s, True, (16, 24), True, pd, 5)
     assert t.root == pytest.approx(17.6) and r.calls == [(17, [0])]
     assert t.whole["n"].tolist() == [1, 0] and not t.hits and t.value == 17.0
+
+
+def test_a_point_without_weight_drops_out_and_the_points_after_it_still_count():
+    short = {1.0: np.array([1, 1]), 3.0: np.array([0, 0, 0, 0]), 5.0: np.array([1, 1, 1, 1])}
+    # 1.0 played 2 seeds, both weighted 0: the line runs through 3.0 (rate 0) and 5.0 (rate 1)
+    assert tm._fit([1.0, 3.0, 5.0], short, np.array([0.0, 0, 1, 1])) == (-1.5, 0.5)
+
+
+def test_ends_that_tie_are_read_as_falling_until_their_seeds_tell_them_apart():
+    # both ends win 5 of their first 10 seeds (a tie, both holding 0.5); every point inside
+    # wins every game, so the midpoint 32 lies above the target at once (no doubling). Read as
+    # falling, the crossing lies above 32: the next midpoint is 48, then 56 (not 16, 8).
+    r = Recorder(lambda v, s: 0 < v < 64 or SEEDS.index(s) < 5)
+    tune(None, "/x", 0.5, bounds=(0.0, 64.0), seeds=SEEDS, start=10, budget=400, bootstrap=5,
+         response=r, progress=False)  # fmt: skip
+    assert [v for v, _ in r.calls][:5] == [0.0, 64.0, 32.0, 48.0, 56.0]
+
+
+@pytest.mark.parametrize("bounds", [(0.0, 64.0), (0, 64)])
+def test_a_flat_line_off_the_target_crosses_it_nowhere(bounds):
+    # every point wins the even seeds: rate 0.5 everywhere, and 0.45 lies inside each point's
+    # interval (reachable), but the flat line through them never reaches 0.45
+    r = Recorder(lambda v, s: s % 2 == 0)
+    t = tune(None, "/x", 0.45, bounds=bounds, seeds=list(range(40)), start=10, budget=1000,
+             bootstrap=5, response=r, progress=False)  # fmt: skip
+    assert t.reachable and t.fit == (0.5, 0.0)
+    assert all(math.isnan(v) for v in (t.value, t.root, *t.ci, *t.root_ci))
+
+
+def test_resamples_whose_line_is_flat_or_undefined_give_no_root(monkeypatch):
+    # the first fit is the line's own (rate = 0.1 v, root 5 for the target 0.5); of four
+    # resamples one has no line (too few points with weight) and one a flat line: the
+    # interval is the percentiles of the other two roots, 5 and 4, alone
+    fits = iter([(0.0, 0.1), (math.nan, math.nan), (0.1, 0.0), (0.0, 0.1), (0.1, 0.1)])
+    monkeypatch.setattr(tm, "_fit", lambda points, y, w: next(fits))
+    s = tm._Search(lambda v, k: pytest.fail("nothing more is played"), np.arange(10), 100, None)
+    s.y = {0.0: np.zeros(10, bool), 10.0: np.ones(10, bool)}
+    t = tm._result("/x", 0.5, "npc_win", s, False, (0.0, 10.0), True, pd, 4)
+    assert t.root == 5.0
+    assert t.root_ci == pytest.approx(tuple(np.percentile([5.0, 4.0], [2.5, 97.5])))
