@@ -391,7 +391,8 @@ def _trial_table(study: Any, ks: list[Knob], ts: list[Target], optuna: Any) -> A
         rec["score"] = _score(ts, {t.outcome: rec[f"est:{t.name}"] for t in ts})[0]
         rows.append(rec)
     frame = pd.DataFrame(rows)
-    misses = frame[[f"miss:{t.name}" for t in ts]].to_numpy() / [t.scale for t in ts]
+    # (dominance does not depend on the targets' scales: the misses are compared as they are)
+    misses = frame[[f"miss:{t.name}" for t in ts]].to_numpy()
     frame["feasible"] = (misses == 0).all(axis=1)
     frame["front"] = pareto_front(misses)
     for k in ks:

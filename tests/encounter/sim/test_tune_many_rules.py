@@ -10,6 +10,7 @@ import pandas as pd
 import pytest
 
 from labkit import ArgumentError
+from labkit.encounter.rules.combat import wilson_interval
 from labkit.encounter.sim import tune_many as tmm
 from labkit.encounter.sim.knobs import GAME_OUTCOMES, Knob
 from labkit.encounter.sim.targets import Target, parse_target
@@ -171,6 +172,8 @@ def test_judge_gives_estimates_intervals_and_verdicts():
     assert rec["hi:steps"] == pytest.approx(50 + 1.96 * sd / 2)
     assert rec["miss:steps"] == 0.0 and rec["met:steps"] is True
     assert rec["est:npc_win"] == 0.75 and rec["met:npc_win"] is True
+    # a rate's interval is Wilson's (a length's the normal one above)
+    assert (rec["lo:npc_win"], rec["hi:npc_win"]) == pytest.approx(wilson_interval(3, 4))
     # met on both, sure on steps (its whole interval lies in 40-60) but not on the win rate
     # (Wilson's low end for 3 of 4 is 0.30)
     assert rec["met"] is True and rec["sure"] is False
@@ -204,7 +207,7 @@ def test_recheck_replays_distinct_candidates_on_the_fresh_seeds():
     ks = [Knob("b", 0, 30, True)]
     ts = [Target("steps", 40, 60)]
     trials = pd.DataFrame({"trial": [0, 1, 2, 3, 4, 5], "b": [10, 10, 11, 12, 30, 9],
-                           "est:steps": [50.0, 50.0, 50.0000001, 52.0, 150.0, 45.0],
+                           "est:steps": [50.0, 49.0, 50.0000001, 52.0, 150.0, 45.0],
                            "score": [-0.8, -0.8, -0.8, -0.6, 9.0, -0.5],
                            "feasible": [True, True, True, True, False, True],
                            "front": [True, True, True, True, True, True]})  # fmt: skip
@@ -217,7 +220,8 @@ def test_recheck_replays_distinct_candidates_on_the_fresh_seeds():
 
     fresh = np.array([7, 8])
     checked, best, met = tmm._recheck(trials, ks, ts, Player(), fresh, 2, pd)
-    # feasible ones by score then trial; b = 10 twice is one candidate, and trial 2's estimate
+    # feasible ones by score then trial; b = 10 twice is one candidate (whatever a noisy
+    # response measured the second time), and trial 2's estimate
     # equals trial 0's to 6 decimals: one candidate; the best two are trials 0 and 3
     assert played == [([{"b": 10}, {"b": 12}], [[7, 8], [7, 8]])]
     assert checked["trial"].tolist() == [0, 3] and checked["stage"].tolist() == ["recheck"] * 2
@@ -348,6 +352,7 @@ def test_refinement_when_no_candidate_holds(monkeypatch):
     assert seen["centre"]["trial"] == rechecked.sort_values(["score", "trial"]).iloc[0]["trial"]
     assert t.checked["stage"].tolist()[-1] == "confirm" and t.best["trial"] == 99
     assert t.best["b"] == 10 and t.met is False and t.refined["trial"].tolist() == [98]
+    assert t.checked.index.tolist() == list(range(len(t.checked)))  # one table, numbered anew
     assert spy.calls[-1] == ({"b": 10}, list(range(30, 50)))
     # no refinement when a candidate holds
     seen.clear()
