@@ -111,9 +111,10 @@ def refine(
         todo = [p for p in near if key(p) not in seen][: budget - len(rows)]
         if todo:
             play(todo, step)
-        scored = [(seen[key(p)], i, p) for i, p in enumerate(near) if key(p) in seen]
-        best = min(scored, default=None, key=lambda t: (t[0], t[1]))
-        if best is not None and best[0] < seen[key(here)]:
+        # never empty: a range is wider than a step's clamp, and a batch holds at least one
+        # point; on equal scores the earlier neighbour (i) wins, and no two share an i
+        best = min((seen[key(p)], i, p) for i, p in enumerate(near) if key(p) in seen)
+        if best[0] < seen[key(here)]:
             here = dict(best[2])  # a better neighbour: move, the same step
         else:
             smaller = _smaller(knobs, steps)

@@ -189,3 +189,26 @@ def test_a_refinement_nothing_confirms_is_not_met():
     assert (confirm["est:npc_win"] == 0.0).all()
     assert not t.met
     assert t.best["trial"] in set(confirm["trial"])  # the closest confirmed, not a re-check
+
+
+def test_steps_are_fractions_of_the_range_wherever_the_range_lies():
+    # ranges that do not start at 0: an eighth of high - low, not of high + low
+    assert first_steps([Knob("c", 10, 42, True), Knob("d", 2.0, 10.0, False)]) == {
+        "c": 4,
+        "d": 1.0,
+    }
+
+
+def test_a_step_halves_whole_for_a_whole_knob_down_to_a_64th_of_the_range():
+    from labkit.encounter.sim.tune_refine import _smaller
+
+    got = _smaller([B], {"b": 3})  # 3 // 2 = 1, whole
+    assert got == {"b": 1} and type(got["b"]) is int
+    assert _smaller([B], {"b": 1}) is None  # round(30 / 64) = 0: the floor is 1
+    d = Knob("d", 2.0, 10.0, False)  # floor (10 - 2) / 64 = 0.125
+    assert _smaller([d], {"d": 0.125}) is None
+    assert _smaller([d], {"d": 0.13}) == {"d": 0.065}
+    w = Knob("w", 64, 160, True)  # floor round(96 / 64) = round(1.5) = 2
+    assert _smaller([w], {"w": 2}) is None and _smaller([w], {"w": 3}) == {"w": 1}
+    # halved while any knob is above its floor, each knob by its own rule
+    assert _smaller([B, d], {"b": 1, "d": 0.5}) == {"b": 1, "d": 0.25}
