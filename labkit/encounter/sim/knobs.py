@@ -145,7 +145,7 @@ def knob_list(base: Any, knobs: Mapping[str, Any]) -> list[Knob]:
             try:
                 design(base, {name: [lo, hi]})
             except ArgumentError as exc:  # say "knobs", as the caller wrote it
-                msg = str(exc).split(": ", 1)[1] if ": " in str(exc) else str(exc)
+                msg = str(exc).split(": ", 1)[1]  # "grid[...]: reason": an error names its argument
                 raise ArgumentError(msg, argument=f"knobs[{name!r}]") from None
         out.append(Knob(str(name), lo, hi, integer))
     return out

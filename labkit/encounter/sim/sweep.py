@@ -95,7 +95,9 @@ def _check_parameter(base: SimulationSettings, name: Any, value: Any) -> Simulat
             return base.replace(balance={**base.balance, name: value})
         return base.replace(**{name: value})
     except (LabkitError, TypeError) as exc:
-        raise ArgumentError(f"bad value: {exc}", argument=f"grid[{name!r}]", value=value) from None
+        text, got = str(exc), f" (got {value!r})"
+        text = text[: -len(got)] if text.endswith(got) else text  # the value is said once, last
+        raise ArgumentError(f"bad value: {text}", argument=f"grid[{name!r}]", value=value) from None
 
 
 def point_settings(base: SimulationSettings, point: Mapping[str, Any]) -> SimulationSettings:

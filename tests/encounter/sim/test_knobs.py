@@ -119,3 +119,93 @@ def test_the_same_point_and_seed_is_played_once():
         assert (b[:, GAME_OUTCOMES.index("step_limit")] == 1).all()  # 5 steps end no game
         p.play([{"max_steps": 5}], [np.arange(4)])
         assert p.games == 4  # nothing new to play
+
+
+def _message(call, *args):
+    with pytest.raises(ArgumentError) as err:
+        call(*args)
+    return str(err.value)
+
+
+def test_each_refusal_says_what_is_wrong_and_with_what_value():
+    # the whole line a designer reads: where, what, and the value given
+    assert _message(knob_list, None, {}) == (
+        "knobs: must map knob names to (low, high) ranges (got {})"
+    )
+    assert _message(knob_list, None, [("npcs", (1, 3))]) == (
+        "knobs: must map knob names to (low, high) ranges (got [('npcs', (1, 3))])"
+    )
+    assert _message(knob_list, None, {"npcs": 3}) == "knobs['npcs']: must be (low, high) (got 3)"
+    assert _message(knob_list, None, {"npcs": (1, float("nan"))}) == (
+        "knobs['npcs']: the ends must be finite numbers (got (1, nan))"
+    )
+    assert _message(knob_list, None, {"npcs": [3, 3]}) == (
+        "knobs['npcs']: needs low < high (got (3, 3))"  # equal ends are no range
+    )
+
+
+def test_a_base_refusal_keeps_the_sweeps_reason_under_the_knobs_name():
+    # the sweep's own check says "grid[...]: reason"; the knob's line keeps all of the reason,
+    # colons and all, under the name the caller wrote
+    from labkit.encounter.sim.sweep import design
+
+    with pytest.raises(ArgumentError) as sweep:
+        design(SimulationSettings(), {"npcs": [0, 3]})
+    reason = str(sweep.value).split(": ", 1)[1]
+    assert reason == "bad value: /npcs: must be between 1 and 64 (got 0)"
+    assert _message(knob_list, SimulationSettings(), {"npcs": (0, 3)}) == f"knobs['npcs']: {reason}"
+
+
+def test_knob_text_whole_knobs_whole_real_ones_to_three_digits():
+    assert Knob("npcs", 1, 9, True).text(4.0) == "4"
+    assert Knob("/priority/base", 0.0, 1.0, False).text(4) == "4"
+    assert Knob("/priority/base", 0.0, 1.0, False).text(0.123456) == "0.123"
+
+
+def test_the_old_name_of_the_outcome_list_warns_and_is_the_new_one():
+    import labkit.encounter.sim.knobs as knobs
+
+    with pytest.warns(DeprecationWarning, match=r"knobs\.OUTCOMES is renamed.*GAME_OUTCOMES"):
+        assert knobs.OUTCOMES is GAME_OUTCOMES
+    with pytest.raises(AttributeError, match="'labkit.encounter.sim.knobs' has no attribute 'x'"):
+        knobs.x  # noqa: B018
+
+
+def test_a_player_draws_no_bar_by_default_and_owns_a_pool_only_for_real_games(monkeypatch):
+    import labkit.encounter.sim.engine as engine
+
+    seen = {}
+
+    def play_jobs(docs, jobs, sink, *, executor, progress):
+        seen.update(executor=executor, progress=progress, docs=docs, jobs=jobs)
+        sink(None, [(j[0], "", EndReason.STEP_LIMIT, 5, 2, 0) for j in jobs])
+
+    monkeypatch.setattr(engine, "play_jobs", play_jobs)
+    p = GamePlayer(SimulationSettings())
+    assert p._own is not None and p.executor is p._own  # its own pool, shut down by close()
+    (a,) = p.play([{"npcs": 2, "/characters/monster/life": 7}], [np.array([4, 5])])
+    assert seen["progress"] is False and seen["executor"] is p._own
+    (doc,) = seen["docs"]
+    # a settings knob goes into the document, a balance pointer into its balance patch
+    assert doc["npcs"] == 2 and "/characters/monster/life" not in doc
+    assert doc["balance"]["/characters/monster/life"] == 7
+    assert a.shape == (2, len(GAME_OUTCOMES)) and seen["jobs"] == [(0, 0, 4, 4), (1, 0, 5, 5)]
+    p.close()
+    assert p._own is None
+    p.close()  # twice is fine
+    stand_in = GamePlayer(None, response=lambda point, seeds: {"steps": 1.0})
+    assert stand_in._own is None and stand_in.executor is None
+
+
+def test_a_stand_in_response_must_name_known_outcomes_one_value_per_seed():
+    def play(answer):
+        return _message(GamePlayer(None, response=lambda p, s: answer).play, [{}], [np.arange(3)])
+
+    assert play({"wins": 1}) == (
+        "response: unknown outcome, known: npc_win, monster_win, step_limit, mutual_death, "
+        "steps, turns, encounters (got 'wins')"
+    )
+    assert play({"steps": [1.0, 2.0]}) == "response: must give one value per seed (got (2,))"
+    # whole-number answers come back as floats, with NaN for the outcomes not given
+    (a,) = GamePlayer(None, response=lambda p, s: {"steps": s * 2}).play([{}], [np.arange(3)])
+    assert a.dtype == float and a[:, GAME_OUTCOMES.index("steps")].tolist() == [0.0, 2.0, 4.0]

@@ -84,7 +84,7 @@ def test_grid_errors_name_the_key_and_the_value():
         ({3: [1]}, f"{not_field} (got 3)", 3),
         (
             {"npcs": [0]},
-            "grid['npcs']: bad value: /npcs: must be between 1 and 64 (got 0) (got 0)",
+            "grid['npcs']: bad value: /npcs: must be between 1 and 64 (got 0)",
             0,
         ),
         (
