@@ -103,3 +103,57 @@ def test_a_mean_estimate_has_the_normal_interval():
     assert hi - m == pytest.approx(1.96 * sd / 2) and m - lo == pytest.approx(1.96 * sd / 2)
     one = estimate("steps", np.array([42.0]))
     assert one[0] == 42.0 and one[1] == -math.inf and one[2] == math.inf
+
+
+def _said(call, *args):
+    with pytest.raises(ArgumentError) as err:
+        call(*args)
+    return str(err.value)
+
+
+KNOWN = "npc_win, monster_win, step_limit, mutual_death, steps, turns, encounters"
+
+
+def test_each_refusal_is_one_exact_line():
+    assert (
+        _said(parse_target, "wins=0.5") == f"targets: unknown outcome, known: {KNOWN} (got 'wins')"
+    )
+    assert _said(Target, "wins", 0, 1) == f"targets: unknown outcome, known: {KNOWN} (got 'wins')"
+    assert _said(parse_target, "npc_win~0.5") == (
+        "targets: write OUTCOME=VALUE±TOL, OUTCOME=LOW:HIGH or OUTCOME<VALUE (got 'npc_win~0.5')"
+    )
+    assert _said(parse_target, 0.5) == (  # not text at all: the same line, not a TypeError
+        "targets: write OUTCOME=VALUE±TOL, OUTCOME=LOW:HIGH or OUTCOME<VALUE (got 0.5)"
+    )
+    for text in ("steps=50±0", "steps=50±-1", "steps=a:b"):
+        assert _said(parse_target, text) == (
+            f"targets: bad numbers (VALUE±TOL with TOL > 0, or LOW:HIGH) (got {text!r})"
+        )
+    assert _said(Target, "steps", 60, 60) == (  # equal ends are no band
+        "targets: needs a band low < high with at least one finite end (got (60, 60))"
+    )
+    assert _said(Target, "steps") == (
+        "targets: needs a band low < high with at least one finite end (got (-inf, inf))"
+    )
+
+
+def test_slack_is_the_distance_to_the_nearer_end():
+    t = Target("steps", 60, 90)  # scale 15
+    assert (t.slack(85.0), t.slack(89.0), t.slack(61.0)) == (5.0, 1.0, 1.0)
+
+
+def test_the_sentences_of_the_other_rates_and_lengths():
+    said = {
+        "step_limit>=0.1": "at least 10 % of games end at the step limit",
+        "step_limit=0.1:0.2": "10–20 % of games end at the step limit",
+        "mutual_death<=0.05": "fewer than 5 % of games end with both sides dead",
+        "steps>=40": "a game lasts at least 40 steps on average",
+        "turns<=12": "a game lasts at most 12 turns on average",
+        "monster_win=0.2:0.4": "the monster side wins 20–40 % of games",
+    }
+    assert {text: parse_target(text).sentence() for text in said} == said
+
+
+def test_two_games_have_a_normal_interval_one_has_none():
+    m, lo, hi = estimate("steps", np.array([1.0, 3.0]))  # sd sqrt(2), half 1.96 sqrt(2)/sqrt(2)
+    assert (m, lo, hi) == pytest.approx((2.0, 2.0 - 1.96, 2.0 + 1.96))
