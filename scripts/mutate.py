@@ -230,7 +230,11 @@ _KNOBS = [
     E + "sim/test_importance_rules.py",
 ]
 _TARGETS = [E + "sim/test_targets.py", E + "sim/test_tune_many_rules.py"]
-_ESTIMATORS = [E + "sim/test_importance_estimators.py", E + "sim/test_importance_rules.py"]
+_ESTIMATORS = [
+    E + "sim/test_importance_estimators_rules.py",
+    E + "sim/test_importance_estimators.py",
+    E + "sim/test_importance_rules.py",
+]
 _PARTS = [E + "sim/test_importance_parts.py", *_IMPORTANCE]
 _REPORT = [H + "playthrough/test_report.py", H + "playthrough/test_simulate.py"]
 WAVES: list[tuple[str, str, list[str]]] = [

@@ -171,7 +171,8 @@ def _morris(knobs: list[Knob], r: int, p: int, gen: Any, boots: int, play: Any) 
                 continue
             k = knobs[i]
             v0, v1 = k.value(path[step][0][i]), k.value(path[step + 1][0][i])
-            ee[t, i] = diff / ((v1 - v0) / (k.high - k.low)) if v1 != v0 else math.nan
+            # v1 != v0: a step (over half the unit range) is wider than a whole value's cell
+            ee[t, i] = diff / ((v1 - v0) / (k.high - k.low))
 
     def stats(e: np.ndarray) -> np.ndarray:  # (..., r, d+1) -> (3, ..., d+1)
         return np.stack([np.nanmean(np.abs(e), axis=-2), np.nanmean(e, axis=-2),
