@@ -2,7 +2,8 @@
 
 :func:`~labkit.encounter.importance` with ``out=DIR`` plays its evaluations (one evaluation =
 one block of games at one knob setting) ``PART`` at a time and saves each part's mean outcomes
-as ``DIR/part-NNNN.json``. The design and the bootstrap follow from ``rng`` alone, so the same
+as ``DIR/part-CC-NNNN.json`` (``CC`` counts the calls for evaluations, ``NNNN`` the parts of
+one call). The design and the bootstrap follow from ``rng`` alone, so the same
 call again reads the parts it finds, plays only the missing ones and gives the very same table;
 another call on the directory (other knobs, seeds, sizes or base) is a
 :class:`~labkit.encounter.SweepError` naming what differs.
