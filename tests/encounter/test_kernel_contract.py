@@ -117,3 +117,14 @@ def test_sound_maps_have_the_documented_dtypes_and_silence_is_minus_one():
         [Compass.N, Compass.NW, N, N],
         [N, N, N, HERE],
     ]
+
+
+@pytest.mark.parametrize(
+    "level, agility, index",
+    [(0, 9, 0), (0, 5, 0), (0, 4, 0), (1, 4, 1), (3, 3, 4), (4, 1, 7), (4, 0, 8), (5, 0, 8),
+     (9, 0, 8)],
+)  # fmt: skip
+def test_a_chance_reads_the_table_at_level_minus_agility_clamped_to_its_ends(level, agility, index):
+    # the table runs from -4 to +4; a difference beyond either end reads that end's entry
+    table = np.arange(9, dtype=np.float64) / 8
+    assert _kernels._chance(table, level, agility) == table[index]
