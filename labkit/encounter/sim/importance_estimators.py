@@ -73,9 +73,8 @@ def knob_totals(f_a: np.ndarray, f_b: np.ndarray, f_ab: np.ndarray) -> np.ndarra
     >>> knob_totals(f_a, f_b, np.stack([f_b, f_a])).round(2).tolist()  # f = the first factor
     [1.0, 0.0]
     """
-    mean = np.mean(np.concatenate([f_a, f_b], axis=-1), axis=-1, keepdims=True)
     var = np.var(np.concatenate([f_a, f_b], axis=-1), axis=-1)
-    jansen = 0.5 * np.mean((f_a - mean - (f_ab - mean)) ** 2, axis=-1)
+    jansen = 0.5 * np.mean((f_a - f_ab) ** 2, axis=-1)  # centring would cancel here
     with np.errstate(divide="ignore", invalid="ignore"):
         out = np.concatenate([jansen[:-1] - jansen[-1:], jansen[-1:]]) / var
     return np.where(var > 0, out, 0.0)
@@ -100,8 +99,7 @@ def _sobol(knobs: list[Knob], blocks: np.ndarray, n: int, evaluate: Any, gen: An
            boots: int) -> tuple[list, int, np.ndarray]:  # fmt: skip
     from scipy.stats import qmc
 
-    d = len(knobs) + 1
-    check_design("sobol", n, 0, 0)
+    d = len(knobs) + 1  # n was checked by the caller (check_design), before any game
     # A, B and a third seed column C: a knob's matrix takes the knob from B and its seed block
     # from C (neither A's nor B's), so that its luck is new, as the seed block's matrix's is
     sample = qmc.Sobol(2 * d + 1, scramble=True, rng=gen).random_base2(int(math.log2(n)))
@@ -142,8 +140,7 @@ def check_design(method: str, n: int, r: int, p: int) -> None:
 
 
 def _morris(knobs: list[Knob], r: int, p: int, gen: Any, boots: int, play: Any) -> tuple:
-    d = len(knobs)
-    check_design("morris", 0, r, p)
+    d = len(knobs)  # r and p were checked by the caller (check_design), before any game
     delta = p / (2 * (p - 1))
     paths, moved = [], []
     for t in range(r):

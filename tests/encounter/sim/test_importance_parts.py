@@ -77,11 +77,14 @@ def test_parts_are_saved_named_by_call_and_part_and_read_back(tmp_path):
     pts = [{"x": 1}, {"x": 2}, {"x": 3}]
     first = evaluate(pts, [0, 1, 2])
     second = evaluate(pts[:1], [5])  # a second call: parts numbered afresh under call 01
+    third = evaluate(pts[1:2], [6])  # and 02
     assert first.tolist() == [10.0, 21.0, 32.0] and second.tolist() == [15.0]
-    assert log == [([{"x": 1}, {"x": 2}], [0, 1]), ([{"x": 3}], [2]), ([{"x": 1}], [5])]
+    assert third.tolist() == [26.0]
+    assert log == [([{"x": 1}, {"x": 2}], [0, 1]), ([{"x": 3}], [2]), ([{"x": 1}], [5]),
+                   ([{"x": 2}], [6])]  # fmt: skip
     d = tmp_path / "new" / "run"  # made, parents and all
-    assert sorted(p.name for p in d.glob("part-*.json")) == [
-        "part-00-0000.json", "part-00-0001.json", "part-01-0000.json"]  # fmt: skip
+    names = ["part-00-0000.json", "part-00-0001.json", "part-01-0000.json", "part-02-0000.json"]
+    assert sorted(p.name for p in d.glob("part-*.json")) == names
     part = json.loads((d / "part-00-0000.json").read_text())
     assert part == {"format": "labkit.importance_part", "version": 1, "values": [10.0, 21.0]}
     # compact, one line each: a million evaluations make many parts
@@ -93,6 +96,7 @@ def test_parts_are_saved_named_by_call_and_part_and_read_back(tmp_path):
     again = resumable(_play(log), d, {"k": (1, 2)}, part=2)
     assert again(pts, [0, 1, 2]).tolist() == first.tolist() and log == []
     assert again(pts[:1], [5]).tolist() == [15.0] and log == []
+    assert again(pts[1:2], [6]).tolist() == [26.0] and log == []
     # a lost part is played again, alone
     (d / "part-00-0001.json").unlink()
     once = resumable(_play(log), d, {"k": (1, 2)}, part=2)

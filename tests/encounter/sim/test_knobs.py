@@ -156,8 +156,17 @@ def test_a_base_refusal_keeps_the_sweeps_reason_under_the_knobs_name():
     assert _message(knob_list, SimulationSettings(), {"npcs": (0, 3)}) == f"knobs['npcs']: {reason}"
 
 
+def test_a_pointer_with_a_space_keeps_its_whole_name_and_reason():
+    # the reason is everything after the first ": " (a name may hold spaces, never ": ")
+    bad = "/characters/monster life"
+    assert _message(knob_list, SimulationSettings(), {bad: (1, 2)}) == (
+        f"knobs[{bad!r}]: bad value: {bad}: no such balance field (got 1)"
+    )
+
+
 def test_knob_text_whole_knobs_whole_real_ones_to_three_digits():
     assert Knob("npcs", 1, 9, True).text(4.0) == "4"
+    assert Knob("/characters/monster/life", 1, 5000, True).text(1234) == "1234"  # not 1.23e+03
     assert Knob("/priority/base", 0.0, 1.0, False).text(4) == "4"
     assert Knob("/priority/base", 0.0, 1.0, False).text(0.123456) == "0.123"
 
