@@ -80,7 +80,7 @@ def bradley_terry(wins: Any, players: Sequence[str] | None = None, *, tol: float
     if not _strongly_connected(w > 0):
         raise ArgumentError("the strengths are not defined: some player never lost (or never "
                             "won) against the rest", argument="wins", value=names)  # fmt: skip
-    s = np.asarray(choix.ilsr_pairwise_dense(w, alpha=0.0, max_iter=10_000, tol=tol))
+    s = _fit(choix, w, tol)
     s = s - s.mean()
     games = w + w.T
     p = 1.0 / (1.0 + np.exp(s[None, :] - s[:, None]))
@@ -91,6 +91,23 @@ def bradley_terry(wins: Any, players: Sequence[str] | None = None, *, tol: float
     out = pd.DataFrame({"player": names, "strength": s, "lo": s - 1.959963984540054 * se,
                         "hi": s + 1.959963984540054 * se, "games": games.sum(1) / 1})  # fmt: skip
     return out.sort_values("strength", ascending=False, kind="stable").reset_index(drop=True)
+
+
+def _fit(choix: Any, w: np.ndarray, tol: float) -> np.ndarray:
+    """ILSR strengths at ``tol``, or at the tightest tolerance float noise lets the fit reach.
+
+    The L1 change between two iterations can stall at rounding noise (about 1e-12 for six
+    players in two groups that met a thousandth of a game): the tolerance is loosened tenfold
+    until the fit settles, up to choix's own default of 1e-8.
+    """
+    while True:
+        try:
+            return np.asarray(choix.ilsr_pairwise_dense(w, alpha=0.0, max_iter=10_000, tol=tol))
+        except RuntimeError:
+            if tol >= 0.99e-8:  # (1e-12 times 10**4 is a hair below 1e-8 in floats)
+                raise ArgumentError("the strengths do not settle (the players barely met)",
+                                    argument="wins", value=w.shape) from None  # fmt: skip
+            tol *= 10
 
 
 def _strongly_connected(edge: np.ndarray) -> bool:

@@ -9,6 +9,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from labkit import ArgumentError
 from labkit.encounter.rules.combat import wilson_interval
 from labkit.encounter.sim import ratings
 from labkit.encounter.sim import sweep as sw
@@ -293,3 +294,35 @@ def test_bradley_terry_leaves_the_callers_matrix_alone():
     wins = np.array([[4.0, 30, 40], [20, 0, 30], [10, 20, 0]])
     ratings.bradley_terry(wins)
     assert wins[0, 0] == 4.0
+
+
+def test_two_groups_that_barely_met_get_strengths_the_fit_can_settle_on():
+    # two groups of three, every pair inside a group 50 games each way, and one thousandth of a
+    # game each way between the groups: every player is as strong as any other (symmetry). At
+    # 1e-12 the fit's L1 change stalls at rounding noise; it settles at a looser tolerance.
+    w = np.zeros((6, 6))
+    for i in range(6):
+        for j in range(6):
+            if i != j and (i < 3) == (j < 3):
+                w[i, j] = 50
+    w[0, 3] = w[3, 0] = 0.001
+    r = ratings.bradley_terry(w)
+    assert r["strength"].abs().max() < 1e-8 and len(r) == 6
+
+
+def test_a_fit_that_never_settles_is_refused_in_words(monkeypatch):
+    import choix
+
+    calls = []
+
+    def stalls(w, alpha, max_iter, tol):
+        calls.append(tol)
+        raise RuntimeError(f"Did not converge after {max_iter} iterations")
+
+    monkeypatch.setattr(choix, "ilsr_pairwise_dense", stalls)
+    with pytest.raises(ArgumentError) as err:
+        ratings.bradley_terry([[0, 75], [25, 0]])
+    assert (
+        str(err.value) == "wins: the strengths do not settle (the players barely met) (got (2, 2))"
+    )
+    assert calls == pytest.approx([1e-12, 1e-11, 1e-10, 1e-9, 1e-8])
