@@ -94,7 +94,8 @@ def bradley_terry(wins: Any, players: Sequence[str] | None = None, *, tol: float
 
 
 def _fit(choix: Any, w: np.ndarray, tol: float) -> np.ndarray:
-    """ILSR strengths at ``tol``, or at the tightest tolerance float noise lets the fit reach.
+    """ILSR strengths (no prior, up to 10,000 iterations) at ``tol``, or at the tightest
+    tolerance float noise lets the fit reach.
 
     The L1 change between two iterations can stall at rounding noise (about 1e-12 for six
     players in two groups that met a thousandth of a game): the tolerance is loosened tenfold

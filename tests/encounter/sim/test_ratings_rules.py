@@ -315,8 +315,8 @@ def test_a_fit_that_never_settles_is_refused_in_words(monkeypatch):
 
     calls = []
 
-    def stalls(w, alpha, max_iter, tol):
-        calls.append(tol)
+    def stalls(w, alpha=None, max_iter=100, tol=1e-8):  # choix's defaults
+        calls.append((tol, max_iter, alpha))
         raise RuntimeError(f"Did not converge after {max_iter} iterations")
 
     monkeypatch.setattr(choix, "ilsr_pairwise_dense", stalls)
@@ -325,4 +325,6 @@ def test_a_fit_that_never_settles_is_refused_in_words(monkeypatch):
     assert (
         str(err.value) == "wins: the strengths do not settle (the players barely met) (got (2, 2))"
     )
-    assert calls == pytest.approx([1e-12, 1e-11, 1e-10, 1e-9, 1e-8])
+    # up to 10,000 iterations at each tolerance, tenfold looser each time, without a prior
+    assert [c[0] for c in calls] == pytest.approx([1e-12, 1e-11, 1e-10, 1e-9, 1e-8])
+    assert {(c[1], c[2]) for c in calls} == {(10_000, 0.0)}
