@@ -46,6 +46,7 @@ import os
 import random
 import re
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -486,7 +487,10 @@ def compiled(name: str, sample: int | None = None, seed: int = 0) -> None:
     saved = work / "compiled.json"
     done = json.loads(saved.read_text(encoding="utf-8")) if saved.exists() else {}
     target = work / module
-    original = target.read_text(encoding="utf-8")
+    # the kernel as prepare() wrote it for the Python run, not as found: a run stopped while a
+    # mutant was applied leaves that mutant in the scratch copy
+    original = fence_warmup_examples(undecorate_kernels((ROOT / module).read_text("utf-8")))
+    target.write_text(original, encoding="utf-8")
     env = dict(os.environ)
     env.pop("LABKIT_DISABLE_JIT", None)
     env.update(PYTHONPATH=str(work), MPLBACKEND="Agg", HYPOTHESIS_PROFILE="mutate")
@@ -676,6 +680,8 @@ def main(argv: list[str] | None = None) -> int:
         parser.error(f"unknown module(s) {unknown}; see --list")
     names = args.modules or list(MODULES)
     if args.compiled:
+        # a kill (SIGTERM) runs the clean-up too: the scratch copy gets its kernel back
+        signal.signal(signal.SIGTERM, lambda signum, frame: sys.exit(128 + signum))
         for name in names:
             compiled(name, args.sample)
     elif not args.report:
