@@ -98,17 +98,16 @@ def _fit(choix: Any, w: np.ndarray, tol: float) -> np.ndarray:
     tolerance float noise lets the fit reach.
 
     The L1 change between two iterations can stall at rounding noise (about 1e-12 for six
-    players in two groups that met a thousandth of a game): the tolerance is loosened tenfold
-    until the fit settles, up to choix's own default of 1e-8.
+    players in two groups that met a thousandth of a game): the tolerance is loosened to the
+    next power of ten until the fit settles, up to choix's own default of 1e-8.
     """
-    while True:
+    for t in [tol] + [t for t in (1e-11, 1e-10, 1e-9, 1e-8) if t > tol]:
         try:
-            return np.asarray(choix.ilsr_pairwise_dense(w, alpha=0.0, max_iter=10_000, tol=tol))
+            return np.asarray(choix.ilsr_pairwise_dense(w, alpha=0.0, max_iter=10_000, tol=t))
         except RuntimeError:
-            if tol >= 0.99e-8:  # (1e-12 times 10**4 is a hair below 1e-8 in floats)
-                raise ArgumentError("the strengths do not settle (the players barely met)",
-                                    argument="wins", value=w.shape) from None  # fmt: skip
-            tol *= 10
+            continue
+    raise ArgumentError("the strengths do not settle (the players barely met)", argument="wins",
+                        value=w.shape)  # fmt: skip
 
 
 def _strongly_connected(edge: np.ndarray) -> bool:

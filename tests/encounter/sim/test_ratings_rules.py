@@ -328,3 +328,11 @@ def test_a_fit_that_never_settles_is_refused_in_words(monkeypatch):
     # up to 10,000 iterations at each tolerance, tenfold looser each time, without a prior
     assert [c[0] for c in calls] == pytest.approx([1e-12, 1e-11, 1e-10, 1e-9, 1e-8])
     assert {(c[1], c[2]) for c in calls} == {(10_000, 0.0)}
+    calls.clear()
+    with pytest.raises(ArgumentError):
+        ratings.bradley_terry([[0, 75], [25, 0]], tol=1e-10)  # from the tolerance asked for
+    assert [c[0] for c in calls] == [1e-10, 1e-9, 1e-8]
+    calls.clear()
+    with pytest.raises(ArgumentError):
+        ratings.bradley_terry([[0, 75], [25, 0]], tol=1e-6)  # looser than 1e-8: tried alone
+    assert [c[0] for c in calls] == [1e-6]
