@@ -227,6 +227,7 @@ _EVALUATE = [H + "evaluation/test_evaluate_rules.py", H + "evaluation/test_evalu
 _REFINE = [E + "sim/test_tune_refine.py", E + "sim/test_tune_many_rules.py"]
 _KNOBS = [
     E + "sim/test_knobs.py",
+    "tests/test_renamed_names.py",  # the old name OUTCOMES, with its warning
     E + "sim/test_tune_many_rules.py",
     E + "sim/test_importance_rules.py",
 ]

@@ -171,15 +171,6 @@ def test_knob_text_whole_knobs_whole_real_ones_to_three_digits():
     assert Knob("/priority/base", 0.0, 1.0, False).text(0.123456) == "0.123"
 
 
-def test_the_old_name_of_the_outcome_list_warns_and_is_the_new_one():
-    import labkit.encounter.sim.knobs as knobs
-
-    with pytest.warns(DeprecationWarning, match=r"knobs\.OUTCOMES is renamed.*GAME_OUTCOMES"):
-        assert knobs.OUTCOMES is GAME_OUTCOMES
-    with pytest.raises(AttributeError, match="'labkit.encounter.sim.knobs' has no attribute 'x'"):
-        knobs.x  # noqa: B018
-
-
 def test_a_player_draws_no_bar_by_default_and_owns_a_pool_only_for_real_games(monkeypatch):
     import labkit.encounter.sim.engine as engine
 
