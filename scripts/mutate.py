@@ -346,6 +346,11 @@ def mirror_selection(name: str) -> list[str]:
     return tests if name in NO_DOCTESTS else [*tests, module]
 
 
+def scratch_kernel(module: str) -> str:
+    """A kernel module's source as mutmut mutates it: decorators as calls, warm-ups fenced."""
+    return fence_warmup_examples(undecorate_kernels((ROOT / module).read_text(encoding="utf-8")))
+
+
 def prepare(name: str) -> Path:
     module, tests, jit_off = MODULES[name]
     missing = [t for t in [module, *tests] if not (ROOT / t).exists()]
@@ -363,9 +368,7 @@ def prepare(name: str) -> Path:
     with open(work / "tests" / "conftest.py", "a", encoding="utf-8") as conftest:
         conftest.write(FORK_HOOK)
     if jit_off:
-        target = work / module
-        source = undecorate_kernels(target.read_text(encoding="utf-8"))
-        target.write_text(fence_warmup_examples(source), "utf-8")
+        (work / module).write_text(scratch_kernel(module), "utf-8")
     selection = mirror_selection(name)
     text = (ROOT / "pyproject.toml").read_text(encoding="utf-8")
     text = text.split("\n[tool.mutmut]")[0]
@@ -490,7 +493,7 @@ def compiled(name: str, sample: int | None = None, seed: int = 0) -> None:
     target = work / module
     # the kernel as prepare() wrote it for the Python run, not as found: a run stopped while a
     # mutant was applied leaves that mutant in the scratch copy
-    original = fence_warmup_examples(undecorate_kernels((ROOT / module).read_text("utf-8")))
+    original = scratch_kernel(module)
     target.write_text(original, encoding="utf-8")
     env = dict(os.environ)
     env.pop("LABKIT_DISABLE_JIT", None)

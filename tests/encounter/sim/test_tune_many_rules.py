@@ -235,6 +235,22 @@ def test_recheck_replays_distinct_candidates_on_the_fresh_seeds():
 # -- the search ---------------------------------------------------------------------------------
 
 
+class Bar:
+    """A stand-in progress bar that keeps what it was told."""
+
+    made: list = []
+
+    def __init__(self, total, desc, unit):
+        self.args, self.updates, self.closed = (total, desc, unit), [], False
+        Bar.made.append(self)
+
+    def update(self, k):
+        self.updates.append(k)
+
+    def close(self):
+        self.closed = True
+
+
 def test_trials_are_asked_in_batches_and_reported(monkeypatch):
     seen = []
     spy = Spy()
@@ -244,22 +260,10 @@ def test_trials_are_asked_in_batches_and_reported(monkeypatch):
     assert all(isinstance(p["b"], int) and 0 <= p["b"] <= 30 for p, _ in spy.calls)
     import tqdm.auto
 
-    bars = []
-
-    class Bar:
-        def __init__(self, total, desc, unit):
-            self.args, self.updates, self.closed = (total, desc, unit), [], False
-            bars.append(self)
-
-        def update(self, k):
-            self.updates.append(k)
-
-        def close(self):
-            self.closed = True
-
+    Bar.made = []
     monkeypatch.setattr(tqdm.auto, "tqdm", Bar)
     run(budget=6, batch=4, progress=True)
-    (bar,) = bars
+    (bar,) = Bar.made
     assert bar.args == (6, "tune_many", "trial") and bar.updates == [0, 4, 2] and bar.closed
 
 
@@ -406,20 +410,6 @@ def test_the_summary_in_designer_words():
 
 
 # -- defaults, the base and the study folder (issue 32: each was free to change) ----------------
-
-
-class Bar:
-    made: list = []
-
-    def __init__(self, total, desc, unit):
-        self.args, self.updates = (total, desc, unit), []
-        Bar.made.append(self)
-
-    def update(self, k):
-        self.updates.append(k)
-
-    def close(self):
-        pass
 
 
 def test_the_defaults(monkeypatch):
