@@ -19,16 +19,35 @@ Every kernel in ``labkit/*/_kernels.py`` is decorated with :func:`kernel`, which
 Public code calls a kernel through its module (``_kernels.first_contact(...)``); kernels call other
 kernels by name, and :func:`plain_python` swaps those names too.
 
-Cache location, in order of preference: ``NUMBA_CACHE_DIR`` if set and writable; numba's default
-(``__pycache__`` beside the source) if the package directory is writable; ``labkit/numba`` under the
-user's cache directory (``XDG_CACHE_HOME`` or ``~/.cache``); otherwise no on-disk cache.
+Cache location, in order of preference: ``NUMBA_CACHE_DIR`` if set, writable and private;
+numba's default (``__pycache__`` beside the source) if the package directory is writable and
+private; ``labkit/numba`` under the user's cache directory (``XDG_CACHE_HOME`` or ``~/.cache``,
+created mode 0700); otherwise no on-disk cache.
+
+The trust boundary (rule W5, ``docs/rules/research.md``): numba's cache index and entries are
+pickles, and unpickling runs code, so a cache file is only ever read if *this user* wrote it.
+
+* A cache folder is used only when it is owned by the current user and not writable by group or
+  others, and none of its parents is writable by others without the sticky bit (``/tmp`` is
+  fine, a shared ``chmod 777`` folder is not). ``NUMBA_CACHE_DIR`` failing this is refused with
+  one line on stderr naming the folder and the reason, and the next place above is used
+  (``NUMBA_CACHE_DIR`` is set to it, so worker processes agree without repeating the line).
+* Every index and entry file is opened without following links and checked on the open
+  handle: a regular file, owned by the current user, not group/other-writable, at most
+  :data:`MAX_CACHE_FILE` bytes. Anything else is treated as absent: the kernel compiles and
+  numba's atomic rename replaces the file.
+* An entry that is truncated, garbage, from another numba, or fails to rebuild is discarded
+  and the kernel recompiles; a broken cache never ends in a traceback.
 """
 
 from __future__ import annotations
 
 import contextlib
 import importlib
+import io
 import os
+import pickle
+import stat
 import sys
 import tempfile
 import time
@@ -38,6 +57,7 @@ from pathlib import Path
 from typing import Any
 
 import numba
+from numba.core.caching import FunctionCache, IndexDataCacheFile
 
 # Domain modules that hold kernels; warmup imports each one that exists.
 KERNEL_MODULES = (
@@ -58,9 +78,13 @@ KERNEL_MODULES = (
 DISABLED = os.environ.get("LABKIT_DISABLE_JIT", "").strip() not in ("", "0", "false", "False")
 
 
+#: The largest cache index or entry file read (a kernel's machine code is well under this).
+MAX_CACHE_FILE = 256 * 2**20
+
+
 def _writable_dir(path: Path) -> bool:
     try:
-        path.mkdir(parents=True, exist_ok=True)
+        path.mkdir(mode=0o700, parents=True, exist_ok=True)
         with tempfile.NamedTemporaryFile(dir=path, prefix=".labkit-probe-"):
             pass
         return True
@@ -68,23 +92,168 @@ def _writable_dir(path: Path) -> bool:
         return False
 
 
+def untrusted_reason(path: str | os.PathLike, uid: int | None = None) -> str | None:
+    """Why another user could plant files in the cache folder ``path``; None when it is private.
+
+    Private means: owned by ``uid`` (the current user by default), not writable by group or
+    others, and no parent writable by others without the sticky bit (``/tmp`` is fine).
+
+    Examples
+    --------
+    >>> import os, tempfile
+    >>> folder = tempfile.mkdtemp()
+    >>> untrusted_reason(folder) is None
+    True
+    >>> os.chmod(folder, 0o777)
+    >>> untrusted_reason(folder)
+    'is writable by others (mode 0o777)'
+    >>> untrusted_reason(folder, uid=os.geteuid() + 1).startswith("is owned by uid")
+    True
+    """
+    uid = os.geteuid() if uid is None else uid
+    real = Path(os.path.realpath(path))
+    try:
+        st = real.stat()
+    except OSError as exc:
+        return f"cannot be read ({exc.strerror})"
+    if not stat.S_ISDIR(st.st_mode):
+        return "is not a folder"
+    if st.st_uid != uid:
+        return f"is owned by uid {st.st_uid}, not {uid}"
+    if st.st_mode & 0o022:
+        return f"is writable by others (mode {oct(stat.S_IMODE(st.st_mode))})"
+    for parent in real.parents:
+        try:
+            pst = parent.stat()
+        except OSError:
+            return f"has a parent that cannot be read ({parent})"
+        if pst.st_mode & 0o022 and not pst.st_mode & stat.S_ISVTX:
+            return (
+                f"has a parent writable by others ({parent}, mode {oct(stat.S_IMODE(pst.st_mode))})"
+            )
+    return None
+
+
+def _usable(path: Path) -> str | None:
+    """None when ``path`` can hold the cache; else why not."""
+    if not _writable_dir(path):
+        return "is not writable"
+    return untrusted_reason(path)
+
+
 def _choose_cache() -> tuple[bool, str]:
     """Decide whether kernels cache and where; returns (cache enabled, description)."""
     env_dir = os.environ.get("NUMBA_CACHE_DIR")
+    refused = None
     if env_dir:
-        if _writable_dir(Path(env_dir)):
+        why = _usable(Path(env_dir))
+        if why is None:
             numba.config.CACHE_DIR = env_dir
             return True, env_dir
+        refused = f"labkit: NUMBA_CACHE_DIR={env_dir!r} {why}; not used for the numba cache"
         numba.config.CACHE_DIR = ""  # unusable: fall through to the other places
+    enabled, where = _fallback_cache()
+    if refused is not None:
+        # One line, once: children inherit the place chosen here and stay quiet.
+        print(f"{refused} (using {where})", file=sys.stderr)
+        if enabled and numba.config.CACHE_DIR:
+            os.environ["NUMBA_CACHE_DIR"] = numba.config.CACHE_DIR
+        else:
+            os.environ.pop("NUMBA_CACHE_DIR", None)
+    return enabled, where
+
+
+def _fallback_cache() -> tuple[bool, str]:
     package_dir = Path(__file__).resolve().parent
-    if os.access(package_dir, os.W_OK) and _writable_dir(package_dir / "__pycache__"):
+    pycache = package_dir / "__pycache__"
+    if os.access(package_dir, os.W_OK) and _usable(pycache) is None:
         return True, f"{package_dir}/**/__pycache__ (beside the sources)"
     base = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
     user_dir = base / "labkit" / "numba"
-    if _writable_dir(user_dir):
+    if _usable(user_dir) is None:
         numba.config.CACHE_DIR = str(user_dir)
         return True, str(user_dir)
-    return False, "none (no writable cache location; kernels compile on every run)"
+    return False, "none (no writable private cache location; kernels compile on every run)"
+
+
+def _read_own_file(path: str) -> bytes | None:
+    """The bytes of a cache file this user wrote, or None (missing, a link, someone else's, ...).
+
+    The checks run on the opened handle, so the file cannot be swapped between check and read.
+    """
+    flags = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0)
+    try:
+        fd = os.open(path, flags)
+    except OSError:
+        return None
+    try:
+        st = os.fstat(fd)
+        if (
+            not stat.S_ISREG(st.st_mode)
+            or st.st_uid != os.geteuid()
+            or st.st_mode & 0o022
+            or st.st_size > MAX_CACHE_FILE
+        ):
+            return None
+        with os.fdopen(os.dup(fd), "rb") as fh:
+            return fh.read(MAX_CACHE_FILE + 1)
+    except OSError:
+        return None
+    finally:
+        os.close(fd)
+
+
+def _discard(path: str) -> None:
+    with contextlib.suppress(OSError):
+        os.unlink(path)
+
+
+class _OwnIndex(IndexDataCacheFile):
+    """numba's index/entry files, read only when this user wrote them; broken ones discarded."""
+
+    def _load_index(self) -> dict:
+        raw = _read_own_file(self._index_path)
+        if raw is None:
+            return {}
+        try:
+            f = io.BytesIO(raw)
+            if pickle.load(f) != self._version:
+                return {}  # another numba's index: numba's own rule, rewritten on save
+            stamp, overloads = pickle.loads(f.read())
+            if not isinstance(overloads, dict):
+                raise TypeError("index is not a dict")
+        except Exception:  # a truncated or garbage index: recompile, never a traceback
+            _discard(self._index_path)
+            return {}
+        return overloads if stamp == self._source_stamp else {}
+
+    def _load_data(self, name: str) -> Any:
+        path = self._data_path(name)
+        raw = _read_own_file(path)
+        if raw is None:
+            raise OSError(f"cache entry {path} is missing or not ours")  # numba: a cache miss
+        try:
+            return pickle.loads(raw)
+        except Exception:
+            _discard(path)
+            raise OSError(f"cache entry {path} is corrupt") from None
+
+
+class _OwnCache(FunctionCache):
+    """numba's per-function cache over :class:`_OwnIndex`; an entry that fails to rebuild is
+    dropped and the kernel recompiles."""
+
+    def __init__(self, py_func: Callable) -> None:
+        super().__init__(py_func)
+        self._cache_file.__class__ = _OwnIndex
+
+    def load_overload(self, sig: Any, target_context: Any) -> Any:
+        try:
+            return super().load_overload(sig, target_context)
+        except Exception:
+            with contextlib.suppress(Exception):
+                self._cache_file.flush()
+            return None
 
 
 CACHE_ENABLED, CACHE_DIR = _choose_cache()
@@ -173,12 +342,10 @@ def kernel(
         else:
             # Functions without a source file (doctests, notebooks) have nowhere to cache.
             has_file = os.path.isfile(f.__code__.co_filename)
-            compiled = numba.njit(
-                nogil=True,
-                cache=cache and CACHE_ENABLED and has_file,
-                parallel=parallel,
-                fastmath=fastmath,
-            )(f)
+            cached = cache and CACHE_ENABLED and has_file
+            compiled = numba.njit(nogil=True, cache=cached, parallel=parallel, fastmath=fastmath)(f)
+            if cached:
+                compiled._cache = _OwnCache(f)  # numba's FunctionCache, reading only our files
         name = f"{f.__module__}.{f.__qualname__}"
         if not f.__module__.startswith("labkit._jit") and "<" not in f.__qualname__:
             REGISTRY[name] = Kernel(name, f.__module__, compiled, example, reference)
