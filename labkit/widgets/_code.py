@@ -30,7 +30,16 @@ import numpy as np
 
 from labkit import LabkitError
 
-__all__ = ["CodeMixin", "literal", "shown", "source", "level_code", "path_code", "telemetry_code"]
+__all__ = [
+    "CodeMixin",
+    "literal",
+    "shown",
+    "source",
+    "level_code",
+    "path_code",
+    "telemetry_code",
+    "function_code",
+]
 
 
 class CodeError(LabkitError):
@@ -108,6 +117,37 @@ def telemetry_code(telemetry: Any) -> str:
     return f"parse_telemetry({to_csv(telemetry)!r})"
 
 
+def function_code(function: Any, argument: str) -> tuple[str, str]:
+    """``(import line, name)`` of a function defined at a module's top level, so the code can
+    import it back; a lambda, a nested function or one defined in a notebook cell cannot be
+    imported and raises :class:`CodeError` naming ``argument``.
+
+    Examples
+    --------
+    >>> function_code(literal, "response")
+    ('from labkit.widgets._code import literal', 'literal')
+    >>> function_code(lambda v, s: v, "response")
+    Traceback (most recent call last):
+    ...
+    labkit.widgets._code.CodeError: response=<lambda> cannot be written as code: ...
+    """
+    import importlib
+
+    module = getattr(function, "__module__", None)
+    name = getattr(function, "__qualname__", getattr(function, "__name__", repr(function)))
+    try:
+        found = importlib.import_module(module) if module and module != "__main__" else None
+    except ImportError:
+        found = None
+    if found is None or "." in name or "<" in name or getattr(found, name, None) is not function:
+        raise CodeError(
+            f"{argument}={name} cannot be written as code: only a function defined at the top "
+            f"level of an importable module (a .py file, not a notebook cell) can be imported "
+            f"back; move {name} into a module and build the app with it from there"
+        )
+    return f"from {module} import {name}", name
+
+
 class CodeMixin:
     """Adds the "code" button: a toggle that shows :meth:`to_code` in a text area to copy.
 
@@ -136,8 +176,12 @@ class CodeMixin:
             value="",
             layout=W.Layout(width="98%", height="220px", display="none"),
         )
+        # Why there is no code, in the app (an exception in a click handler reaches only
+        # JupyterLab's log console, so the button would seem to do nothing).
+        self.code_error = W.HTML(layout=W.Layout(display="none"))
         self.code_button.observe(lambda ch: self.show_code(ch["new"]), names="value")
-        self.ui.children = (*self.ui.children, W.VBox([self.code_button, self.code_area]))
+        box = W.VBox([self.code_button, self.code_error, self.code_area])
+        self.ui.children = (*self.ui.children, box)
 
     def _ipython_display_(self) -> None:
         # Every app is shown the same way (one place: labkit.widgets._figure.show_app).
@@ -146,10 +190,23 @@ class CodeMixin:
         show_app(self.ui)
 
     def show_code(self, visible: bool = True) -> str:
-        """Show (or hide) the code rebuilding the app; returns the code shown."""
-        code = self.to_code() if visible else ""
+        """Show (or hide) the code rebuilding the app; returns the code shown ("" when the app
+        cannot be written as code: the reason is shown in the app instead)."""
+        import html
+
+        code, error = "", ""
+        if visible:
+            try:
+                code = self.to_code()
+            except Exception as exc:  # noqa: BLE001 - any failure is said in the app, not lost
+                error = (
+                    "<b style='color:#c1121f'>no code for this app</b>: "
+                    f"{html.escape(str(getattr(exc, 'message', None) or exc))}"
+                )
         self.code_area.value = code
-        self.code_area.layout.display = None if visible else "none"
+        self.code_area.layout.display = None if code else "none"
+        self.code_error.value = error
+        self.code_error.layout.display = None if error else "none"
         if self.code_button.value != visible:
             self.code_button.value = visible
         return code

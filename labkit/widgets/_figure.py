@@ -16,6 +16,7 @@ app's figure under the cell.
 
 from __future__ import annotations
 
+import functools
 import itertools
 import os
 from typing import Any
@@ -29,6 +30,43 @@ NO_IPYMPL = (
 _numbers = itertools.count(1)
 # plt.subplots' keywords that belong to the figure; the rest go to Figure.subplots.
 _FIGURE_KEYS = ("figsize", "dpi", "facecolor", "edgecolor", "frameon", "layout")
+
+#: Families with CJK glyphs, in order of preference: the shipped levels have Chinese names, and
+#: matplotlib's DejaVu Sans draws them as boxes. ``make test`` installs Debian's
+#: fonts-wqy-microhei (1.6 MB); a designer's machine usually has one of the others.
+CJK_FAMILIES = ("Noto Sans CJK SC", "Noto Sans CJK JP", "Source Han Sans SC", "WenQuanYi Micro Hei",
+                "WenQuanYi Zen Hei", "Microsoft YaHei", "PingFang SC", "Hiragino Sans GB",
+                "SimHei", "Arial Unicode MS")  # fmt: skip
+_CJK_FILES = ("cjk", "wqy", "wenquanyi", "sourcehan", "msyh", "pingfang", "simhei", "hiragino")
+
+
+@functools.cache
+def name_fonts() -> list[str]:
+    """Font families for text naming things (a level's name may be in any script): matplotlib's
+    sans-serif with the first CJK family found as its fallback for missing glyphs.
+
+    A font installed after matplotlib cached its font list is added from its file, so it works
+    without clearing matplotlib's cache.
+
+    Examples
+    --------
+    >>> name_fonts()[0]
+    'sans-serif'
+    """
+    from matplotlib import font_manager
+
+    def found() -> list[str]:
+        known = {f.name for f in font_manager.fontManager.ttflist}
+        return [f for f in CJK_FAMILIES if f in known]
+
+    if not found():
+        for path in font_manager.findSystemFonts():
+            if any(part in os.path.basename(path).lower() for part in _CJK_FILES):
+                try:
+                    font_manager.fontManager.addfont(path)
+                except (OSError, RuntimeError, ValueError):  # a file FreeType cannot read
+                    continue
+    return ["sans-serif", *found()[:1]]
 
 
 def _in_kernel() -> bool:
@@ -123,6 +161,11 @@ class FigurePane:
             # rendered in between can stay 0 x 0 for good (blank figure under its title).
             # Giving the size now, as ipympl itself does on "initialized", closes that gap.
             fig.canvas.manager.resize(*fig.bbox.size)
+            # An app draws (and sends) its first frames while its cell runs; the front-end's
+            # "initialized" comes after, and ipympl's answer to it resizes (clears) the
+            # browser's copy of the picture. The next frame must be whole: a diff against the
+            # cleared picture showed only the changed pixels (a blank chart, issue 47).
+            fig.canvas.on_msg(_whole_frame_when_shown)
         elif self.note:
             self.widget = w.VBox([w.HTML(f"<i>{self.note}</i>"), self.output])
         else:
@@ -148,6 +191,14 @@ class FigurePane:
         with output:
             output.clear_output(wait=True)
             display(Image(buffer.getvalue()))
+
+
+def _whole_frame_when_shown(canvas: Any, content: Any, _buffers: Any) -> None:
+    """After ipympl's own handler (registered first) answered "initialized": a whole frame."""
+    if isinstance(content, dict) and content.get("type") == "initialized":
+        canvas._force_full = True
+        canvas._png_is_old = True
+        canvas.draw_idle()
 
 
 # ipympl focuses its canvas on every mouse press (so that keys reach the figure) with a plain

@@ -121,6 +121,18 @@ class TargetPanel:
         self.show(level)
         return level
 
+    def code_lines(self, name: str) -> list[str]:
+        """Lines setting the panel called ``name`` as this one: difficulty, seed, board,
+        rotations, tiles and the level last generated (as made, with how it was made)."""
+        from labkit.widgets._code import level_code, literal, shown
+
+        lines = [f"{name}.{control}.value = {shown(getattr(self, control))!r}"
+                 for control in ("target", "seed", "board", "rotations", "tiles")]  # fmt: skip
+        if self.level is not None:
+            lines.append(f"{name}.show({level_code(self.level)}.replace("
+                         f"metadata={literal(self.level.metadata)}))")  # fmt: skip
+        return lines
+
     def show(self, level: Level) -> None:
         """Take ``level`` as the one generated: say how it was made and pass it to ``on_level``
         (``to_code`` rebuilds a workbench's generated level through this)."""

@@ -178,7 +178,7 @@ class BalanceReport(CodeMixin):
     def to_code(self) -> str:
         """Python source that rebuilds this app's current state (and re-runs what ran)."""
         lines = [
-            "from labkit.encounter.sim.settings import SimulationSettings",
+            "from labkit.encounter import SimulationSettings",
             "from labkit.widgets import BalanceReport",
             "",
             f"settings = {literal(self.base.to_dict())}",

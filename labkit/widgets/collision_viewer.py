@@ -25,15 +25,23 @@ from labkit.hexpuzzle import TILE_RADIUS, BoardPlot, Level, TapTrace, centre, tr
 from labkit.hexpuzzle.draw import update as update_board
 from labkit.widgets._code import CodeMixin, level_code, literal, path_code, source
 from labkit.widgets._controls import WIDE, snapped, tip
-from labkit.widgets._figure import FigurePane, new_figure
+from labkit.widgets._figure import FigurePane, name_fonts, new_figure
 
 __all__ = ["CollisionViewer", "shipped_levels"]
 
 LEVEL_DIR = data_path("levels", must_exist=False)
 
 
-def shipped_levels() -> list[Level]:
-    """The example levels in ``data/levels`` (or rule H5's grazing example if absent)."""
+def shipped_levels(*, campaign: bool = True) -> list[Level]:
+    """The example levels in ``data/levels`` (or rule H5's grazing example if absent), then the
+    shipped campaign's 24 levels (``campaign=False``: the examples only).
+
+    Examples
+    --------
+    >>> levels = shipped_levels()
+    >>> levels[0].id, levels[-1].id, len(shipped_levels(campaign=False)) < len(levels)
+    ('grazing', 'main-24', True)
+    """
     files = sorted(LEVEL_DIR.glob("*.json")) if LEVEL_DIR.is_dir() else []
     levels = []
     for f in files:
@@ -41,13 +49,25 @@ def shipped_levels() -> list[Level]:
             levels.append(Level.load(f))
         except Exception:  # a campaign or other file that is not a single level
             continue
-    return levels or [
+    levels = levels or [
         Level.hexagon(2, tiles=[("mover", 1, 1, 0), ("post", 0, 0, 5, 1)], id="grazing")
     ]
+    if campaign:
+        from labkit.hexpuzzle import campaign as main_line
+
+        levels += list(main_line())
+    return levels
+
+
+def _shipped_by_id() -> dict[str, Level]:
+    return {lv.id: lv for lv in shipped_levels()}
 
 
 class CollisionViewer(CodeMixin):
     """Interactive sweep viewer; ``viewer.ui`` is the ipywidgets container.
+
+    ``levels``: Level objects, level files or shipped levels' ids (``"grazing"``, ``"main-06"``);
+    default every shipped level, the example levels and the campaign.
 
     Examples
     --------
@@ -67,9 +87,7 @@ class CollisionViewer(CodeMixin):
 
         self._levels_arg = None if levels is None else list(levels)
         self.fraction = 1.0
-        self.levels = [
-            lv if isinstance(lv, Level) else Level.load(lv) for lv in (levels or shipped_levels())
-        ]
+        self.levels = [_level(lv) for lv in (levels or shipped_levels())]
         if not self.levels:
             raise ArgumentError("CollisionViewer needs at least one level", argument="levels")
         self.fig, ax = new_figure(figsize=(6.4, 7.0), layout="constrained")
@@ -78,7 +96,7 @@ class CollisionViewer(CodeMixin):
         self.fig.canvas.mpl_connect("button_press_event", self._on_press)
 
         self.level_box = w.Dropdown(
-            options=[(lv.name, i) for i, lv in enumerate(self.levels)],
+            options=[(_label(lv), i) for i, lv in enumerate(self.levels)],
             description="level",
             layout=w.Layout(width="440px"),
         )
@@ -146,6 +164,7 @@ class CollisionViewer(CodeMixin):
             return
         self.trace = None if tile_id is None else trace_tap(self.level, tile_id)
         self.plot.show_trace(self.trace)
+        self._hold_view()
         self.status.value = self.describe()
         self.slider.value = 1.0
         self.scrub(1.0)
@@ -215,8 +234,13 @@ class CollisionViewer(CodeMixin):
         else:
             if any(isinstance(lv, Level) for lv in self._levels_arg):
                 lines.append("from labkit.hexpuzzle import Level")
-            items = [level_code(lv) if isinstance(lv, Level) else path_code(lv)
+            # a shipped level by its id, not inlined (the campaign alone is 60,000 characters)
+            shipped = _shipped_by_id()
+            items = [(repr(lv.id) if _is_shipped(lv, shipped) else level_code(lv))
+                     if isinstance(lv, Level) else path_code(lv)
                      for lv in self._levels_arg]  # fmt: skip
+            if all(_is_shipped(lv, shipped) for lv in self._levels_arg):
+                lines.pop()  # no Level written
             args = "[\n    " + ",\n    ".join(items) + ",\n]"
         lines += ["", f"viewer = CollisionViewer({args})"]
         if self.level_index:
@@ -231,8 +255,26 @@ class CollisionViewer(CodeMixin):
 
     # --- plumbing -------------------------------------------------------------------------
     def _redraw_board(self) -> None:
-        title = f"{self.level.id} · orientation {self.orientation}"
-        update_board(self.plot, self.level, title=title)
+        level = self.level
+        name = f" — {level.name}" if level.name and level.name != level.id else ""
+        title = f"{level.id}{name} · orientation {self.orientation}"
+        update_board(self.plot, level, title=title)
+        self.plot.ax.title.set_fontfamily(name_fonts())  # names in any script, not boxes
+        # One view for every tile of this board at this orientation: the board and every tile's
+        # path, so choosing another tile never moves the board under the pointer.
+        xy = [np.array([centre(q, r) for q, r in level.board.cells])]
+        xy += [trace_tap(level, t.id).path for t in level.tiles]
+        points = np.concatenate([p for p in xy if len(p)])
+        self._view = (points.min(axis=0) - 1.25, points.max(axis=0) + 1.25)
+        self._hold_view()
+        # constrained layout settles over two draws after the board changes (the key under the
+        # board moves with it): settle it now, so the first tile click does not move the board
+        self.fig.draw_without_rendering()
+
+    def _hold_view(self) -> None:
+        (x0, y0), (x1, y1) = self._view
+        self.plot.ax.set_xlim(x0, x1)
+        self.plot.ax.set_ylim(y1, y0)  # logical y points down
 
     def _on_press(self, event: Any) -> None:
         if event.inaxes is self.plot.ax and event.xdata is not None:
@@ -240,6 +282,30 @@ class CollisionViewer(CodeMixin):
 
     def _refresh(self) -> None:
         self.pane.refresh()
+
+
+def _level(given: Level | str | Path) -> Level:
+    """A level given to the viewer: itself, a shipped level's id, or a level file."""
+    if isinstance(given, Level):
+        return given
+    if isinstance(given, str) and not Path(given).exists():
+        shipped = _shipped_by_id()
+        if given in shipped:
+            return shipped[given]
+    return Level.load(given)
+
+
+def _is_shipped(level: Level | str | Path, shipped: dict[str, Level]) -> bool:
+    return (
+        isinstance(level, Level)
+        and level.id in shipped
+        and (shipped[level.id].to_dict() == level.to_dict())
+    )
+
+
+def _label(level: Level) -> str:
+    """A level in the picker: its id and, when it has one, its name."""
+    return level.id if not level.name or level.name == level.id else f"{level.id} — {level.name}"
 
 
 def __getattr__(name: str) -> Any:

@@ -26,7 +26,7 @@ from labkit.encounter import (
     parse_target,
     tune_many,
 )
-from labkit.widgets._code import CodeError, CodeMixin, literal, source
+from labkit.widgets._code import CodeMixin, function_code, literal, source
 from labkit.widgets._figure import FigurePane, new_figure
 from labkit.widgets.glossary import GLOSSARY, words
 
@@ -74,6 +74,9 @@ class KnobExplorer(CodeMixin):
 
         self.knobs = {k: tuple(v) for k, v in knobs.items()}
         self.targets = [parse_target(t) for t in targets]
+        # as the designer wrote them ("step_limit<0.05" stays "<", not Target.to_text's "<=")
+        self._target_texts = [t if isinstance(t, str) else parse_target(t).to_text()
+                              for t in targets]  # fmt: skip
         self.base = base or SimulationSettings()
         self.response, self.executor = response, executor  # where games run: not in to_code
         self.n, self.trajectories, self.budget = n, trajectories, budget
@@ -232,23 +235,29 @@ class KnobExplorer(CodeMixin):
 
     def to_code(self) -> str:
         """Python source that rebuilds this app and re-runs what it ran (same seeds, same
-        answers). An app built with ``response=`` raises ``CodeError``: a function is not data.
+        answers). A ``response=`` function is imported by name; one that cannot be (a lambda,
+        a function of a notebook cell) raises ``CodeError`` saying so. Where games run
+        (``executor=``) is left out: it changes no answer.
         """
+        response = ""
+        imports = []
         if self.response is not None:
-            raise CodeError("to_code cannot write a response function; build the app without "
-                            "response= (it then plays real games)")  # fmt: skip
+            line, name = function_code(self.response, "response")
+            imports.append(line)
+            response = f", response={name}"
         lines = [
             "from labkit.encounter import SimulationSettings",
             "from labkit.widgets import KnobExplorer",
+            *imports,
             "",
             f"knobs = {literal(self.knobs)}",
-            f"targets = {literal([t.to_text() for t in self.targets])}",
+            f"targets = {literal(self._target_texts)}",
             f"settings = {literal(self.base.to_dict())}",
             "app = KnobExplorer(knobs, targets, base=SimulationSettings.from_dict(settings),",
             f"                   outcome={self.outcome.value!r}, method={self.method.value!r}, "
             f"games={self.games.value!r}, n={self.n!r},",
             f"                   trajectories={self.trajectories!r}, budget={self.budget!r}, "
-            f"tune_games={self.tune_games!r}, fresh={self.fresh!r})",
+            f"tune_games={self.tune_games!r}, fresh={self.fresh!r}{response})",
         ]  # fmt: skip
         if self.importance is not None:
             lines.append("app.run_importance()")

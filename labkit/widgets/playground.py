@@ -193,7 +193,8 @@ class PathfindingPlayground(CodeMixin):
         self._stroke = None
 
     def to_code(self) -> str:
-        """Source rebuilding this playground: painted tiles, start, target, tool and options."""
+        """Source rebuilding this playground: painted tiles, start, target, tool and every option
+        (the 8-way corner rule included)."""
         h, w = self.layer.tiles.shape
         ys, xs = np.nonzero(self.layer.tiles)
         painted = [(int(x), int(y), int(self.layer.tiles[y, x])) for y, x in zip(ys, xs)]
@@ -209,6 +210,7 @@ class PathfindingPlayground(CodeMixin):
             f"app.start, app.target = {literal(self.start)}, {literal(self.target)}",
             f"app.tool.value = {self.tool.value!r}",
             f"app.neighbourhood.value = {self.neighbourhood.value!r}",
+            f"app.corners.value = {self.corners.value!r}",
             f"app.cost_field.value = {self.cost_field.value!r}",
             "app.update()",
         ]

@@ -325,23 +325,54 @@ class ProbabilityExplorer(CodeMixin):
             f"n={self.n.value}, seed={self.seed!r})",
         ]
         # only the sliders moved away from the base balance's values are written
-        start_hit = [int(round(100 * v)) for v in self.base.hit_table]
-        start_pursuit = [int(round(100 * v)) for v in self.base.pursuit_table]
-        hit = [s.value for s in self.hit]
-        pursuit = [s.value for s in self.pursuit]
-        if hit != start_hit:
-            lines.append(f"for slider, pct in zip(app.hit, {literal(hit)}):")
-            lines.append("    slider.value = pct")
-        if pursuit != start_pursuit:
-            lines.append(f"for slider, pct in zip(app.pursuit, {literal(pursuit)}):")
-            lines.append("    slider.value = pct")
-        rule = self.base.priority
-        if self.slope.value != int(round(100 * rule.per_agility)):
-            lines.append(f"app.slope.value = {self.slope.value!r}")
-        if tuple(self.clamp.value) != (int(round(100 * rule.min)), int(round(100 * rule.max))):
-            lines.append(f"app.clamp.value = {tuple(self.clamp.value)!r}")
+        start = self._slider_values(self.base)
+        now = {"hit": [s.value for s in self.hit], "pursuit": [s.value for s in self.pursuit],
+               "slope": self.slope.value, "clamp": tuple(self.clamp.value)}  # fmt: skip
+        if self.pinned is not None:  # the version kept for comparison, then the edits since
+            pin, extra = self._pin_code(start)
+            if extra is not None and extra not in lines:
+                lines.insert(1, extra)
+            lines += pin
+            start = self._slider_values(self.pinned)
+        lines += _slider_code(now, start)
         lines += self.goal.code_lines(solved=self.goal_result is not None)
         return source([line for line in lines if line is not None], "app")
+
+    @staticmethod
+    def _slider_values(balance: Balance) -> dict[str, Any]:
+        """What the sliders show for ``balance``: whole percentages."""
+        rule = balance.priority
+        return {"hit": [int(round(100 * v)) for v in balance.hit_table],
+                "pursuit": [int(round(100 * v)) for v in balance.pursuit_table],
+                "slope": int(round(100 * rule.per_agility)),
+                "clamp": (int(round(100 * rule.min)), int(round(100 * rule.max)))}  # fmt: skip
+
+    def _pin_code(self, start: dict[str, Any]) -> tuple[list[str], str | None]:
+        """Lines pinning :attr:`pinned` (and the import they need, if any): through the sliders
+        when it is the base balance with other tables (what "pin" keeps), else by name."""
+        pinned = self.pinned
+        assert pinned is not None, "to_code asks only when a version is pinned"
+        values = self._slider_values(pinned)
+        try:
+            lo, hi = values["clamp"]
+            same = self.base.replace(
+                hit_table=[v / 100 for v in values["hit"]],
+                pursuit_table=[v / 100 for v in values["pursuit"]],
+                priority=PriorityRule(self.base.priority.base, values["slope"] / 100, lo / 100,
+                                      hi / 100),
+            ).to_dict() == pinned.to_dict()  # fmt: skip
+        except LabkitError:
+            same = False
+        if same:
+            return [*_slider_code(values, start), "app.pin()"], None
+        if pinned.to_dict() == default_balance().to_dict():
+            return ["app.pin(default_balance())"], "from labkit.encounter import default_balance"
+        if pinned.source:
+            return [f"app.pin(load_balance({path_code(pinned.source)}))"], (
+                "from labkit.encounter import load_balance"
+            )
+        raise CodeError("to_code needs the pinned version loaded from a file (load_balance) or "
+                        "pinned from the sliders")  # fmt: skip
 
     # -- view ------------------------------------------------------------------------------------
     def _build_goal_seek(self, W: Any) -> None:
@@ -389,3 +420,17 @@ class ProbabilityExplorer(CodeMixin):
 
     def _redraw(self) -> None:
         self.pane.refresh()
+
+
+def _slider_code(values: dict[str, Any], start: dict[str, Any]) -> list[str]:
+    """Lines moving the table and priority sliders from ``start`` to ``values``."""
+    lines = []
+    for name in ("hit", "pursuit"):
+        if values[name] != start[name]:
+            lines.append(f"for slider, pct in zip(app.{name}, {literal(values[name])}):")
+            lines.append("    slider.value = pct")
+    if values["slope"] != start["slope"]:
+        lines.append(f"app.slope.value = {values['slope']!r}")
+    if tuple(values["clamp"]) != tuple(start["clamp"]):
+        lines.append(f"app.clamp.value = {tuple(values['clamp'])!r}")
+    return lines

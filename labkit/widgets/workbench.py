@@ -46,13 +46,12 @@ from labkit._text import html_text
 from labkit.hexpuzzle import Level, calibrate, observed_index, strengths
 from labkit.hexpuzzle.difficulty.calibration import BAND_NAMES, DEFAULT_EDGES, band_of
 from labkit.hexpuzzle.difficulty.scoring import PARTS, WEIGHTS, Difficulty, js_round, score
-from labkit.widgets._busy import busy
+from labkit.widgets._busy import busy, loading
 from labkit.widgets._code import (
     CodeError,
     CodeMixin,
     level_code,
     literal,
-    shown,
     source,
     telemetry_code,
 )
@@ -105,6 +104,11 @@ class DifficultyWorkbench(CodeMixin):
         *,
         n_boot: int = 200,
     ) -> None:
+        # Scoring the campaign and reading its telemetry take seconds: say so at once.
+        with loading("the difficulty workbench"):
+            self._setup(levels, telemetry, n_boot)
+
+    def _setup(self, levels: Any, telemetry: Any, n_boot: int) -> None:
         import ipywidgets as w
 
         self._levels_arg = None if levels is None else list(levels)
@@ -387,14 +391,12 @@ class DifficultyWorkbench(CodeMixin):
 
     def _like_this_code(self) -> list[str]:
         panel, camp = self.target_panel, self.campaign
-        lines = [f"bench.like.value = {self.like.value!r}"]
-        for name in ("target", "seed", "board", "rotations", "tiles"):
-            lines.append(f"bench.target_panel.{name}.value = {shown(getattr(panel, name))!r}")
-        lines += [f"bench.campaign.path.value = {camp.path.value!r}",
-                  f"bench.campaign.slot.value = {camp.slot.value!r}"]  # fmt: skip
-        if panel.level is not None:  # the level as made (its seed and recipe in its metadata)
-            lines.append(f"bench.target_panel.show({level_code(panel.level)}.replace("
-                         f"metadata={literal(panel.level.metadata)}))")  # fmt: skip
+        lines = [f"bench.like.value = {self.like.value!r}",
+                 *panel.code_lines("bench.target_panel")[:5],
+                 f"bench.campaign.path.value = {camp.path.value!r}",
+                 f"bench.campaign.slot.value = {camp.slot.value!r}",
+                 # the level as made (its seed and recipe in its metadata)
+                 *panel.code_lines("bench.target_panel")[5:]]  # fmt: skip
         if self.workshop is not None:  # the generated level as edited since (if it was)
             lines += self.workshop.state_code("bench.workshop")
         return lines

@@ -293,14 +293,18 @@ class LevelWorkshop(CodeMixin):
 
     def to_code(self) -> str:
         """Source rebuilding this workshop: the edited document (even an invalid one), the move
-        limit, the tool, the chosen tracks and the file name."""
+        limit, the tool, the chosen tracks, the file name and "generate like this" (difficulty,
+        seed, board, rotations, tiles and the level it made)."""
+        made = self.target_panel.level is not None
         lines = [
+            "from labkit.hexpuzzle import Level" if made else None,
             "from labkit.widgets import LevelWorkshop",
             "",
             f"ws = LevelWorkshop(radius={self.radius.value!r})",
+            *self.target_panel.code_lines("ws.target_panel"),  # before the edits made since
             *self.state_code("ws"),
         ]
-        return source(lines, "ws")
+        return source([line for line in lines if line is not None], "ws")
 
     def state_code(self, name: str) -> list[str]:
         """Lines setting the workshop called ``name`` to this one's document and controls (a

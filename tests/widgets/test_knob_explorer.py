@@ -54,5 +54,5 @@ def test_to_code_rebuilds_with_real_games():
     app.method.value = "morris"
     code = app.to_code()
     assert "knobs = {'/characters/monster/life': (2, 8)}" in code
-    assert "targets = ['npc_win=0.3:0.7']" in code
+    assert "targets = ['npc_win=0.5±0.2']" in code  # as written (issue 47)
     check_rebuilds(app, KnobExplorer)
