@@ -12,7 +12,7 @@ export NUMBA_CACHE_DIR ?= $(CURDIR)/build/numba-cache
 export HYPOTHESIS_PROFILE ?= ci
 export MPLBACKEND ?= Agg
 
-.PHONY: lab test lint bench report docs clean install browser ffmpeg mutate
+.PHONY: lab test lint bench report docs clean install browser ffmpeg cjk-font mutate
 
 install: $(STAMP)
 
@@ -60,13 +60,24 @@ browser:
 ffmpeg:
 	$(call debian_tool,ffmpeg,the MP4 export tests)
 
+# A font with CJK glyphs (Debian's fonts-wqy-microhei, 1.6 MB): the shipped levels have Chinese
+# names, drawn by matplotlib and Chromium (boxes without it); checked by the widget tests.
+cjk-font:
+	@fc-list :lang=zh 2>/dev/null | grep -q . || { \
+	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
+	    echo "installing Debian's fonts-wqy-microhei for the level names"; \
+	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq fonts-wqy-microhei >/dev/null; \
+	  else \
+	    echo "error: the level names need a CJK font: run 'sudo apt-get install fonts-wqy-microhei'" >&2; exit 1; \
+	  fi; }
+
 # The suite runs on every core (pytest-xdist, at most TEST_JOBS processes; tests/conftest.py
 # hands out whole test files, the browser suite as one): notebooks executed once and shared.
 # The kernels are compiled into numba's cache while lint runs (the encounter kernels alone take
 # ~50 s; a cold cache otherwise has every worker, notebook kernel and CLI process of the suite
 # compile them side by side). Logs in build/warmup-*.log, shown when a warmup fails.
 TEST_JOBS ?= $(shell n=$$(nproc 2>/dev/null || echo 2); [ $$n -gt 4 ] && n=4; echo $$n)
-test: $(STAMP) browser ffmpeg
+test: $(STAMP) browser ffmpeg cjk-font
 	@mkdir -p build
 	@$(BIN)/labkit warmup --quiet encounter > build/warmup-encounter.log 2>&1 & a=$$!; \
 	 $(BIN)/labkit warmup --quiet hexpuzzle pathfinding mapturn > build/warmup-rest.log 2>&1 & b=$$!; \
