@@ -12,6 +12,9 @@ Two kinds of wait:
   browser while the kernel is busy). ``labkit warmup`` (run by ``make lab``) does this ahead.
 * **Ordinary long work** (fitting, generating, playing games): :func:`busy` puts one line in the
   app's status box while the block runs.
+* **An app that takes seconds to build** (FunnelView plays its first funnel, the workbench
+  scores the campaign): there is no app on screen yet to say so, so :func:`loading` shows
+  "loading …" under the cell at once (in a kernel) and removes it when the app is ready.
 
 Examples
 --------
@@ -34,7 +37,7 @@ import time
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
-__all__ = ["prepare_kernels", "cold_kernels", "busy", "FIRST_RUN"]
+__all__ = ["prepare_kernels", "cold_kernels", "busy", "loading", "FIRST_RUN"]
 
 #: The words shown while a kernel compiles for the first time on this machine.
 FIRST_RUN = "preparing {what}, first run on this machine"
@@ -127,3 +130,46 @@ def busy(say: Say, doing: str) -> Iterator[None]:
         yield
     finally:
         say("")
+
+
+def _in_kernel() -> bool:
+    from labkit.widgets._figure import _in_kernel as in_kernel
+
+    return in_kernel()
+
+
+_shown: dict[str, Any] = {}
+
+
+def _show(text: str) -> None:
+    """Show ``text`` under the running cell (one line, updated in place); ``""`` removes it."""
+    from IPython.display import HTML, display
+
+    handle = _shown.get("handle")
+    if text and handle is None:
+        _shown["handle"] = display(HTML(f"<i>{text}</i>"), display_id=True)
+    elif text and handle is not None:
+        handle.update(HTML(f"<i>{text}</i>"))
+    elif handle is not None:
+        handle.update({"text/plain": ""}, raw=True)
+        _shown.pop("handle")
+
+
+@contextlib.contextmanager
+def loading(what: str) -> Iterator[Say]:
+    """While an app builds: "loading ``what``…" under the cell at once (kernel only), removed
+    at the end; yields a ``say`` that adds what it is doing now.
+
+    Examples
+    --------
+    >>> with loading("the funnel") as say:  # outside a kernel: nothing is shown
+    ...     say("playing the players")
+    """
+    if not _in_kernel():
+        yield lambda _doing: None
+        return
+    _show(f"loading {what}…")
+    try:
+        yield lambda doing: _show(f"loading {what}: {doing}…")
+    finally:
+        _show("")

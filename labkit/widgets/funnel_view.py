@@ -26,6 +26,8 @@ import os
 from collections.abc import Sequence
 from typing import Any
 
+from labkit.rng import make_rng
+from labkit.widgets._busy import loading
 from labkit.widgets._code import CodeError, CodeMixin, level_code, literal, path_code, source
 from labkit.widgets._figure import FigurePane, new_figure
 
@@ -67,19 +69,30 @@ class FunnelView(CodeMixin):
         draws: int = 20,
         seed: int = 0,
     ) -> None:
-        import ipywidgets as W
-
         from labkit.hexpuzzle import SkillModel
         from labkit.hexpuzzle import campaign as main_line
 
         self._campaign_arg, self._model_arg = campaign, model
-        self.levels = list(main_line() if campaign is None else campaign)
-        if model is None:
-            model = _default_model(self.levels)
-        elif isinstance(model, (str, os.PathLike)):
-            model = SkillModel.load(model)
-        self.model = model
-        self.players, self.draws, self.seed = int(players), int(draws), int(seed)
+        # Building takes seconds (a fit on first use, the first funnel): say so at once.
+        with loading("the funnel view") as say:
+            self.levels = list(main_line() if campaign is None else campaign)
+            if model is None:
+                say("fitting the skill model to the shipped telemetry")
+                model = _default_model(self.levels)
+            elif isinstance(model, (str, os.PathLike)):
+                model = SkillModel.load(model)
+            self.model = model
+            self.players, self.draws, self.seed = int(players), int(draws), int(seed)
+            say(f"playing {self.draws} × {self.players:,} players")
+            self._build()
+
+    def _build(self) -> None:
+        import ipywidgets as W
+
+        # The cohorts' seed is the one improve_campaign(rng=seed) plays its before and after
+        # funnels from, so the numbers improve reports are the ones on show (one screen, one
+        # number per idea).
+        self._rng = int(make_rng(self.seed).integers(2**62))
         self.by_id = {_id(lv): lv for lv in self.levels}
         self.start = [_id(lv) for lv in self.levels]
         self.fig, self.axes = new_figure(1, 3, figsize=(9.6, 3.2), width_ratios=[2.2, 1.4, 1.4],
@@ -125,7 +138,7 @@ class FunnelView(CodeMixin):
         from labkit.hexpuzzle import funnel
 
         return funnel([self.by_id[i] for i in ids], self.model, players=self.players,
-                      draws=self.draws, rng=self.seed)  # fmt: skip
+                      draws=self.draws, rng=self._rng)  # fmt: skip
 
     def set_order(self, ids: Sequence[str]) -> Any:
         """Play the levels in the order ``ids`` and redraw; returns the funnel (None, with a
@@ -172,7 +185,9 @@ class FunnelView(CodeMixin):
         self.set_order(imp.order)
         from html import escape
 
-        self.advice.value = "<br>".join(escape(line) for line in imp.summary().splitlines())
+        lines = [escape(line) for line in imp.summary().splitlines()]
+        self.advice.value = ("<b>improve</b> (before: the order when you pressed improve; after: "
+                             "the order now on show)<br>" + "<br>".join(lines))  # fmt: skip
         return imp
 
     def rows(self) -> list[dict[str, Any]]:
@@ -180,22 +195,72 @@ class FunnelView(CodeMixin):
         return self.funnel.rows()
 
     def _draw(self) -> None:
-        from html import escape
-
-        from labkit.hexpuzzle import compare_funnels
-
         same = self.order == self.start
         self._artists = self.funnel.draw(self._artists or self.axes,
                                          baseline=None if same else self.baseline)  # fmt: skip
         self.pane.refresh()
-        exits = ", ".join(f"{lid} ({share:.0%})" for lid, share in self.funnel.exits(3))
-        line = (f"{self.funnel.stats['reach'][-1, 0]:.0%} reach the last level; most players "
-                f"leave at {exits}")  # fmt: skip
+        self.status.value = self.summary_html()
+        self.table.value = self.table_html()
+
+    def summary_html(self) -> str:
+        """The funnel's headline in words: reaching the last level and winning it (finishing)
+        are two numbers, each named once; beside a changed order, the first order's."""
+        from html import escape
+
+        from labkit.hexpuzzle import compare_funnels
+
+        f, base = self.funnel, self.baseline
+        same = self.order == self.start
+
+        def was(x: float) -> str:
+            return "" if same else f" (first order {_pct(x)})"
+
+        reach, finished = float(f.stats["reach"][-1, 0]), f.finished
+        reach_was = was(float(base.stats["reach"][-1, 0]))
+        lines = [
+            f"<b>reach the last level: {_pct(reach)}</b>{reach_was}",
+            f"<b>win the last level (finish the campaign): {_pct(finished)}</b>"
+            f"{was(base.finished)}",
+        ]
         if not same:
-            labels = ("first order", "this order")
-            line += " · " + compare_funnels(self.baseline, self.funnel, labels=labels).summary()
-        self.status.value = escape(line)
-        self.table.value = self.funnel._repr_html_()
+            c = compare_funnels(base, f, labels=("first order", "this order"))
+            v, lo, hi = (100 * float(x) for x in c.reach_difference[-1])
+            verdict = ("more players get there" if lo > 0 else "fewer players get there"
+                       if hi < 0 else "no clear difference")  # fmt: skip
+            lines.append(f"this order against the first, players reaching the last level: "
+                         f"{v:+.1f} points (95 %: {lo:+.1f} to {hi:+.1f}): {verdict}")  # fmt: skip
+        exits = ", ".join(f"{escape(lid)} ({_pct(share)})" for lid, share in f.exits(3))
+        lines.append(f"where most players stop (share of those who start): {exits}")
+        return " · ".join(lines)
+
+    def table_html(self) -> str:
+        """One row per level, each value with its 95 % interval, in a designer's words; the last
+        level has no stop decision (the campaign ends there), so it says so."""
+        from html import escape
+
+        f = self.funnel
+        checked = bool(getattr(f, "check", ()))
+        timed = "seconds" in f.stats
+        head = ["#", "level", "reach it", "win at the first try", "attempts per win",
+                "stop here (of those who reach it)"]  # fmt: skip
+        head += ["seconds there"] if timed else []
+        head += ["check against the data"] if checked else []
+        rows = f.rows()
+        body = []
+        for r in rows:
+            last = r["position"] == len(rows)
+            stop = ("the campaign ends here" if last
+                    else _cell(r, "quit_hazard", percent=True))  # fmt: skip
+            cells = [str(r["position"]), escape(str(r["level"])),
+                     _cell(r, "reach", percent=True), _cell(r, "first_try", percent=True),
+                     _cell(r, "attempts_per_clear", percent=False), stop]  # fmt: skip
+            if timed:
+                cells.append(_cell(r, "seconds", percent=False, digits=0))
+            if checked:
+                cells.append(escape(str(r.get("check", ""))))
+            body.append("<tr>" + "".join(f"<td>{c}</td>" for c in cells) + "</tr>")
+        header = "".join(f"<th>{h}</th>" for h in head)
+        return f"<table><tr>{header}</tr>{''.join(body)}</table>"
 
     def to_code(self) -> str:
         """Source rebuilding this view with its current order."""
@@ -237,6 +302,20 @@ def _default_model(levels: list[Any]) -> Any:
         return model
     rows = load_telemetry(data_path("telemetry", "progression.csv"), frame=False)
     return fit_skill_model(rows, levels, dropout="model")
+
+
+def _pct(x: float) -> str:
+    """A share as a designer reads it: ``0.324`` → ``"32 %"``."""
+    return "–" if x != x else f"{100 * x:.0f} %"
+
+
+def _cell(r: dict[str, Any], name: str, *, percent: bool, digits: int = 2) -> str:
+    v, lo, hi = (float(r[k]) for k in (name, f"{name}_low", f"{name}_high"))  # type: ignore[arg-type]
+    if v != v:
+        return "nobody gets here" if name != "seconds" else "no time data"
+    if percent:
+        return f"{_pct(v)} <small>({_pct(lo)}–{_pct(hi)})</small>"
+    return f"{v:.{digits}f} <small>({lo:.{digits}f}–{hi:.{digits}f})</small>"
 
 
 def _id(level: Any) -> str:

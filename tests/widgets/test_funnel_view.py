@@ -63,3 +63,58 @@ def test_to_code_rebuilds_the_view_in_its_order(tmp_path):
     again = space["view"]
     assert again.order == view.order
     assert np.array_equal(again.funnel.stats["reach"], view.funnel.stats["reach"])
+
+
+def _shown(value: str) -> str:
+    import html
+    import re
+
+    return " ".join(html.unescape(re.sub(r"<[^>]+>", " ", value)).split())
+
+
+def _pct(x: float) -> str:
+    return f"{100 * x:.0f} %"
+
+
+def test_one_screen_one_number_per_idea(view):
+    # issue 47: "32 % reach the last level", "22 % finish" and "before 0.35" on one screen
+    f = view.funnel
+    reach_last, finished = float(f.stats["reach"][-1, 0]), f.finished
+    status = _shown(view.status.value)
+    assert f"reach the last level: {_pct(reach_last)}" in status, status
+    assert f"win the last level (finish the campaign): {_pct(finished)}" in status, status
+    table = _shown(view.table.value)
+    assert "finish" not in table and "Funnel(" not in table  # no second, unlabelled number
+    # the last level has no stop decision: the table says so instead of "0 % (0 %–0 %)"
+    last = view.table.value.split("<tr>")[-1]
+    assert "campaign ends here" in last and "0% (0%–0%)" not in last
+    view.move("L01", 4)
+    status = _shown(view.status.value)
+    moved = float(view.funnel.stats["reach"][-1, 0])
+    assert f"reach the last level: {_pct(moved)} (first order {_pct(reach_last)})" in status
+    assert status.count("reach the last level") == 1 and "of all players" not in status
+
+
+def test_improve_speaks_the_screens_numbers_and_words(view):
+    before = float(view.funnel.stats["reach"][-1, 0])
+    view.reach_goal.value = 0.95  # out of reach: the goal is missed and the answer says why
+    imp = view.improve()
+    advice = _shown(view.advice.value)
+    after = float(view.funnel.stats["reach"][-1, 0])
+    assert f"(before {_pct(before)}, after {_pct(after)})" in advice, advice
+    assert imp.after.stats["reach"][-1, 0] == after  # the improve's funnel is the one on show
+    assert "regenerate=True" not in advice and "before 0." not in advice
+
+
+def test_the_view_says_loading_before_the_long_start(monkeypatch):
+    # issue 47: nothing for 3–4 s while FunnelView starts; now "loading…" at once
+    from labkit.widgets import _busy
+    from labkit.widgets import funnel_view as fv
+
+    said: list[str] = []
+    monkeypatch.setattr(_busy, "_in_kernel", lambda: True)
+    monkeypatch.setattr(_busy, "_show", lambda text: said.append(text))
+    model = TrueModel(BETA[:3], quit=QUIT)
+    monkeypatch.setattr(fv, "_default_model", lambda levels: said.append("fit") or model)
+    FunnelView(["L01", "L02", "L03"], None, players=200, draws=2)
+    assert said[0].startswith("loading the funnel") and said.index("fit") > 0 and said[-1] == ""

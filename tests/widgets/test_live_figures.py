@@ -116,3 +116,26 @@ def test_a_static_app_adds_no_script(in_kernel, monkeypatch):
 
     app = GaugeTuner()
     assert _shown_by(app._ipython_display_, monkeypatch) == [app.ui]
+
+
+def test_a_canvas_shown_after_its_first_frames_gets_a_whole_frame(in_kernel):
+    # issue 47: FunnelView's chart was blank on one of three opens until a level was dragged.
+    # The app drew (and sent) its frames while the cell ran; the front-end's "initialized" came
+    # after, resized (cleared) the browser's copy, and the next frame was a *diff* against a
+    # picture the browser no longer had: only the changed pixels showed.
+    from labkit.widgets._figure import FigurePane, new_figure
+
+    fig, ax = new_figure(figsize=(3, 2))
+    pane = FigurePane(fig)
+    canvas = fig.canvas
+    modes: list[str] = []
+    canvas.send_binary = lambda data: modes.append(canvas._current_image_mode)
+    ax.plot([0, 1], [0, 1])
+    canvas.draw()  # the app's first frames, sent before anything is on screen
+    ax.plot([0, 1], [1, 0])
+    canvas.draw()
+    assert modes == ["full", "diff"]
+    canvas._handle_custom_msg({"type": "initialized"}, [])  # the view appears
+    canvas._handle_custom_msg({"type": "draw"}, [])  # the front-end asks for the frame
+    assert modes[-1] == "full", modes
+    assert pane.widget is canvas

@@ -94,3 +94,19 @@ def test_the_workbench_says_what_it_fits_while_it_fits():
     bench.activity.observe(lambda ch: said.append(ch["new"]), names="value")
     bench.mode.value = "skill model"  # no telemetry: the fit says so, but the wait is announced
     assert said and "fitting the skill model" in said[0] and said[-1] == ""
+
+
+def test_the_workbench_says_loading_before_it_scores_the_campaign(monkeypatch):
+    # issue 47: nothing on screen for seconds while DifficultyWorkbench() starts
+    from labkit.hexpuzzle import Level
+    from labkit.widgets import DifficultyWorkbench, _busy
+    from labkit.widgets import workbench as wb
+
+    said: list[str] = []
+    monkeypatch.setattr(_busy, "_in_kernel", lambda: True)
+    monkeypatch.setattr(_busy, "_show", said.append)
+    real = wb.score
+    monkeypatch.setattr(wb, "score", lambda lv: said.append("score") or real(lv))
+    level = Level.hexagon(2, tiles=[("mover", 1, 1, 0), ("post", 0, 0, 5, 1)], id="grazing")
+    DifficultyWorkbench([level], n_boot=10)
+    assert said[0] == "loading the difficulty workbench…" and "score" in said and said[-1] == ""

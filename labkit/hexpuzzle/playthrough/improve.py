@@ -130,8 +130,9 @@ class Improvement:
 
     def summary(self) -> str:
         """What changed and which goals are met, in designer words."""
-        lines = [f"{'met' if g.met else 'NOT met'}: {g.goal} (before {g.before:.2f}, after "
-                 f"{g.after:.2f}){' - ' + g.why if g.why else ''}" for g in self.goals]  # fmt: skip
+        lines = [f"{'met' if g.met else 'NOT met'}: {g.goal} (before {_said(g, g.before)}, "
+                 f"after {_said(g, g.after)}){' - ' + g.why if g.why else ''}"
+                 for g in self.goals]  # fmt: skip
         return "\n".join(self.changes + lines)
 
     def __repr__(self) -> str:
@@ -141,6 +142,13 @@ class Improvement:
     def _repr_html_(self) -> str:
         items = "".join(f"<li>{escape(line)}</li>" for line in self.summary().splitlines())
         return f"<ul>{items}</ul>{self.comparison()._repr_html_()}"
+
+
+def _said(g: GoalResult, value: float) -> str:
+    """A goal's value as its goal speaks: shares of players in percent, band drops counted."""
+    if g.goal.startswith("difficulty"):
+        return f"{value:.0f} band" + ("" if value == 1 else "s")
+    return f"{100 * value:.0f} %"
 
 
 def _bands(model: Any, levels: Sequence[Any]) -> np.ndarray:
@@ -383,7 +391,7 @@ def _verdicts(goal, before, after, floor, bands_before, bands_after, regenerate)
     tried = (
         "reordering and regenerating"
         if regenerate
-        else "reordering (regenerate=True would also try easier versions of the worst levels)"
+        else "reordering only (replacing the worst levels by easier generated ones was not tried)"
     )
     if goal.reach_last is not None:
         b, a = before.stats["reach"][-1, 0], after.stats["reach"][-1, 0]
