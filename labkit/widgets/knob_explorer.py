@@ -97,13 +97,19 @@ class KnobExplorer(CodeMixin):
         self.importance_button.on_click(lambda _: self.run_importance())
         self.tune_button.on_click(lambda _: self.run_tune())
         self.text = W.HTML()
+        # what a run is doing and how far it is (empty and hidden when idle): a Sobol run takes
+        # seconds to minutes (issue 47)
+        self.activity = W.HTML()
+        self.bar = W.FloatProgress(0.0, min=0.0, max=1.0,
+                                   layout=W.Layout(width="240px", visibility="hidden"))  # fmt: skip
         self.fig, (self.ax_importance, self.ax_pareto) = new_figure(
             1, 2, figsize=(9.6, 3.6), layout="constrained"
         )
         self.pane = FigurePane(self.fig)
         method = W.HBox([W.Label("method"), self.method])
         controls = W.HBox([W.VBox([method, self.outcome, self.games]),
-                           W.VBox([self.importance_button, self.tune_button])])  # fmt: skip
+                           W.VBox([self.importance_button, self.tune_button, self.bar,
+                                   self.activity])])  # fmt: skip
         # The figure right under the buttons, the summaries and tables it draws right under it:
         # an answer and its picture on one screen (issue 24).
         self.ui = W.VBox([controls, self.pane.widget, self.text])
@@ -118,12 +124,25 @@ class KnobExplorer(CodeMixin):
     # -- logic (no browser needed) ---------------------------------------------------------------
 
     def run_importance(self) -> Any:
-        """Run :func:`~labkit.encounter.importance` with the controls' values and redraw."""
-        self.importance = importance(
-            self.base, self.knobs, method=self.method.value, outcome=self.outcome.value,
-            games=self.games.value, n=self.n, trajectories=self.trajectories,
-            response=self.response, executor=self.executor, progress=False,
-        )  # fmt: skip
+        """Run :func:`~labkit.encounter.importance` with the controls' values and redraw; while
+        it runs, the bar and line say how many games are played of how many, and the old
+        answer is taken down."""
+        evaluations, _ = self._design()
+        total = evaluations * self.games.value
+        self.importance = None  # the old answer is not shown beside a run that replaces it
+        self.ax_importance.clear()
+        self._hint(self.ax_importance, "running…")
+        tick = self._start("which knob matters", lambda done: (
+            f"{done:,} games played of at most {total:,}", done / total))  # fmt: skip
+        try:
+            self.importance = importance(
+                self.base, self.knobs, method=self.method.value, outcome=self.outcome.value,
+                games=self.games.value, n=self.n, trajectories=self.trajectories,
+                response=self.response, executor=self.executor, progress=_Batches(tick),
+            )  # fmt: skip
+            self.bar.value = 1.0  # every game asked for is answered (repeats were not replayed)
+        finally:
+            self._stop()
         self.ax_importance.clear()
         self.ax_importance.set_axis_on()
         self.importance.plot(ax=self.ax_importance)
@@ -132,11 +151,29 @@ class KnobExplorer(CodeMixin):
         return self.importance
 
     def run_tune(self) -> Any:
-        """Run :func:`~labkit.encounter.tune_many` on the targets and redraw the Pareto view."""
-        self.tuned = tune_many(
-            self.base, self.knobs, self.targets, budget=self.budget, games=self.tune_games,
-            fresh=self.fresh, response=self.response, executor=self.executor, progress=False,
-        )  # fmt: skip
+        """Run :func:`~labkit.encounter.tune_many` on the targets and redraw the Pareto view;
+        while it runs, the bar and line say which trial it is on, then that the candidates are
+        re-played, and the old answer is taken down."""
+        self.tuned = None
+        self.ax_pareto.clear()
+        self._hint(self.ax_pareto, "running…")
+        budget = self.budget
+
+        def line(done: int) -> tuple[str, float]:
+            if done >= budget:
+                return f"{budget} trials done; re-playing the best on fresh games", 1.0
+            return f"trial {done} of {budget}", done / budget
+
+        tick = self._start("tuning to the targets", line)
+        try:
+            self.tuned = tune_many(
+                self.base, self.knobs, self.targets, budget=budget, games=self.tune_games,
+                fresh=self.fresh, response=self.response, executor=self.executor,
+                progress=lambda done, _total: tick(done),
+            )  # fmt: skip
+            self.bar.value = 1.0
+        finally:
+            self._stop()
         self.ax_pareto.clear()
         self.ax_pareto.set_axis_on()
         self.tuned.plot(ax=self.ax_pareto)
@@ -208,21 +245,63 @@ class KnobExplorer(CodeMixin):
         ax.set_axis_off()
         ax.text(0.5, 0.5, text, ha="center", va="center", color="0.4", transform=ax.transAxes)
 
-    def _cost_html(self) -> str:
-        """What "which knob matters" will play with the controls' values (the counts of
-        :func:`~labkit.encounter.importance`'s designs)."""
-        k, games = len(self.knobs), self.games.value
+    def _design(self) -> tuple[int, str]:
+        """Evaluations of the chosen design (the counts of :func:`~labkit.encounter.importance`'s
+        designs) and what it measures."""
+        k = len(self.knobs)
         if self.method.value == "morris":
-            evaluations, how = self.trajectories * (k + 2), "screening"
-        else:
-            evaluations, how = self.n * (k + 3), "variance shares"
-        return (
-            f"<p>Which knob matters ({how}): {evaluations:,} evaluations of {games} "
-            f"game{'s' * (games != 1)} each, {evaluations * games:,} games.</p>"
-        )
+            return self.trajectories * (k + 2), "screening"
+        return self.n * (k + 3), "variance shares"
+
+    def _cost_html(self) -> str:
+        """What "which knob matters" will play with the controls' values and, after a run, the
+        games it played: a game the design asks for twice (same knob values, same seed) is
+        played once, so the two counts may differ, and the line says by how many."""
+        games = self.games.value
+        evaluations, how = self._design()
+        line = (f"Which knob matters ({how}): {evaluations:,} evaluations of {games} "
+                f"game{'s' * (games != 1)} each, {evaluations * games:,} games.")  # fmt: skip
+        imp = self.importance
+        if imp is not None:
+            asked = imp.evaluations * imp.games_per_evaluation
+            again = asked - imp.games
+            line += f" The last run asked for {asked:,} games and played {imp.games:,} games"
+            line += (f": {again:,} repeated a game already played (same knob values, same "
+                     "seed) and were not played again." if again else ".")  # fmt: skip
+        return f"<p>{line}</p>"
+
+    def _start(self, doing: str, line: Any) -> Any:
+        """Show the bar and "``doing``: …"; returns ``tick(done)`` that updates both from
+        ``line(done) -> (words, share done)``, at most five times a second."""
+        import time
+
+        began, last = time.monotonic(), [0.0]
+        self.bar.value, self.bar.bar_style = 0.0, "info"
+        self.bar.layout.visibility = "visible"
+        self.activity.value = f"<i>{html.escape(doing)}: starting…</i>"
+        self._refresh()  # the old answer goes now, not when the new one comes
+
+        def tick(done: int) -> None:
+            now = time.monotonic()
+            words, share = line(done)
+            if now - last[0] < 0.2 and share < 1.0:
+                return
+            last[0] = now
+            self.bar.value = min(1.0, share)
+            self.activity.value = (f"<i>{html.escape(doing)}: {html.escape(words)}, "
+                                   f"{now - began:.0f} s</i>")  # fmt: skip
+
+        return tick
+
+    def _stop(self) -> None:
+        self.bar.layout.visibility = "hidden"
+        self.activity.value = ""
 
     def _refresh(self) -> None:
+        running = bool(self.activity.value)
         parts = [self._cost_html()]
+        if running:
+            parts.append("<p><i>running: the answer shows here when it is done</i></p>")
         if self.importance is not None:
             parts.append(f"<p>{html.escape(self._importance_summary())}</p>")
             parts.append(self._table(self.importance_rows()))
@@ -264,6 +343,22 @@ class KnobExplorer(CodeMixin):
         if self.tuned is not None:
             lines.append("app.run_tune()")
         return source(lines, "app")
+
+
+class _Batches:
+    """``progress(done, total)`` of each batch of games summed into games played so far (a
+    Morris run plays one batch per trajectory, a Sobol run one batch in all)."""
+
+    def __init__(self, tick: Any) -> None:
+        self.tick, self.before, self.current = tick, 0, 0
+
+    def __call__(self, done: int, total: int) -> None:
+        if done < self.current:  # a new batch started
+            self.before += self.current
+        self.current = done
+        self.tick(self.before + done)
+        if done >= total:
+            self.before, self.current = self.before + done, 0
 
 
 def _header(key: str) -> str:

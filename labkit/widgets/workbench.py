@@ -180,7 +180,8 @@ class DifficultyWorkbench(CodeMixin):
         from labkit.widgets._variety_panel import VarietyPanel
 
         # "How varied are generated levels?": expressive range and control map (issue 27).
-        self.variety = VarietyPanel()
+        # at the difficulty "generate like this" shows (the one slider for a difficulty here)
+        self.variety = VarietyPanel(difficulty=lambda: self.target_panel.target.value)
         self.index_view = w.VBox(
             [w.HBox([sliders, w.VBox([self.pane.widget, self.stats],
                                      layout=w.Layout(flex="1 1 auto", min_width="0"))]),
@@ -384,10 +385,11 @@ class DifficultyWorkbench(CodeMixin):
             f"bench.set_weights({literal(self.weights)}, {literal(self.baseline.value)}, "
             f"{literal(edges)})"
         )
-        if self.variety.report is not None:  # the variety pictures were asked for
+        lines += self._like_this_code()
+        if self.variety.report is not None:  # the variety pictures (at the slider set above)
             lines.append(f"bench.variety.levels = {self.variety.levels!r}")
-            lines.append("bench.variety.run()")
-        return source(lines + self._like_this_code(), "bench")
+            lines.append(f"bench.variety.run({self.variety.asked!r})")
+        return source(lines, "bench")
 
     def _like_this_code(self) -> list[str]:
         panel, camp = self.target_panel, self.campaign

@@ -1,7 +1,8 @@
 """The workbench's "How varied are generated levels?" (issue 27, item 4): pictures and answer.
 
 The generator is replaced by one that always returns the same shipped level (one rotation
-needed), asked for at that level's own score with 1 and with 2 rotations, two levels per ask:
+needed), asked for at that level's own score (the difficulty slider's) with 1 and with 2
+rotations, two levels per ask:
 by hand, quality and "within ±2" hold for the 1-rotation asks only (2 of 4), and of two copies
 of one level pcg_benchmark's pass counts one as distinct (2 of 4 by either measure).
 """
@@ -26,8 +27,7 @@ def same_level(monkeypatch):
 
     level = next(lv for lv in campaign() if score(lv).R == 1)
     total = score(level).total
-    asks = [{"score": total, "rotations": 1}, {"score": total, "rotations": 2}]
-    monkeypatch.setattr(_variety_panel, "TARGETS", asks)
+    assert _variety_panel.ROTATIONS == (1, 2)
     asked = []
 
     def fixed(target, rng, budget):
@@ -44,6 +44,7 @@ def test_the_button_in_the_workbench_draws_both_pictures_and_answers_in_counts(s
 
     total, asked = same_level
     bench = DifficultyWorkbench([Level.hexagon(2, tiles=[("a", 1, 1, 0)], id="one")])
+    bench.target_panel.target.value = total  # the difficulty the panel asks for
     panel = bench.variety
     assert panel.ui in bench.index_view.children
     assert panel.pane.widget.layout.display == "none"  # no empty axes before the first run
@@ -58,7 +59,7 @@ def test_the_button_in_the_workbench_draws_both_pictures_and_answers_in_counts(s
         "1 of 4", "2 of 4", "3 of 4", "4 of 4"]  # fmt: skip
     assert "with 2 rotations" in made[-1] and lines[-1] == ""
     answer = re.sub(r"<[^>]+>", "", panel.answer.value)
-    assert "Of 4 levels asked for, 2 of 4 are playable and as asked" in answer
+    assert f"Of 4 levels asked for at score {total}, 2 of 4 are playable and as asked" in answer
     assert "2 of 4 have the score within ±2 points and the rotations asked for" in answer
     assert "2 of 4 are different puzzles by how they are solved" in answer
     assert "2 of 4 are different boards, even turned" in answer
@@ -96,3 +97,20 @@ def test_a_second_run_redraws_instead_of_stacking_pictures(same_level):
     boxes = [ax.get_tightbbox(fig.canvas.get_renderer()).extents for ax in fig.axes]
     assert w <= 980 and all(-1 <= x0 and -1 <= y0 and x1 <= w + 1 and y1 <= h + 1
                             for x0, y0, x1, y1 in boxes), boxes  # fmt: skip
+
+
+def test_the_asks_follow_the_difficulty_slider(same_level):
+    # issue 47: the panel always asked for scores 35 and 50, whatever the slider said
+    from labkit.hexpuzzle import Level
+    from labkit.widgets import DifficultyWorkbench
+
+    _, asked = same_level
+    bench = DifficultyWorkbench([Level.hexagon(2, tiles=[("a", 1, 1, 0)], id="one")])
+    bench.variety.levels = 1
+    for difficulty in (62, 40):
+        bench.target_panel.target.value = difficulty
+        asked.clear()
+        bench.variety.run()
+        assert sorted({a["score"] for a in asked}) == [difficulty]
+        assert sorted(a["rotations"] for a in asked) == [1, 2]
+        assert f"score {difficulty}" in bench.variety.answer.value
