@@ -1,4 +1,4 @@
-"""``labkit puzzle funnel CAMPAIGN MODEL [--players N] [--draws D] [--out funnel.csv]``.
+"""``labkit puzzle funnel CAMPAIGN MODEL [--players N] [--draws D] [--attempts K] [--out F]``.
 
 Plays the population of a fitted skill model (``labkit puzzle skill … --out model.json``, fitted
 with its quit model) through the campaign in order and prints, per level, the share of players
@@ -6,6 +6,12 @@ who reach it, first-try success, attempts per clear and the share who stop there
 95 % interval (parameter draws and Monte-Carlo noise), then where most players leave. ``--out``
 writes the same table as CSV (atomic). ``CAMPAIGN`` takes level files, campaign files, JSON
 lists of levels or folders; a level the model has no data for is predicted from its parts.
+
+Players get as many attempts per level as the model's data allowed (recorded in the model
+file; 3 for a file that does not record it); ``--attempts K`` plays another cap. Where the
+model file keeps what its players did, every level is checked against it: a level whose band
+the data disagree with is widened and marked ``data disagree`` (see
+:mod:`labkit.hexpuzzle.playthrough.model`).
 """
 
 from __future__ import annotations
@@ -28,6 +34,9 @@ def register_funnel_commands(puzzle_subparsers: Any) -> None:
                      help="players per cohort (1-1000000, default 10000)")  # fmt: skip
     cmd.add_argument("--draws", type=A.int_range(1, 1000), default=50, metavar="D",
                      help="cohorts, each its own draw of the fit (1-1000, default 50)")  # fmt: skip
+    cmd.add_argument("--attempts", type=A.int_range(1, 100), default=None, metavar="K",
+                     help="attempts per level (1-100; default: the cap the model's data "
+                          "allowed, 3 if the model file does not record it)")  # fmt: skip
     cmd.add_argument("--seed", type=A.int_range(0, 2**63 - 1), default=0, metavar="S")
     cmd.add_argument("--out", type=A.out_file, metavar="FILE", help="write the funnel as CSV")
     cmd.set_defaults(func=_funnel)
@@ -40,21 +49,33 @@ def _funnel(args: argparse.Namespace) -> int:
 
     model = SkillModel.load(args.model)
     levels = load_levels(args.campaign)
-    f = funnel(levels, model, players=args.players, draws=args.draws, rng=args.seed)
-    print(f"{len(levels)} levels, {args.draws} cohorts of {args.players} players "
-          f"(95 % intervals: the fit's uncertainty and Monte-Carlo noise)")  # fmt: skip
+    f = funnel(levels, model, players=args.players, draws=args.draws, rng=args.seed,
+               max_attempts=args.attempts)  # fmt: skip
+    k = args.attempts or model.max_attempts
+    cap = f"{k} attempts per level" if k else "3 attempts per level (the model file has no cap)"
+    print(f"{len(levels)} levels, {args.draws} cohorts of {args.players} players, "
+          f"{cap} (95 % intervals: the fit's uncertainty and Monte-Carlo "
+          f"noise{', widened where the data disagree' if f.check else ''})")  # fmt: skip
     print(f"{'#':>3}  {'level':<18}{'reach':>15}{'first try':>16}{'attempts/clear':>17}"
-          f"{'stop here':>15}")  # fmt: skip
+          f"{'stop here':>15}{'  check' if f.check else ''}")  # fmt: skip
     for r in f.rows():
+        mark = "  " + _mark(str(r["check"])) if f.check else ""
         print(f"{r['position']:>3}  {r['level']:<18}"
               f"{_pct(r, 'reach'):>15}{_pct(r, 'first_try'):>16}"
-              f"{_num(r, 'attempts_per_clear'):>17}{_pct(r, 'quit_hazard'):>15}")  # fmt: skip
+              f"{_num(r, 'attempts_per_clear'):>17}{_pct(r, 'quit_hazard'):>15}{mark}")  # fmt: skip
     exits = ", ".join(f"{lid} ({share:.0%} of all players)" for lid, share in f.exits(3))
     print(f"most players leave at {exits}; {f.finished:.0%} clear the last level")
     if args.out:
         f.save(args.out)
         print(f"wrote {args.out}")
     return 0
+
+
+def _mark(check: str) -> str:
+    """The check, short for a terminal column."""
+    from labkit.hexpuzzle.playthrough.model import CHECK
+
+    return {CHECK["fits"]: "ok", CHECK["misses"]: "data disagree"}.get(check, "-")
 
 
 def _pct(row: dict, name: str) -> str:

@@ -72,7 +72,7 @@ from labkit import io as lio
 from labkit.hexpuzzle.difficulty.calibration import band_of
 from labkit.hexpuzzle.difficulty.fit import BAND_TARGETS, strengths
 from labkit.hexpuzzle.difficulty.scoring import PARTS, Difficulty, score
-from labkit.hexpuzzle.difficulty.skill_file import FORMAT, VERSION, SkillModelError
+from labkit.hexpuzzle.difficulty.skill_file import FORMAT, MAX_ATTEMPTS, VERSION, SkillModelError
 from labkit.hexpuzzle.difficulty.skill_quit import ATTEMPT_CAP, QUIT_TERMS, QuitModel
 from labkit.hexpuzzle.level import Level
 
@@ -156,6 +156,12 @@ class SkillModel:
     global_cov: NDArray[np.float64] = field(default_factory=lambda: np.zeros((0, 0)))
     #: the data and levels the model was fitted to (for :meth:`report`); not saved
     source: Any = field(default=None, repr=False)
+    #: attempts per level the data allowed (the most anyone made); None: not recorded (a file
+    #: written before issue 45: the funnel then plays 3 attempts unless told otherwise)
+    max_attempts: int | None = None
+    #: what the fitted players did, per level in fit order (:func:`.skill_stats.observed_counts`):
+    #: the funnel checks the model against it; None in files written before issue 45
+    observed: dict[str, Any] | None = field(default=None, repr=False)
 
     # --- prediction -------------------------------------------------------------------------
     def difficulty_of(self, level_or_id: Level | Difficulty | str) -> float:
@@ -380,6 +386,9 @@ class SkillModel:
             ],
             "players": {"ids": list(self.player_ids), "ability": self.ability.tolist()},
             "fit": self.fit_info,
+            # written only when known: a model without them writes the file it was read from
+            **({} if self.max_attempts is None else {"max_attempts": self.max_attempts}),
+            **({} if self.observed is None else {"observed": self.observed}),
         }
 
     @classmethod
@@ -501,6 +510,7 @@ def _fit(
     from labkit.hexpuzzle.difficulty.skill_stats import (
         EVENT_BLOCK,
         fit_rows,
+        observed_counts,
         player_events,
     )
 
@@ -539,6 +549,10 @@ def _fit(
         att_used = att_used[order]
         won_used = won_used[order]
         del order
+    # the attempt cap the data allowed (the most attempts anyone made at a level), and what
+    # the players did level by level: the funnel plays this cap and checks itself against it
+    cap = min(max(int(att_used.max()), 1), MAX_ATTEMPTS) if len(att_used) else None
+    observed = observed_counts(lvl_used, slot, att_used, won_used, len(ids), len(players))
     modelled = dropout == "model"
     # players with the same history: one row, counted as often (built in blocks of players)
     ev = player_events(
@@ -618,6 +632,8 @@ def _fit(
             "population_mean": -shift,
         },  # fmt: skip
         source=(source, list(levels), options),
+        max_attempts=cap,
+        observed=observed,
     )
 
 

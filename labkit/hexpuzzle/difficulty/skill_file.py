@@ -21,10 +21,12 @@ class SkillModelError(FormatError):
     """A skill model that cannot be fitted, or a bad model file."""
 
 
-__all__ = ["MAX_LEVELS", "MAX_PLAYERS", "model_from_dict"]
+__all__ = ["MAX_ATTEMPTS", "MAX_LEVELS", "MAX_PLAYERS", "model_from_dict"]
 
 #: Limits of a model file (checked on load).
 MAX_LEVELS, MAX_PLAYERS = 10_000, 1_000_000
+#: Most attempts per level a model file may record (the funnel's limit too).
+MAX_ATTEMPTS = 100
 
 
 def _finite(value: Any) -> bool:
@@ -198,9 +200,45 @@ def _extras(doc: dict, n_levels: int, E: type) -> dict[str, Any]:
     k = 2 + N_TERMS * (quit_model is not None)
     g = doc.get("global_cov")
     gcov = np.zeros((0, 0)) if g is None or g == [] else _matrix(g, k, "/global_cov", E)
+    cap = doc.get("max_attempts")  # absent before issue 45: not recorded
+    lio.check(
+        cap is None or (isinstance(cap, int) and not isinstance(cap, bool)
+                        and 1 <= cap <= MAX_ATTEMPTS),
+        f"must be null or a whole number from 1 to {MAX_ATTEMPTS}",
+        "/max_attempts",
+        cap,
+        E,
+    )  # fmt: skip
     return {
+        "max_attempts": cap,
+        "observed": _observed(doc.get("observed"), n_levels, E),
         "learning": float(learning),
         "discrimination": None if alpha is None else np.array(alpha, dtype=float),
         "quit_model": quit_model,
         "global_cov": gcov,
     }
+
+
+def _count(v: Any) -> bool:
+    return isinstance(v, int) and not isinstance(v, bool) and v >= 0
+
+
+def _observed(obs: Any, n_levels: int, E: type) -> dict[str, Any] | None:
+    """The fitted players' counts per level (absent before issue 45: None, no check)."""
+    if obs is None:
+        return None
+    lio.check(isinstance(obs, dict), "must be an object or null", "/observed", error=E)
+    players = obs.get("players")
+    lio.check(_count(players), "must be a whole number >= 0", "/observed/players", players, E)
+    out: dict[str, Any] = {"players": players}
+    for key in ("reached", "first_try", "stopped"):
+        v = obs.get(key)
+        lio.check(
+            isinstance(v, list) and len(v) == n_levels
+            and all(_count(c) and c <= players for c in v),
+            f"must be {n_levels} whole numbers from 0 to players",
+            f"/observed/{key}",
+            error=E,
+        )  # fmt: skip
+        out[key] = list(v)
+    return out

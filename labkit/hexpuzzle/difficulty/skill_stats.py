@@ -234,3 +234,31 @@ def fit_rows(
     table = as_table(telemetry)
     level, code, players = level_player_rows(table, ids)
     return table, level, code, players, table["attempt"], table["won"]
+
+
+def observed_counts(level, player, attempt, won, n_levels: int, n_players: int) -> dict[str, Any]:
+    """What the fitted players did, in the fit's level order: how many there were, and per
+    level how many reached it, won it at the first try and stopped after it (a player's last
+    level in order; nobody stops at the last level: it finished). The funnel checks its model
+    against these (:mod:`labkit.hexpuzzle.playthrough.model`); kept in the model file.
+
+    Examples
+    --------
+    >>> c = observed_counts(np.array([0, 1, 0, 0]), np.array([0, 0, 1, 1]),
+    ...                     np.array([1, 1, 1, 2]), np.array([True, False, False, True]), 2, 2)
+    >>> c["players"], c["reached"], c["first_try"], c["stopped"]
+    (2, [2, 1], [1, 0], [1, 0])
+    """
+    lv, p = np.asarray(level, dtype=np.int64), np.asarray(player, dtype=np.int64)
+    seen = np.zeros((n_players, n_levels), dtype=bool)
+    seen[p, lv] = True
+    played = seen.any(axis=1)
+    last = n_levels - 1 - np.argmax(seen[:, ::-1], axis=1)
+    last = last[played & (last < n_levels - 1)]
+    first = (np.asarray(attempt) == 1) & np.asarray(won, dtype=bool)
+    return {
+        "players": int(played.sum()),
+        "reached": seen.sum(axis=0).astype(int).tolist(),
+        "first_try": np.bincount(lv[first], minlength=n_levels).astype(int).tolist(),
+        "stopped": np.bincount(last, minlength=n_levels).astype(int).tolist(),
+    }

@@ -13,6 +13,25 @@ own cohort of ``players``, and the funnel's intervals are percentiles over the c
 hold both the parameter uncertainty and the Monte-Carlo noise. ``uncertainty=False`` plays every
 cohort with the fitted parameters (Monte-Carlo noise only), to see how much is the fit's.
 
+**What the model cannot know.** The parameter draws hold the fit's uncertainty *within* the
+model: if players quit by another rule (at a session's end, after a streak of failures) the
+bands are narrow around the wrong curve. So the funnel also checks the model against the data it
+was fitted to (a posterior-predictive check): it plays the model in the data's level order with
+the same draws and compares, per level, the reach, quit rate and first-try success it predicts
+with what the fitted players did (``model.observed``, or ``telemetry``). Where the data lie
+outside what the model's own noise allows (the parameter spread plus the binomial noise of the
+data's players, two-sided 95 %), the model misses the data there: the band is widened to take in
+the data's own 95 % interval (Wilson), and the level's ``check`` reads so. Reach and quit rate
+belong to a place in the campaign (data position ``i`` checks campaign position ``i``), first-try
+success to a level (checked by id); in a campaign in another order than the data's, the widening
+is by the same amount on both sides (the miss may move either way). Bands where the model fits
+the data are left as they are. A model without its data (a file written before issue 45) has no
+check.
+
+**Attempts.** Players get ``max_attempts`` attempts per level: by default the cap the data
+allowed (``model.max_attempts``, the most attempts anyone made at a level, kept in the model
+file), else 3 (files written before issue 45).
+
 **Time.** Where the telemetry has times (``seconds`` not all zero), a level's expected time is
 its won and lost attempts, as the funnel predicts them, at the mean seconds of a won and of a
 lost attempt there; levels without timed attempts have none.
@@ -20,6 +39,7 @@ lost attempt there; levels without timed attempts have none.
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any
@@ -38,7 +58,7 @@ from labkit.hexpuzzle.playthrough.simulate import (
 )
 from labkit.rng import RngLike, make_rng, stream
 
-__all__ = ["funnel", "level_times", "model_tables"]
+__all__ = ["CHECK", "funnel", "level_times", "model_tables", "observed_counts_of"]
 
 
 def _level_id(level: Any) -> str:
@@ -81,6 +101,145 @@ def _discrimination(model: Any, index: NDArray) -> NDArray | None:
         return None
     alpha = np.asarray(alpha, dtype=float)
     return np.where(index >= 0, alpha[np.maximum(index, 0)], 1.0)
+
+
+#: The two-sided 95 % normal quantile.
+Z95 = 1.959963984540054
+#: A level's check, in designer words.
+CHECK = {
+    "fits": "fits the data",
+    "misses": "the data disagree: band widened to them",
+    "none": "no data to check",
+}
+
+
+def _wilson(k: NDArray, n: NDArray) -> tuple[NDArray, NDArray]:
+    """95 % Wilson interval of k successes in n (NaN where n is 0)."""
+    with np.errstate(invalid="ignore", divide="ignore"):
+        p = k / n
+        den = 1 + Z95**2 / n
+        mid = (p + Z95**2 / (2 * n)) / den
+        half = Z95 * np.sqrt(p * (1 - p) / n + Z95**2 / (4 * n * n)) / den
+    return mid - half, mid + half
+
+
+def observed_counts_of(telemetry: Any, ids: Sequence[str]) -> dict[str, Any]:
+    """:func:`~labkit.hexpuzzle.difficulty.skill_stats.observed_counts` of a telemetry table,
+    levels in the order ``ids`` (rows of other levels ignored)."""
+    from labkit.hexpuzzle.difficulty.skill_stats import level_player_rows, observed_counts
+    from labkit.hexpuzzle.difficulty.telemetry import as_table
+
+    table = as_table(telemetry)
+    level, player, names = level_player_rows(table, list(ids))
+    keep = level >= 0
+    _, player = np.unique(player[keep], return_inverse=True)
+    return observed_counts(level[keep], player, table["attempt"][keep], table["won"][keep],
+                           len(ids), int(player.max()) + 1 if len(player) else 0)  # fmt: skip
+
+
+def _observed(model: Any, telemetry: Any) -> dict[str, Any] | None:
+    """What the fitted players did, in the model's level order (None: unknown)."""
+    if telemetry is not None:
+        return observed_counts_of(telemetry, list(model.level_ids))
+    obs = getattr(model, "observed", None)
+    return obs if obs and obs.get("players") else None
+
+
+def _misses(pred: Funnel, obs: dict[str, Any]) -> dict[str, tuple[NDArray, NDArray, NDArray]]:
+    """Per measure and data position: (missed, data low, data high), the check of the model's
+    predictions ``pred`` (played in the data's order) against the data's counts ``obs``."""
+    n = float(obs["players"])
+    reached = np.asarray(obs["reached"], dtype=float)
+    counts = {
+        "reach": (reached, np.full(len(reached), n)),
+        "quit_hazard": (np.asarray(obs["stopped"], dtype=float), reached),
+        "first_try": (np.asarray(obs["first_try"], dtype=float), reached),
+    }
+    out: dict[str, tuple[NDArray, NDArray, NDArray]] = {}
+    for name, (k, m) in counts.items():
+        a = pred.samples[name]
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", RuntimeWarning)  # all-NaN: nobody got that far
+            p = np.nanmedian(a, axis=0)
+            spread = np.nanvar(a, axis=0)
+            with np.errstate(invalid="ignore", divide="ignore"):
+                # the model's own noise for data of this size: its parameters' spread (the
+                # cohorts' variance) and the binomial noise of m players
+                sd = np.sqrt(spread + p * (1 - p) / m)
+                seen = k / m
+        ok = (m > 0) & np.isfinite(p) & (sd > 0)
+        if name == "quit_hazard":
+            ok[-1] = False  # no stop decision at the last level
+        z = np.where(ok, (seen - p) / np.where(ok, sd, 1.0), 0.0)
+        missed = ok & (np.abs(z) > Z95)
+        if name == "quit_hazard" and _chi2_misses(z[ok]):
+            # the stopping as a whole does not fit: every reach after the first level rests on
+            # it, so every reach band takes in the data's (not only where reach misses)
+            out["reach"] = (np.arange(len(k)) > 0, *out["reach"][1:])
+        lo, hi = _wilson(k, m)
+        out[name] = (missed, lo, hi)
+    return out
+
+
+def _chi2_misses(z: NDArray) -> bool:
+    """The squared standardised misses, summed, beyond the 95th percentile of χ² (as many
+    degrees of freedom as levels): the model's stopping does not fit the data as a whole."""
+    from scipy.stats import chi2
+
+    return bool(len(z) > 0 and float(np.sum(z * z)) > chi2.ppf(0.95, len(z)))
+
+
+#: The last few checks, by model and settings: a redraw in another order reuses its check.
+_CHECKS: list[tuple[tuple, Any, Any]] = []
+
+
+def _check(model, obs, draws, root, seed, uncertainty, k, players, same):
+    """The model played in the data's order with the funnel's draws, checked against ``obs``."""
+    key = (draws, seed, uncertainty, k, players, obs["players"], tuple(obs["reached"]))
+    for cached_key, cached_model, result in _CHECKS:
+        if seed is not None and cached_key == key and cached_model is model:
+            return result
+    data_ids = list(model.level_ids)
+    if same is not None:
+        pred = same
+    else:
+        worlds = _worlds(model, data_ids, draws, root, seed, uncertainty, k, True)
+        pred = run(worlds, players, stream(root, "check"))
+    result = _misses(pred, obs)
+    _CHECKS.insert(0, (key, model, result))
+    del _CHECKS[4:]
+    return result
+
+
+def _widen(f: Funnel, model: Any, misses: dict, order_same: bool) -> Funnel:
+    """``f`` with each band the data disagree with widened to the data's interval, and the
+    levels' ``check`` (module notes: position for reach and quit rate, id for first try)."""
+    data_ids = list(model.level_ids)
+    stats = {name: a.copy() for name, a in f.stats.items()}
+    n_data = len(data_ids)
+    check = []
+    for i, lid in enumerate(f.level_ids):
+        where = {"reach": i if i < n_data else None, "quit_hazard": i if i < n_data else None,
+                 "first_try": data_ids.index(lid) if lid in data_ids else None}  # fmt: skip
+        if all(j is None for j in where.values()):
+            check.append(CHECK["none"])
+            continue
+        missed_any = False
+        for name, j in where.items():
+            if j is None or name not in stats:
+                continue
+            missed, lo, hi = (x[j] for x in misses[name])
+            if not missed:
+                continue
+            missed_any = True
+            v, low, high = stats[name][i]
+            if not order_same:  # the miss may fall either way in another order: both sides
+                half = max(v - lo, hi - v)
+                lo, hi = v - half, v + half
+            stats[name][i, 1] = max(0.0, min(low, lo))
+            stats[name][i, 2] = min(1.0, max(high, hi))
+        check.append(CHECK["misses"] if missed_any else CHECK["fits"])
+    return replace(f, stats=stats, check=tuple(check))
 
 
 def _attempts(model: Any, max_attempts: int | None) -> int:
@@ -219,6 +378,7 @@ def funnel(
     uncertainty: bool = True,
     max_attempts: int | None = None,
     moves_on: bool = True,
+    check: bool = True,
 ) -> Funnel:
     """Predict where players stop: ``model``'s population played through ``campaign`` in order.
 
@@ -235,15 +395,20 @@ def funnel(
     rng : int, SeedSequence or Generator
         Parameter draws use the stream ``"parameters"``, the cohorts ``"cohort/{b}"``.
     telemetry : telemetry table, optional
-        Times per attempt for the expected time per level (default: the model's own data, when
-        it was fitted in this session).
+        The data the model was fitted to: times per attempt for the expected time per level
+        (default: the model's own data, when it was fitted in this session), and what the
+        players did for the check (default: ``model.observed``, kept in the model file).
     uncertainty : bool
         Draw the parameters (default); False plays every cohort with the fitted ones.
     max_attempts : int, optional
-        Attempts per level (default: the model's, else 3).
+        Attempts per level (default: the cap the model's data allowed, ``model.max_attempts``;
+        3 for a model file that does not record it).
     moves_on : bool
         After the last allowed attempt is lost, the player goes on to the next level (what the
         simulated telemetry does); False: the player is out.
+    check : bool
+        Check the model against its data and widen the bands where they disagree (module
+        notes; the default). False: the model's bands alone.
 
     Returns
     -------
@@ -267,6 +432,7 @@ def funnel(
                             argument="model", value=repr(model))  # fmt: skip
     root = make_rng(rng)
     ids = [_level_id(lv) for lv in levels]
+    explicit = telemetry
     if telemetry is None and getattr(model, "source", None) is not None:
         telemetry = model.source[0]
     times = level_times(telemetry, ids) if telemetry is not None else None
@@ -277,4 +443,18 @@ def funnel(
         worlds = [replace(t, seconds_won=times[0], seconds_lost=times[1]) for t in worlds]
     out = run(worlds, players, root)
     out.notes.update(seed=seed, uncertainty=bool(uncertainty), model=repr(model))
+    obs = _observed(model, explicit) if check else None
+    if obs is not None and _checkable(model):
+        # the data were played with the data's cap and rule, whatever this what-if asks
+        k_data = getattr(model, "max_attempts", None) or k
+        same = ids == list(model.level_ids)
+        reuse = out if same and k_data == k and moves_on else None
+        misses = _check(model, obs, draws, root, seed, bool(uncertainty), k_data, players, reuse)
+        out = _widen(out, model, misses, same)
     return out
+
+
+def _checkable(model: Any) -> bool:
+    """Every level of the model can be played (a level nobody played, without parts to
+    predict it, cannot: no check then)."""
+    return bool(np.isfinite(np.asarray(model.difficulty, dtype=float)).all())

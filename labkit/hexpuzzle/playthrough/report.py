@@ -65,6 +65,9 @@ def html_table(funnel: Any) -> str:
     timed = "seconds" in funnel.stats
     if timed:
         head.append("seconds")
+    checked = bool(getattr(funnel, "check", ()))
+    if checked:
+        head.append("check against the data")
     body = []
     for r in funnel.rows():
         cells = [str(r["position"]), escape(str(r["level"])),
@@ -76,6 +79,8 @@ def html_table(funnel: Any) -> str:
         if timed:
             v, lo, hi = r["seconds"], r["seconds_low"], r["seconds_high"]
             cells.append("no time data" if math.isnan(v) else f"{v:.0f} ({lo:.0f}–{hi:.0f})")
+        if checked:
+            cells.append(escape(str(r["check"])))
         body.append("<tr>" + "".join(f"<td>{c}</td>" for c in cells) + "</tr>")
     caption = escape(repr(funnel))
     header = "".join(f"<th>{h}</th>" for h in head)

@@ -319,6 +319,9 @@ class Funnel:
     notes: dict[str, object] = field(default_factory=dict)
     #: every cohort's measures, name → (draws, L) (for paired comparisons)
     samples: dict[str, NDArray[np.float64]] = field(default_factory=dict, repr=False)
+    #: per level, the check of the model against its data in designer words (empty: no check;
+    #: see :mod:`labkit.hexpuzzle.playthrough.model`)
+    check: tuple[str, ...] = ()
 
     def value(self, name: str) -> list[float]:
         """The values of one measure, level by level, rounded for reading (3 decimals)."""
@@ -340,7 +343,8 @@ class Funnel:
         return float(self.stats["finished"][0, 0])
 
     def rows(self) -> list[dict[str, object]]:
-        """One dict per level: position, id, and each measure with its low and high."""
+        """One dict per level: position, id, each measure with its low and high, and the
+        model's ``check`` against its data when the funnel has one."""
         out = []
         for i, lid in enumerate(self.level_ids):
             row: dict[str, object] = {"position": i + 1, "level": lid}
@@ -348,6 +352,8 @@ class Funnel:
                 if name in self.stats:
                     v, lo, hi = (float(x) for x in self.stats[name][i])
                     row[name], row[f"{name}_low"], row[f"{name}_high"] = v, lo, hi
+            if self.check:
+                row["check"] = self.check[i]
             out.append(row)
         return out
 

@@ -27,7 +27,7 @@ from labkit import ArgumentError
 from labkit.hexpuzzle.playthrough.simulate import QUIT_TERMS, FunnelWorld
 from labkit.rng import RngLike, make_rng
 
-__all__ = ["TrueModel", "TrueQuitModel"]
+__all__ = ["RuleQuitModel", "TrueModel", "TrueQuitModel"]
 
 
 class TrueQuitModel:
@@ -50,11 +50,44 @@ class TrueQuitModel:
         return self._world.p_quit(ability, position=position, won=won, attempt=attempt, run=run)
 
 
+class RuleQuitModel:
+    """A stop rule outside the skill model's logistic family, for worlds a fit cannot match.
+
+    ``rule(ability, *, position, won, attempt, run)`` gives P(stop after a level) (``position``
+    0-based, ``run`` the levels in a row not won at the first try, this one included), any
+    shape numpy broadcasts. Used by calibration checks: does a funnel's band still hold the
+    truth when quitting follows another rule (after a streak of failures, at a session's end)?
+
+    Examples
+    --------
+    >>> streak = RuleQuitModel(lambda ability, *, position, won, attempt, run:
+    ...                        np.where(np.asarray(run) >= 3, 0.5, 0.02))
+    >>> float(streak.p_quit(0.0, position=4, won=False, attempt=3, run=3))
+    0.5
+    """
+
+    def __init__(self, rule: Any) -> None:
+        if not callable(rule):
+            raise ArgumentError("must be a function of ability, position, won, attempt, run",
+                                argument="quit_rule", value=repr(rule))  # fmt: skip
+        self.rule = rule
+
+    def p_quit(self, ability: ArrayLike, *, position, won, attempt, run=None):
+        """P(stop playing after a level) by the rule (``run`` defaults as the skill model's)."""
+        if run is None:
+            run = np.where(np.asarray(won) & (np.asarray(attempt) == 1), 0, 1)
+        shape = np.broadcast(np.asarray(ability), position, won, attempt, run).shape
+        p = self.rule(ability, position=position, won=won, attempt=attempt, run=run)
+        return np.broadcast_to(np.clip(np.asarray(p, dtype=float), 0.0, 1.0), shape)
+
+
 class TrueModel:
     """The skill model of a :class:`FunnelWorld` (same keyword arguments), with no uncertainty.
 
     ``difficulty_sd`` > 0 makes :meth:`parameter_draws` jitter every difficulty by that much
-    (normal), a stand-in for a fit's uncertainty of a known size.
+    (normal), a stand-in for a fit's uncertainty of a known size. ``quit_rule`` (instead of
+    ``quit``) makes players stop by a rule of :class:`RuleQuitModel`: a world outside the skill
+    model's family.
 
     Examples
     --------
@@ -64,7 +97,13 @@ class TrueModel:
     ((2, 2), [1.0, 1.0])
     """
 
-    def __init__(self, difficulty: ArrayLike, *, difficulty_sd: float = 0.0, **world: Any):
+    def __init__(
+        self, difficulty: ArrayLike, *, difficulty_sd: float = 0.0, quit_rule: Any = None,
+        **world: Any,
+    ) -> None:  # fmt: skip
+        if quit_rule is not None and world.get("quit"):
+            raise ArgumentError("give quit or quit_rule, not both", argument="quit_rule",
+                                value=repr(quit_rule))  # fmt: skip
         self.world = FunnelWorld(list(np.asarray(difficulty, dtype=float)), **world)
         self.level_ids = self.world.tables().level_ids  # validates
         self.difficulty = np.asarray(self.world.difficulty, dtype=float)
@@ -73,7 +112,10 @@ class TrueModel:
         self.learning = float(self.world.learning)
         self.discrimination = None
         self.max_attempts = int(self.world.max_attempts)
-        self.quit_model = TrueQuitModel(self.world.quit) if self.world.quit else None
+        self.quit_model: TrueQuitModel | RuleQuitModel | None = (
+            RuleQuitModel(quit_rule) if quit_rule is not None
+            else TrueQuitModel(self.world.quit) if self.world.quit else None
+        )  # fmt: skip
 
     def __repr__(self) -> str:
         return f"TrueModel({len(self.level_ids)} levels, ability sd {self.ability_sd:.2f})"
@@ -96,15 +138,22 @@ class TrueModel:
         beta = self.difficulty + self.difficulty_sd * gen.standard_normal(
             (int(n), len(self.difficulty))
         )
-        quit = None if self.quit_model is None else np.tile(self.quit_model.vector, (int(n), 1))
+        qm = self.quit_model
+        quit = np.tile(qm.vector, (int(n), 1)) if isinstance(qm, TrueQuitModel) else None
         return {"difficulty": beta, "ability_sd": np.full(int(n), self.ability_sd),
                 "learning": np.full(int(n), self.learning), "quit": quit}  # fmt: skip
 
     def telemetry(self, players: int, rng: RngLike = None, *, prefix: str = "t") -> NDArray:
-        """Attempt rows of ``players`` players of this world, in arrival order (seconds 0)."""
+        """Attempt rows of ``players`` players of this world, in arrival order (seconds 0).
+
+        A world with a ``quit_rule`` plays its players vectorised, level by level (a rule is
+        a numpy function, and calibration checks need thousands of players in seconds).
+        """
         from labkit.hexpuzzle.difficulty.telemetry import make_table
 
         gen = make_rng(rng)
+        if isinstance(self.quit_model, RuleQuitModel):
+            return self._telemetry_vectorised(int(players), gen, prefix)
         w = self.world
         theta = w.ability_mean + w.ability_sd * gen.standard_normal(int(players))
         rows = []
@@ -120,7 +169,44 @@ class TrueModel:
                 run = 0 if won and a == 1 else run + 1
                 if (not won and not w.moves_on) or i == n - 1:
                     break
-                q = w.p_quit(ability, position=i, won=won, attempt=a, run=run) if w.quit else 0.0
+                qm = self.quit_model
+                q = 0.0 if qm is None else qm.p_quit(ability, position=i, won=won, attempt=a,
+                                                     run=run)  # fmt: skip
                 if gen.random() < float(q):
                     break
         return make_table(rows)
+
+    def _telemetry_vectorised(self, players: int, gen: np.random.Generator, prefix: str):
+        """The same game as :meth:`telemetry`, all players at once, one level at a time."""
+        from labkit.hexpuzzle.difficulty.skill_sim import _table
+
+        w, rule = self.world, self.quit_model
+        assert isinstance(rule, RuleQuitModel)  # the only worlds played here
+        theta = w.ability_mean + w.ability_sd * gen.standard_normal(players)
+        alive = np.ones(players, dtype=bool)
+        run = np.zeros(players, dtype=np.int64)
+        who, where, which, wins = [], [], [], []
+        n = len(self.level_ids)
+        for i, lid in enumerate(self.level_ids):
+            won = np.zeros(players, dtype=bool)
+            tries = np.zeros(players, dtype=np.int64)
+            for a in range(1, w.max_attempts + 1):
+                play = np.flatnonzero(alive & ~won)
+                hit = gen.random(len(play)) < self.success(lid, theta[play], attempt=a)
+                won[play[hit]] = True
+                tries[play] = a
+                who.append(play)
+                where.append(np.full(len(play), i))
+                which.append(np.full(len(play), a))
+                wins.append(hit)
+            run = np.where(won & (tries == 1), 0, run + 1)
+            if not w.moves_on:
+                alive &= won
+            if i == n - 1:
+                break
+            q = rule.p_quit(theta, position=i, won=won, attempt=np.maximum(tries, 1), run=run)
+            alive &= ~(gen.random(players) < q)
+        player, level, attempt = (np.concatenate(x) for x in (who, where, which))
+        order = np.lexsort((attempt, level, player))
+        return _table(list(self.level_ids), prefix, players, player[order], level[order],
+                      attempt[order], np.concatenate(wins)[order])  # fmt: skip

@@ -38,3 +38,21 @@ def test_cli_prints_the_funnel_and_writes_csv(tmp_path, shipped_fit):
                           str(campaign_path()), str(tmp_path / "model.json"), "--players", "0"],
                          capture_output=True, text=True, timeout=60)  # fmt: skip
     assert bad.returncode != 0 and "--players" in bad.stderr
+
+
+def test_cli_plays_the_datas_attempt_cap_or_the_one_asked_for(tmp_path, shipped_fit):
+    from labkit.hexpuzzle.shipped_campaign import campaign_path
+
+    _, rows, model = shipped_fit
+    model.save(tmp_path / "model.json")
+    cap = int(rows["attempt"].max())
+    base = [sys.executable, "-m", "labkit", "puzzle", "funnel", str(campaign_path()),
+            str(tmp_path / "model.json"), "--players", "300", "--draws", "3"]  # fmt: skip
+    res = subprocess.run(base, capture_output=True, text=True, timeout=120)
+    assert res.returncode == 0, res.stderr
+    assert f"{cap} attempts per level" in res.stdout.splitlines()[0]
+    assert "check" in res.stdout.splitlines()[1]  # the file keeps its data's counts
+    res = subprocess.run(base + ["--attempts", "7"], capture_output=True, text=True, timeout=120)
+    assert res.returncode == 0 and "7 attempts per level" in res.stdout.splitlines()[0]
+    bad = subprocess.run(base + ["--attempts", "0"], capture_output=True, text=True, timeout=60)
+    assert bad.returncode != 0 and "--attempts" in bad.stderr

@@ -50,3 +50,37 @@ def test_impossible_values_are_refused_on_load(edit, pointer):
     with pytest.raises(SkillModelError) as err:
         SkillModel.from_dict(doc)
     assert pointer in str(err.value)
+
+
+def test_the_attempt_cap_and_the_observed_counts_survive_a_file_and_old_files_still_load(tmp_path):
+    from labkit.hexpuzzle.difficulty.skill import SkillModel, fit_skill_model
+    from labkit.hexpuzzle.difficulty.skill_file import SkillModelError
+    from labkit.hexpuzzle.difficulty.skill_sim import telemetry_from_skill
+
+    ids = ["a", "b", "c"]
+    theta = np.random.default_rng(0).normal(0, 1, 300)
+    rows = telemetry_from_skill(ids, [-1.0, 0.0, 1.0], theta, rng=1, max_attempts=4)
+    model = fit_skill_model(rows, ids, features=False)
+    assert model.max_attempts == int(rows["attempt"].max()) == 4
+    # counted here by hand from the rows: players at each level, first-try wins
+    for i, lid in enumerate(ids):
+        here = rows[rows["level"] == lid]
+        assert model.observed["reached"][i] == len(set(here["player"].tolist()))
+        assert model.observed["first_try"][i] == int((here["won"] & (here["attempt"] == 1)).sum())
+    assert model.observed["players"] == 300
+    model.save(tmp_path / "m.json")
+    again = SkillModel.load(tmp_path / "m.json")
+    assert again.max_attempts == 4 and again.observed == model.observed
+    doc = model.to_dict()
+    del doc["max_attempts"], doc["observed"]  # a file written before issue 45
+    old = SkillModel.from_dict(doc)
+    assert old.max_attempts is None and old.observed is None
+    doc["max_attempts"] = 0
+    with pytest.raises(SkillModelError, match="max_attempts"):
+        SkillModel.from_dict(doc)
+    doc["max_attempts"], doc["observed"] = (
+        4,
+        {"players": 2, "reached": [3, 1, 1], "first_try": [0, 0, 0], "stopped": [0, 0, 0]},
+    )
+    with pytest.raises(SkillModelError, match="observed/reached"):
+        SkillModel.from_dict(doc)
