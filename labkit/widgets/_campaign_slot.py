@@ -5,7 +5,9 @@ the file when it exists, else it starts as the workbench's own levels; the level
 replaced (the new level takes over its generator slot), one slot past the last appends. The
 file is written atomically (:meth:`~labkit.hexpuzzle.Campaign.save`) and one line names it.
 A slot outside the campaign, a level id the campaign already holds elsewhere, or an unreadable
-file is refused in words and nothing is written.
+file is refused in words and nothing is written. A level whose score breaks the campaign's rise
+(harder than the level after it, or easier than the one before) is saved with a warning naming
+both neighbours' scores. The saved campaign goes to ``on_saved`` (the workbench shows it).
 """
 
 from __future__ import annotations
@@ -29,12 +31,19 @@ class CampaignSlot:
         The level to put in (the one last generated).
     start : sequence of Level
         The campaign when the file does not exist yet.
+    on_saved : callable, optional
+        Receives each saved campaign.
     """
 
-    def __init__(self, level: Callable[[], Level | None], start: Sequence[Level]) -> None:
+    def __init__(
+        self,
+        level: Callable[[], Level | None],
+        start: Sequence[Level],
+        on_saved: Callable[[Campaign], None] | None = None,
+    ) -> None:
         import ipywidgets as w
 
-        self.level, self.start = level, list(start)
+        self.level, self.start, self.on_saved = level, list(start), on_saved
         self.path = w.Text("my-campaign.json", description="campaign")
         self.slot = w.IntText(1, description="slot", layout={"width": "150px"})
         self.button = w.Button(description="put into campaign and save", icon="save",
@@ -78,9 +87,37 @@ class CampaignSlot:
         new.save(path)
         self.status.value = html_text(
             f"put {level.id} into slot {slot} of {len(new)} ({did}); saved {path.resolve()}"
-        )
+        ) + _order_warning(levels, slot)
+        if self.on_saved is not None:
+            self.on_saved(new)
         return new
 
     def _refuse(self, why: str) -> Campaign | None:  # None: nothing was saved
         self.status.value = f"<b style='color:#c1121f'>not saved</b>: {html_text(why)}"
         return None
+
+
+def _order_warning(levels: Sequence[Level], slot: int) -> str:
+    """A warning when the level in ``slot`` (1-based) breaks the rise of scores ("" if not).
+
+    Examples
+    --------
+    >>> from labkit.hexpuzzle import generate
+    >>> _order_warning([generate(1, radius=2, tiles=8), generate(2, radius=2, tiles=5)], 2)
+    ''
+    """
+    from labkit.hexpuzzle import score
+
+    def total(k: int) -> int | None:  # k: 1-based slot, None outside or unscored
+        return score(levels[k - 1]).total if 1 <= k <= len(levels) else None
+
+    mine, before, after = total(slot), total(slot - 1), total(slot + 1)
+    if mine is None or not ((before is not None and mine < before)
+                            or (after is not None and mine > after)):  # fmt: skip
+        return ""
+    around = " and ".join(f"{v} (slot {k})" for k, v in ((slot - 1, before), (slot + 1, after))
+                          if v is not None)  # fmt: skip
+    return (
+        f" · <b style='color:#c1121f'>⚠ out of order</b>: slot {slot} now scores {mine}, "
+        f"next to {html_text(around)}: the campaign no longer rises in difficulty here"
+    )

@@ -129,8 +129,10 @@ class TargetPanel:
         lines = [f"{name}.{control}.value = {shown(getattr(self, control))!r}"
                  for control in ("target", "seed", "board", "rotations", "tiles")]  # fmt: skip
         if self.level is not None:
-            lines.append(f"{name}.show({level_code(self.level)}.replace("
-                         f"metadata={literal(self.level.metadata)}))")  # fmt: skip
+            made = f"{level_code(self.level)}.replace(metadata={literal(self.level.metadata)})"
+            # a level set in code, not generated here, is kept without "made …" words
+            shown_as = "show({})" if "generated" in self.level.metadata else "level = {}"
+            lines.append(f"{name}.{shown_as.format(made)}")
         return lines
 
     def show(self, level: Level) -> None:

@@ -52,6 +52,7 @@ from labkit.widgets._code import (
     CodeMixin,
     level_code,
     literal,
+    path_code,
     source,
     telemetry_code,
 )
@@ -96,6 +97,8 @@ class DifficultyWorkbench(CodeMixin):
     >>> bench.scores(), bench.ranking()[0]["band"]
     ([5], 'easy')
     """
+
+    level_labels: list[Any]  # one number per level on the scatter (built by _build_plot)
 
     def __init__(
         self,
@@ -176,7 +179,9 @@ class DifficultyWorkbench(CodeMixin):
         from labkit.widgets._campaign_slot import CampaignSlot
 
         self.campaign = CampaignSlot(lambda: self.target_panel.level,
-                                     [lv for lv in self.levels if lv is not None])  # fmt: skip
+                                     [lv for lv in self.levels if lv is not None],
+                                     on_saved=self._follow_saved)  # fmt: skip
+        self._followed: str | None = None  # the campaign file the levels were last taken from
         from labkit.widgets._variety_panel import VarietyPanel
 
         # "How varied are generated levels?": expressive range and control map (issue 27).
@@ -348,6 +353,35 @@ class DifficultyWorkbench(CodeMixin):
         """The level chosen in the "like" list (the new level keeps its board size)."""
         return None if self.like.value is None else self.levels[self.like.value]
 
+    def follow(self, levels: Sequence[Level]) -> None:
+        """Take ``levels`` (a campaign, as saved) as the workbench's levels: scored, ranked and
+        compared with the telemetry again; the table, scatter and "like" list show them."""
+        taken = list(levels)
+        self.levels = list[Level | None](taken)
+        self.difficulties = [score(lv) for lv in taken]
+        self.ids = [d.level_id for d in self.difficulties]
+        self.x = np.array([strengths(d) for d in self.difficulties]).reshape(-1, len(PARTS))
+        self.original = np.array(
+            [np.nan if d.total is None else d.total for d in self.difficulties]
+        )
+        if self.telemetry is not None:
+            self.observed = observed_index(self.telemetry, self.difficulties)
+        for text in self.level_labels:
+            text.remove()
+        self.level_labels = [
+            self.ax.text(0, 0, str(i + 1), fontsize=7, color="#333333", zorder=4, visible=False)
+            for i in range(len(self.ids))
+        ]  # fmt: skip
+        like = self.like.value
+        self.like.options = [(i, k) for k, i in enumerate(self.ids)]
+        self.like.value = like if like is not None and like < len(self.ids) else None
+        self.campaign.start = taken
+        self.refresh()
+
+    def _follow_saved(self, campaign: Any) -> None:
+        self._followed = self.campaign.path.value
+        self.follow(list(campaign))
+
     def open_in_workshop(self, level: Level) -> None:
         """Show ``level`` in a :class:`~labkit.widgets.LevelWorkshop` under the workbench (without
         the workshop's own "generate like this": the target is the workbench's)."""
@@ -386,6 +420,9 @@ class DifficultyWorkbench(CodeMixin):
             f"{literal(edges)})"
         )
         lines += self._like_this_code()
+        if self._followed is not None:  # the levels as the campaign file holds them
+            lines.insert(1, "from labkit.hexpuzzle import Campaign")
+            lines.append(f"bench.follow(Campaign.load({path_code(self._followed)}))")
         if self.variety.report is not None:  # the variety pictures (at the slider set above)
             lines.append(f"bench.variety.levels = {self.variety.levels!r}")
             lines.append(f"bench.variety.run({self.variety.asked!r})")

@@ -137,3 +137,39 @@ def test_the_generated_level_goes_into_a_chosen_campaign_slot_and_is_saved(tmp_p
     again = bench.target_panel.generate(45)  # the next seed: another id, added at the end
     assert [lv.id for lv in camp.put()] == [levels[0].id, level.id, again.id]
     assert "at the end" in camp.status.value
+
+
+def test_a_level_put_out_of_order_warns_and_the_table_follows_the_campaign(tmp_path):
+    # issue 47: a score-54 level went between 43 and 46 without a word, and the workbench's
+    # table kept showing the level it replaced
+    import re
+
+    from labkit.widgets import DifficultyWorkbench
+
+    levels = [generate(1, radius=2, tiles=8).replace(id="a"),  # scores 38, 43, 44, 46
+              generate(1, radius=2, tiles=6).replace(id="b"),
+              generate(3, radius=2, tiles=4).replace(id="c"),
+              generate(2, radius=2, tiles=9).replace(id="d")]  # fmt: skip
+    assert [score(lv).total for lv in levels] == [38, 43, 44, 46]
+    new = generate(2, radius=2, tiles=5).replace(id="new")
+    assert score(new).total == 54
+    bench = DifficultyWorkbench(levels)
+    bench.target_panel.level = new
+    camp = bench.campaign
+    camp.path.value, camp.slot.value = str(tmp_path / "season.json"), 3
+    assert camp.put() is not None
+    said = re.sub(r"<[^>]+>", "", camp.status.value)
+    assert "out of order" in said and "54" in said and "43" in said and "46" in said
+    assert [r["id"] for r in sorted(bench.ranking(), key=lambda r: r["was"])] == [
+        "a", "b", "new", "d"]  # fmt: skip
+    assert ">new<" in bench.table.value and ">c<" not in bench.table.value
+    # in order (after the last, 54 ≥ 46): no warning
+    again = generate(7, radius=2, tiles=6).replace(id="last")  # scores 54
+    bench.target_panel.level = again
+    camp.slot.value = 5
+    assert camp.put() is not None and "out of order" not in camp.status.value
+    assert bench.ids == ["a", "b", "new", "d", "last"]
+    # the code button rebuilds the workbench as it follows the campaign file
+    rebuilt: dict = {}
+    exec(bench.to_code(), rebuilt)
+    assert rebuilt["bench"].ids == bench.ids and rebuilt["bench"].table.value == bench.table.value
