@@ -17,6 +17,12 @@ A *version* is any of
   the shipped edition become the patch) or a ``labkit.balance_patch`` file (as the
   BalanceTuner saves).
 
+Nothing is filled in from the shipped edition (issue 46): a whole document is checked as the
+balance loader checks it (a hit table cut to 3 entries, a missing ``/combat``: refused naming
+the pointer) and must hold every field the shipped one has; a pointer must be canonical
+(``/tables/hit/3``, never ``/tables/hit/03``), so no patch names one cell twice; ``games=``
+handed in must have been played by this call's versions on this call's seeds.
+
 Examples
 --------
 >>> t = compare({"/characters/monster/life": 5}, {"/characters/monster/life": 4}, range(40),
@@ -81,6 +87,11 @@ def version_patch(version: Version) -> dict[str, Any]:
         out = {f: getattr(version, f) for f in FIELDS if getattr(version, f) != getattr(plain, f)}
         return {**out, **version.balance}
     if isinstance(version, Mapping):
+        from labkit.encounter.sim.settings import balance_value
+
+        for key in version:
+            if isinstance(key, str) and key.startswith("/"):
+                balance_value(key)  # a canonical pointer to a field of the balance, or refused
         return dict(version)
     if isinstance(version, (str, os.PathLike)):
         return _file_patch(Path(version))
@@ -100,20 +111,82 @@ def _file_patch(path: Path) -> dict[str, Any]:
             if not isinstance(part, dict):
                 raise SweepError(f"{path}: must be an object {{field or pointer: value}}",
                                  pointer="/" + key, value=type(part).__name__)  # fmt: skip
+        _check_patch_keys(path, parts[0], parts[1])
         return {**parts[0], **parts[1]}
     if kind != "labkit.balance":
         raise SweepError(f"{path}: not a labkit.balance or labkit.balance_patch file",
                          pointer="/format", value=kind)  # fmt: skip
+    from labkit.encounter.rules.balance import balance_from_dict
+    from labkit.encounter.rules.balance_file import balance_to_dict
+
     ship: dict[str, Any] = {}
     mine: dict[str, Any] = {}
+    read: dict[str, Any] = {}
     _leaves(default_balance_document(), "", ship)
     _leaves({k: v for k, v in doc.items() if k not in ("format", "version")}, "", mine)
     for ptr in mine:  # (the shipped balance has /edition and /notes: words, never a change)
         if ptr not in ship:
             raise SweepError(f"{path}: a field the shipped balance does not have (a patch can "
                              "only change existing fields)", pointer=ptr)  # fmt: skip
+    # the whole document, checked as the loader checks it: a cut table or a missing section is
+    # refused here, never played as the shipped edition's
+    whole = balance_to_dict(balance_from_dict(doc, file=str(path)), "labkit.balance", 1)
+    _leaves({k: v for k, v in whole.items() if k not in ("format", "version")}, "", read)
+    for ptr in ship:
+        if ptr not in read and ptr not in ("/format", "/version", "/edition", "/notes"):
+            raise SweepError(f"{path}: lacks a field the shipped balance has (a whole balance "
+                             "document holds every field)", pointer=ptr)  # fmt: skip
+    for ptr in read:
+        if ptr not in ship:
+            raise SweepError(f"{path}: a field the shipped balance does not have (a patch can "
+                             "only change existing fields)", pointer=ptr)  # fmt: skip
+    mine = {p: read.get(p, v) for p, v in mine.items()}
+    mine.update({p: v for p, v in read.items() if p not in mine})
     return {p: v for p, v in mine.items() if p in ship and ship[p] != v
             and p not in ("/edition", "/notes")}  # fmt: skip
+
+
+def _check_patch_keys(path: Path, settings: dict, balance: dict) -> None:
+    """A patch file's ``settings`` name settings fields, its ``balance`` canonical pointers."""
+    from labkit.encounter.sim.settings import SimulationError, balance_value
+    from labkit.encounter.sim.sweep import SweepError
+
+    for key in settings:
+        if key not in FIELDS or key in ("seed", "map_seed", "balance"):
+            raise SweepError("unknown setting", file=str(path), pointer="/settings", value=key)
+    for key in balance:
+        try:
+            balance_value(key)
+        except SimulationError as exc:
+            raise SweepError(str(exc), file=str(path), pointer="/balance") from None
+
+
+def _check_games(games: Any, points: list[dict[str, Any]], seeds: Iterable[int]) -> None:
+    """Games handed in must be this call's: both versions' values and the very seeds."""
+    for k, point in enumerate(points):
+        side = games[games["point"] == k] if "point" in games else games.iloc[:0]
+        for name, value in point.items():
+            if name not in games:
+                raise ArgumentError(f"played other versions (no column {name!r})",
+                                    argument="games", value=name)  # fmt: skip
+            held = side[name].tolist()
+            if not held or any(not _same(v, value) for v in held):
+                raise ArgumentError(f"played other versions ({name} of version {'AB'[k]} is "
+                                    f"{value!r} in this call)", argument="games",
+                                    value=held[0] if held else None)  # fmt: skip
+    asked = set(int(s) for s in seeds)
+    for k in (0, 1):
+        played = set(games.loc[games["point"] == k, "seed"].astype(int).tolist())
+        if played != asked:
+            raise ArgumentError(f"played other seeds than this call's {len(asked)} (version "
+                                f"{'AB'[k]}: {len(played)} seeds, {len(played ^ asked)} "
+                                "differ)", argument="games", value=len(played))  # fmt: skip
+
+
+def _same(x: Any, y: Any) -> bool:
+    """Equal as JSON values (a tuple and a list alike, numpy numbers as numbers)."""
+    plain = [json.loads(json.dumps(v, default=_plain)) for v in (x, y)]
+    return bool(plain[0] == plain[1])
 
 
 def _points(base: SimulationSettings, a: dict, b: dict) -> list[dict[str, Any]]:
@@ -239,6 +312,9 @@ def compare(
     if games is None:
         games = play_pair(a, b, seeds, base=base, executor=executor, out=out,
                           progress=progress)  # fmt: skip
+    else:  # results from elsewhere must be this pair's, on these seeds (else: mislabelled)
+        _check_games(games, _points(SimulationSettings() if base is None else base,
+                                    version_patch(a), version_patch(b)), seeds)  # fmt: skip
     ma, mb, extra = _measures(games, turns)
     if metrics is None:
         chosen: list[Any] = [*METRICS.values(), *extra]

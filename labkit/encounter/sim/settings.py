@@ -34,6 +34,7 @@ import dataclasses
 import functools
 import json
 import os
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -213,14 +214,12 @@ def _patched(patch_text: str) -> Balance:
         return default_balance()
     doc = _default_doc()
     for ptr, value in patch.items():
-        if not ptr.startswith("/") or ptr == "/":
-            raise SimulationError("must be a JSON pointer such as /combat/max_rounds", value=ptr)
-        parts = [p.replace("~1", "/").replace("~0", "~") for p in ptr.split("/")[1:]]
+        parts = pointer_parts(ptr)
         node: Any = doc
         for depth, part in enumerate(parts):
             last = depth == len(parts) - 1
             if isinstance(node, list):
-                if not (part.isdigit() and int(part) < len(node)):
+                if not (_index(part, ptr) < len(node)):
                     raise SimulationError("no such balance field (bad list index)", pointer=ptr)
                 key: Any = int(part)
             elif isinstance(node, dict):
@@ -254,18 +253,50 @@ def balance_value(ptr: str) -> Any:
     >>> balance_value("/characters/monster/life")
     5
     """
-    if not isinstance(ptr, str) or not ptr.startswith("/"):
-        raise SimulationError("must be a JSON pointer such as /combat/max_rounds", value=ptr)
     node: Any = json.loads(_default_doc_text())
-    for raw in ptr.split("/")[1:]:
-        part = raw.replace("~1", "/").replace("~0", "~")
-        if isinstance(node, list) and part.isdigit() and int(part) < len(node):
+    for part in pointer_parts(ptr):
+        if isinstance(node, list) and _index(part, ptr) < len(node):
             node = node[int(part)]
         elif isinstance(node, dict) and part in node:
             node = node[part]
         else:
             raise SimulationError("no such balance field", pointer=ptr)
     return node
+
+
+_CANONICAL = re.compile(r"(/([^~/]|~[01])*)+")
+_INDEX = re.compile(r"0|[1-9][0-9]*")
+
+
+def pointer_parts(ptr: Any) -> list[str]:
+    """The reference tokens of a canonical JSON pointer (RFC 6901), unescaped.
+
+    One spelling per field, so a patch cannot name one cell twice: ``~`` only as ``~0``/``~1``,
+    and list indices (checked where a list is met) in ASCII digits without leading zeros.
+
+    Examples
+    --------
+    >>> pointer_parts("/weapons/a~1b/damage")
+    ['weapons', 'a/b', 'damage']
+    >>> try:
+    ...     pointer_parts("/tables/hit/~2")
+    ... except SimulationError as err:
+    ...     print(err)
+    /tables/hit/~2: not a canonical JSON pointer (``~`` only as ~0 or ~1)
+    """
+    if not isinstance(ptr, str) or not ptr.startswith("/") or ptr == "/":
+        raise SimulationError("must be a JSON pointer such as /combat/max_rounds", value=ptr)
+    if not _CANONICAL.fullmatch(ptr):
+        raise SimulationError("not a canonical JSON pointer (``~`` only as ~0 or ~1)", pointer=ptr)
+    return [p.replace("~1", "/").replace("~0", "~") for p in ptr.split("/")[1:]]
+
+
+def _index(part: str, ptr: str) -> int:
+    """A list index as a canonical pointer writes it (``3``, never ``03``, ``+3`` or ``٣``)."""
+    if not _INDEX.fullmatch(part):
+        raise SimulationError("not a canonical JSON pointer (a list index is written in digits "
+                              "0-9 without leading zeros)", pointer=ptr)  # fmt: skip
+    return int(part) if len(part) < 10 else 10**9  # (no list is that long: no such field)
 
 
 @functools.lru_cache(maxsize=1)

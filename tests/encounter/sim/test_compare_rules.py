@@ -13,7 +13,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from labkit import ArgumentError
+from labkit import ArgumentError, LabkitError
 from labkit.encounter.sim import compare as cm
 from labkit.encounter.sim import sweep as sw
 from labkit.encounter.sim.batch import survival_curve
@@ -88,10 +88,10 @@ def test_a_whole_balance_file_gives_the_leaves_that_differ_from_the_shipped_one(
     assert version_patch(write(tmp_path / "same.json", doc)) == {}
     doc["characters"]["monster"]["life"] = 4
     doc["characters"]["npc"]["weapon"] = "revolver"
-    doc["tables"]["hit"][2] = 0.5
+    doc["tables"]["hit"][2] = 0.07  # (still rising: a file the loader reads)
     doc["edition"], doc["notes"] = "B", "my notes"  # words, not rules: no change
     assert version_patch(write(tmp_path / "b.json", doc)) == {
-        LIFE: 4, WEAPON: "revolver", "/tables/hit/2": 0.5}  # fmt: skip
+        LIFE: 4, WEAPON: "revolver", "/tables/hit/2": 0.07}  # fmt: skip
     doc["dragons"] = 3
     p = write(tmp_path / "d.json", doc)
     assert error(SweepError, version_patch, p) == (
@@ -99,9 +99,13 @@ def test_a_whole_balance_file_gives_the_leaves_that_differ_from_the_shipped_one(
         "existing fields)")  # fmt: skip
 
 
-def test_a_balance_files_version_is_not_a_change_and_a_broken_file_is_a_sweep_error(tmp_path):
+def test_a_balance_files_version_is_checked_and_a_broken_file_is_a_sweep_error(tmp_path):
     doc = default_balance_document()
-    doc["version"] = 2  # the file's own bookkeeping, not a rule
+    doc["version"] = 2  # a format this labkit does not read: refused as the loader refuses it
+    p = write(tmp_path / "v.json", doc)
+    assert error(LabkitError, version_patch, p) == (
+        f"{p}: /version: unsupported version, this labkit reads [1] (got 2)")  # fmt: skip
+    doc["version"] = 1  # the file's own bookkeeping, not a change
     assert version_patch(write(tmp_path / "v.json", doc)) == {}
     p = tmp_path / "broken.json"
     p.write_text('{"format": "labkit.balance",\n "version": }')
@@ -178,13 +182,18 @@ def test_play_pair_plays_both_points_on_every_seed(monkeypatch):
 # -- from games to the table --------------------------------------------------------------------
 
 
-def games(b_seeds=(2, 0, 1)):
-    """Three seeds per version, in a shuffled order; B's monster is weaker."""
+def games(b_seeds=(2, 0, 1), a=None, b=None, base=None):
+    """Three seeds per version, in a shuffled order; B's monster is weaker. The columns of the
+    versions' values are those of versions ``a`` and ``b`` (default A against A), as
+    :func:`play_pair` writes them: ``compare(games=)`` checks them (issue 46)."""
+    points = cm._points(base or SimulationSettings(), cm.version_patch(a or {}),
+                        cm.version_patch(b or {}))  # fmt: skip
     rows = []
     for point, seeds in ((0, (1, 2, 0)), (1, b_seeds)):
         for s in seeds:
             win = (point == 1 and s != 1) or (point == 0 and s == 2)
             rows.append({
+                **points[point],
                 "point": point, "seed": s, "winner": "npc" if win else "monster",
                 "end_reason": "victory", "turns": 10 + s + 5 * point,
                 "alive_npc-0": win, "survival_npc-0": 10 + s + 5 * point if win else 3 + s,
@@ -198,7 +207,7 @@ def by_seed(frame, point):
 
 
 def test_the_table_pairs_the_games_seed_by_seed():
-    g = games()
+    g = games(b={LIFE: 2})
     t = compare({}, {LIFE: 2}, [0, 1, 2], games=g, metrics=["npc_win", "length_mean",
                 "npcs_alive_after_4"], bootstrap=40, survival_turns=[4])  # fmt: skip
     # by seed 0, 1, 2: A wins [0, 0, 1], B wins [1, 0, 1]; turns A 10 11 12, B 15 16 17
@@ -234,15 +243,17 @@ def test_every_metric_and_survival_point_by_default():
 
 
 def test_the_versions_are_recorded_as_json():
-    t = compare(SimulationSettings(difficulty=(2, 3)), {"npcs": 2}, [0, 1, 2], games=games(),
+    v = SimulationSettings(difficulty=(2, 3)), {"npcs": 2}
+    t = compare(*v, [0, 1, 2], games=games(a=v[0], b=v[1]),
                 metrics=["npc_win"], bootstrap=10)  # fmt: skip
     assert t.attrs == {"a": {"difficulty": [2, 3]}, "b": {"npcs": 2}, "seeds": 3}
 
 
 def test_versions_with_numpy_values_are_recorded_as_plain_json_and_seeds_are_counted():
     # a knob swept with np.arange gives numpy integers; they are numbers in the record
-    t = compare({"npcs": np.int64(2)}, {"/tables/hit": np.array([0.1, 0.2]), LIFE: range(2)},
-                [0, 1, 2], games=games(), metrics=["npc_win"], bootstrap=10)  # fmt: skip
+    v = {"npcs": np.int64(2)}, {"/tables/hit": np.array([0.1, 0.2]), LIFE: range(2)}
+    t = compare(*v, [0, 1, 2], games=games(a=v[0], b=v[1]), metrics=["npc_win"],
+                bootstrap=10)  # fmt: skip
     assert t.attrs == {"a": {"npcs": 2}, "b": {"/tables/hit": [0.1, 0.2], LIFE: [0, 1]},
                        "seeds": 3}  # fmt: skip
     assert type(t.attrs["a"]["npcs"]) is int
@@ -263,12 +274,23 @@ def test_compare_called_with_its_defaults_bootstraps_1000_times_quietly(monkeypa
 
 
 def test_games_on_other_seeds_and_unknown_metrics_are_refused():
-    assert error(ArgumentError, compare, {}, {}, [0], games=games(b_seeds=(0, 1, 5))) == (
-        "games: A and B must have played the same seeds (got 2)")  # fmt: skip
+    assert error(ArgumentError, compare, {}, {}, [0, 1, 2], games=games(b_seeds=(0, 1, 5))) == (
+        "games: played other seeds than this call's 3 (version B: 3 seeds, 2 differ) (got 3)"
+    )
+    assert error(ArgumentError, compare, {}, {}, [0], games=games()) == (
+        "games: played other seeds than this call's 1 (version A: 3 seeds, 2 differ) (got 3)"
+    )
     known = sorted([*METRICS, "npcs_alive_after_10"])
     assert (
         error(
-            ArgumentError, compare, {}, {}, [0], games=games(), metrics=["fun"], survival_turns=[10]
+            ArgumentError,
+            compare,
+            {},
+            {},
+            [0, 1, 2],
+            games=games(),
+            metrics=["fun"],
+            survival_turns=[10],
         )
         == f"metrics: unknown metric, known: {known} (got 'fun')"
     )
@@ -291,7 +313,7 @@ def test_options_are_checked_and_games_played_only_when_not_given(monkeypatch):
             metrics=["npc_win"], bootstrap=10)  # fmt: skip
     assert played == [({}, {LIFE: 2}, [0, 1, 2],
                        dict(base=base, executor="pool", out="dir", progress=True))]  # fmt: skip
-    compare({}, {}, [0], games=games(), metrics=["npc_win"], bootstrap=10)
+    compare({}, {}, [0, 1, 2], games=games(), metrics=["npc_win"], bootstrap=10)
     assert len(played) == 1
 
 

@@ -86,7 +86,17 @@ def test_parts_are_saved_named_by_call_and_part_and_read_back(tmp_path):
     names = ["part-00-0000.json", "part-00-0001.json", "part-01-0000.json", "part-02-0000.json"]
     assert sorted(p.name for p in d.glob("part-*.json")) == names
     part = json.loads((d / "part-00-0000.json").read_text())
-    assert part == {"format": "labkit.importance_part", "version": 1, "values": [10.0, 21.0]}
+    from labkit.encounter.sim.importance_parts import values_digest
+    from labkit.encounter.sim.sweep_folder import identity
+
+    # each part carries the run's identity and its values' checksum (issue 46)
+    assert part == {
+        "format": "labkit.importance_part",
+        "version": 1,
+        "values": [10.0, 21.0],
+        "run": identity({"k": [1, 2]}),
+        "sha256": values_digest([10.0, 21.0]),
+    }
     # compact, one line each: a million evaluations make many parts
     assert all(len(p.read_text().strip().splitlines()) == 1 for p in d.glob("*.json"))
     manifest = json.loads((d / "importance.json").read_text())
@@ -110,9 +120,13 @@ def test_a_part_of_the_wrong_size_or_kind_and_another_design_are_refused(tmp_pat
     from labkit.encounter.sim.importance_parts import resumable
 
     resumable(_play([]), tmp_path, {"k": 1, "n": 8}, part=2)([{"x": 1}, {"x": 2}], [0, 1])
+    from labkit.encounter.sim.importance_parts import values_digest
+
     path = tmp_path / "part-00-0000.json"
+    run = json.loads(path.read_text())["run"]
     path.write_text(json.dumps({"format": "labkit.importance_part", "version": 1,
-                                "values": [1.0]}))  # fmt: skip
+                                "values": [1.0], "run": run,
+                                "sha256": values_digest([1.0])}))  # fmt: skip
     with pytest.raises(SweepError) as err:
         resumable(_play([]), tmp_path, {"k": 1, "n": 8}, part=2)([{"x": 1}, {"x": 2}], [0, 1])
     assert str(err.value) == f"/values: {path} holds 1 evaluations, not 2"
