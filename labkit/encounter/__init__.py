@@ -4,7 +4,9 @@ The rule layer (rules E2–E5) holds no session state, so the game session and n
 same functions:
 
 * :mod:`~labkit.encounter.rules.tables` — ``HIT``, ``PURSUIT``, ``hit_chance``, ``pursuit_chance``,
-  ``priority_chance`` (tables are data: :mod:`~labkit.encounter.rules.balance`);
+  ``priority_chance`` (tables are data: :mod:`~labkit.encounter.rules.balance`; a shipped balance
+  file by name: ``shipped_balance("a_edition_monster_life4")``, or that bare name wherever a
+  balance file path is taken);
 * :mod:`~labkit.encounter.rules.combat` — ``Loadout``, ``compose``, ``Fight`` (one exchange at a
   time), ``simulate_fights`` (Monte Carlo), ``sample_hits``;
 * :mod:`~labkit.encounter.rules.sound` — ``propagate_sound``, ``heard_at``, ``Compass``;
@@ -55,7 +57,14 @@ from labkit.encounter.records.playback import PlaybackFrame, playback
 from labkit.encounter.records.replay import Divergence, replay
 from labkit.encounter.records.trace import SimulationTrace, TraceError
 from labkit.encounter.rules import tables
-from labkit.encounter.rules.balance import Balance, BalanceError, default_balance, load_balance
+from labkit.encounter.rules.balance import (
+    Balance,
+    BalanceError,
+    default_balance,
+    load_balance,
+    shipped_balance,
+    shipped_balances,
+)
 from labkit.encounter.rules.cards import Bag, CardPool, ItemCounts, ItemError, Room, census
 from labkit.encounter.rules.combat import (
     CombatError,
@@ -102,6 +111,8 @@ __all__ = [
     "BalanceError",
     "default_balance",
     "load_balance",
+    "shipped_balance",
+    "shipped_balances",
     "Bag",
     "CardPool",
     "ItemCounts",

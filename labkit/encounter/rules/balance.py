@@ -59,6 +59,9 @@ __all__ = [
     "default_balance",
     "DEFAULT_PATH",
     "TABLE_SIZE",
+    "shipped_balance",
+    "shipped_balances",
+    "balance_file",
 ]
 
 FORMAT = "labkit.balance"
@@ -194,7 +197,7 @@ class Balance:
         >>> Balance.load().edition == default_balance().edition
         True
         """
-        path = DEFAULT_PATH if path is None else Path(path)
+        path = DEFAULT_PATH if path is None else balance_file(path)
         doc = load_json(path, format=FORMAT, versions=VERSIONS, error=BalanceError,
                         max_bytes=MAX_BYTES)  # fmt: skip
         return balance_from_dict(doc, file=str(path))
@@ -517,6 +520,62 @@ def _build(doc: dict, file: str | None) -> Balance:
         source=file,
         notes=doc.get("notes"),
     )
+
+
+def shipped_balances() -> list[str]:
+    """The names of the balance files shipped with labkit (``data/balance/*.json``).
+
+    Examples
+    --------
+    >>> "a_edition_monster_life4" in shipped_balances()
+    True
+    """
+    return sorted(p.stem for p in data_path("balance", must_exist=False).glob("*.json"))
+
+
+def shipped_balance(name: str) -> Path:
+    """The path of a shipped balance file by its name, from any notebook or folder.
+
+    ``name`` is the file's name with or without ``.json`` (see :func:`shipped_balances`).
+
+    Examples
+    --------
+    >>> shipped_balance("a_edition_monster_life4").name
+    'a_edition_monster_life4.json'
+    >>> shipped_balance("b_edition")
+    Traceback (most recent call last):
+    ...
+    labkit.ArgumentError: name: no shipped balance of that name; shipped: a_edition, \
+a_edition_monster_life4 (got 'b_edition')
+    """
+    from labkit import ArgumentError
+
+    stem = str(name).removesuffix(".json")
+    known = shipped_balances()
+    if stem not in known:
+        raise ArgumentError(f"no shipped balance of that name; shipped: {', '.join(known)}",
+                            argument="name", value=name)  # fmt: skip
+    return data_path("balance", f"{stem}.json")
+
+
+def balance_file(path: str | os.PathLike) -> Path:
+    """A balance file path as given, or, when no such file exists and ``path`` is a bare name
+    (no folder), the shipped balance of that name: ``"a_edition_monster_life4"`` works from a
+    notebook outside the checkout as ``data/balance/a_edition_monster_life4.json`` does inside.
+
+    Examples
+    --------
+    >>> balance_file("a_edition_monster_life4") == shipped_balance("a_edition_monster_life4")
+    True
+    >>> balance_file("my_balance.json").name  # not shipped: the path as given
+    'my_balance.json'
+    """
+    given = Path(path)
+    # a bare name, or the README's data/balance/<name>.json read from outside the checkout
+    if given.exists() or given.parts[:-1] not in ((), ("data", "balance")):
+        return given
+    stem = given.name.removesuffix(".json")
+    return shipped_balance(stem) if stem in shipped_balances() else given
 
 
 def load_balance(path: str | os.PathLike | None = None) -> Balance:

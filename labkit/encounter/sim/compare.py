@@ -94,7 +94,9 @@ def version_patch(version: Version) -> dict[str, Any]:
                 balance_value(key)  # a canonical pointer to a field of the balance, or refused
         return dict(version)
     if isinstance(version, (str, os.PathLike)):
-        return _file_patch(Path(version))
+        from labkit.encounter.rules.balance import balance_file
+
+        return _file_patch(balance_file(version))  # a shipped one by its bare name too
     raise ArgumentError("must be SimulationSettings, a {pointer: value} mapping or a balance "
                         "file path", argument="version", value=type(version).__name__)  # fmt: skip
 
