@@ -100,7 +100,11 @@ class GaugeTuner(CodeMixin):
                     self.ranged, self.ranged_cost, self.ticks, self.you_x, self.you_y,
                     self.within]  # fmt: skip
         self._build_figure(W)
-        top = W.HBox([W.VBox(controls), self.text], layout=W.Layout(flex_flow="row wrap"))
+        self._build_map()
+        # The floor map beside the sliders that set where you stand (issue 47: set blind before),
+        # the table under it.
+        top = W.HBox([W.VBox(controls), W.VBox([self.map_pane.widget, self.text])],
+                     layout=W.Layout(flex_flow="row wrap"))  # fmt: skip
         self.ui = W.VBox([top, self.pane.widget])
         self.result: dict[str, Any] = {}
         self.update()
@@ -212,6 +216,54 @@ class GaugeTuner(CodeMixin):
         return source(lines, "app")
 
     # -- view ------------------------------------------------------------------------------------
+    def _build_map(self) -> None:
+        """A small map of the floor: walls, every enemy (patrols with their route) and you."""
+        from matplotlib.colors import ListedColormap
+        from matplotlib.lines import Line2D
+
+        walls = self.world.walls(self.floor)
+        h, w = walls.shape
+        scale = 2.6 / max(h, w)
+        self.map_fig, self.map_ax = new_figure(figsize=(max(2.0, w * scale + 0.9),
+                                                        max(2.0, h * scale + 0.9)),
+                                               layout="constrained")  # fmt: skip
+        ax = self.map_ax
+        shade = ListedColormap(["#f7f4ee", "#5a5a5a"])
+        self.map_image = ax.imshow(walls.astype(int), cmap=shade, vmin=0, vmax=1,
+                                   interpolation="nearest")  # fmt: skip
+        self.routes: dict[str, Any] = {}
+        for x, y, e in self.instances:
+            label = f"{e.id}@{x},{y}"
+            if e.act_type == "patrol":
+                route = _patrol_route((x, y), e.act_args.get("waypoints", []), walls)
+                xs, ys = [p[0] for p in route], [p[1] for p in route]
+                (self.routes[label],) = ax.plot(xs, ys, "--", color="tab:purple", lw=1.2)
+            ax.plot([x], [y], "o", color="tab:red", ms=6)
+            ax.annotate(e.id, (x, y), xytext=(3, 3), textcoords="offset points", fontsize=6)
+        (self.you_mark,) = ax.plot([], [], "*", color="tab:blue", ms=13, mec="white")
+        ax.set_xticks(range(w))
+        ax.set_yticks(range(h))
+        ax.tick_params(labelsize=6)
+        ax.set_title(f"floor {self.floor}: click to stand there", fontsize=8)
+        self.map_fig.legend(handles=[Line2D([], [], marker="*", ls="none", color="tab:blue",
+                                            label="you"),
+                           Line2D([], [], marker="o", ls="none", color="tab:red", label="enemy"),
+                           Line2D([], [], ls="--", color="tab:purple", label="patrol route")],
+                  loc="outside lower center", ncol=3, fontsize=6, frameon=False)  # fmt: skip
+        self.map_fig.canvas.mpl_connect("button_press_event", self._on_map_press)
+        self.map_pane = FigurePane(self.map_fig)
+
+    def map_click(self, x: float, y: float) -> None:
+        """Stand on the cell under the map point ``(x, y)`` (a click on the map)."""
+        h, w = self.world.walls(self.floor).shape
+        cx, cy = int(round(x)), int(round(y))
+        if 0 <= cx < w and 0 <= cy < h:
+            self.you_x.value, self.you_y.value = cx, cy
+
+    def _on_map_press(self, event: Any) -> None:
+        if event.inaxes is self.map_ax and event.xdata is not None:
+            self.map_click(event.xdata, event.ydata)
+
     def _build_figure(self, W: Any) -> None:
         from matplotlib import colormaps
         from matplotlib.collections import LineCollection
@@ -252,6 +304,8 @@ class GaugeTuner(CodeMixin):
         self.ax.set_title(f"enemy actions per map turn over {tl.ticks} ticks "
                           f"({len(r['ends'])} player actions)", fontsize=9)  # fmt: skip
         self.text.value = self._table_html(r)
+        self.you_mark.set_data([r["you"][0]], [r["you"][1]])
+        self.map_pane.refresh()
         self._redraw()
 
     def _table_html(self, r: dict[str, Any]) -> str:
@@ -281,3 +335,31 @@ class GaugeTuner(CodeMixin):
 
     def _redraw(self) -> None:
         self.pane.refresh()
+
+
+def _patrol_route(start: tuple[int, int], waypoints: list, walls: np.ndarray) -> list:
+    """The cells a patroller walks (as :func:`~labkit.widgets._gauge_approach.patrol_approach`
+    moves it: x first, then y), until its loop repeats or a wall or the edge stops it.
+
+    Examples
+    --------
+    >>> _patrol_route((0, 0), [[2, 1], [0, 0]], np.zeros((2, 3), dtype=bool))
+    [[0, 0], [1, 0], [2, 0], [2, 1], [1, 1], [0, 1], [0, 0], [1, 0]]
+    """
+    pos, index, h, w = tuple(start), 0, *walls.shape
+    route, seen = [list(pos)], set()
+    while waypoints and (pos, index) not in seen:
+        seen.add((pos, index))
+        tx, ty = waypoints[index % len(waypoints)]
+        if (tx, ty) == pos:
+            index = (index + 1) % len(waypoints)
+            tx, ty = waypoints[index]
+        dx, dy = int(np.sign(tx - pos[0])), int(np.sign(ty - pos[1]))
+        if dx == dy == 0:
+            continue
+        step = (pos[0] + dx, pos[1]) if dx else (pos[0], pos[1] + dy)
+        if not (0 <= step[0] < w and 0 <= step[1] < h) or walls[step[1], step[0]]:
+            break
+        pos = step
+        route.append(list(pos))
+    return route

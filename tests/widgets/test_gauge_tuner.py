@@ -59,3 +59,36 @@ def test_how_long_until_has_no_horizon():
     app.ticks.value = 400
     assert app.result["until"]["bat@9,5"] == bat  # the shown range changes nothing
     assert "never — its route never reaches you" in app.text.value  # the skeleton patrols
+
+
+def test_a_floor_map_beside_the_gauges_shows_you_the_enemies_and_the_patrol():
+    # issue 47: the hero's spot and the patrol were set blind (no floor map)
+    import numpy as np
+
+    from labkit.widgets import GaugeTuner
+
+    app = GaugeTuner(ticks=30)
+    gauges = app.sliders[next(iter(app.sliders))]
+    row = next(box for box in _boxes(app.ui) if type(box).__name__ == "HBox"
+               and any(gauges in getattr(c, "children", ()) for c in box.children))  # fmt: skip
+    assert any(app.map_pane.widget in _boxes(c) for c in row.children)  # beside the sliders
+    app.you_x.value, app.you_y.value = 2, 3
+    np.testing.assert_array_equal(app.you_mark.get_xydata(), [[2, 3]])
+    walls = app.world.walls(app.floor)
+    assert app.map_image.get_array().shape == walls.shape
+    x, y, patrol = next(i for i in app.instances if i[2].act_type == "patrol")
+    route = app.routes[f"{patrol.id}@{x},{y}"]
+    walked = [tuple(p) for p in route.get_xydata().tolist()]
+    assert all(tuple(w) in walked for w in patrol.act_args["waypoints"])  # every waypoint
+    steps = np.abs(np.diff(np.array(walked), axis=0)).sum(axis=1)
+    assert (steps == 1).all()  # cell by cell, as it walks (never through a wall)
+    assert not any(walls[int(y), int(x)] for x, y in walked)
+    app.map_click(4.2, 6.9)  # a click on the map puts you there
+    assert app.you() == (4, 7)
+
+
+def _boxes(widget):
+    out = [widget]
+    for child in getattr(widget, "children", ()):
+        out += _boxes(child)
+    return out
