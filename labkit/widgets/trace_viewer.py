@@ -83,8 +83,12 @@ class TraceViewer(CodeMixin):
         self.events = W.HTML()
         self.status = W.HTML()
         self.step.observe(lambda change: self.show(change["new"]), names="value")
-        self.ui = W.VBox([W.HBox([self.play, self.step]), self.status, self.pane.widget,
-                          self.events])  # fmt: skip
+        # The journal (what happened, what was heard) right under the step slider, the board
+        # beside them: both on one screen while stepping (issue 47: it sat below the board).
+        journal = W.VBox([W.HBox([self.play, self.step]), self.status, self.events],
+                         layout=W.Layout(width="520px", min_width="420px"))  # fmt: skip
+        self.ui = W.VBox([W.HBox([journal, self.pane.widget],
+                                 layout=W.Layout(flex_flow="row wrap"))])  # fmt: skip
         self.show(0)
         self._add_code_button()
 

@@ -44,3 +44,24 @@ def test_format_2_trace_is_refused():
 
     with pytest.raises(TraceError, match="format-3"):
         TraceViewer(simulate(SimulationSettings(seed=1, max_steps=20), version=2))
+
+
+def test_the_journal_sits_beside_the_step_slider_not_under_the_board():
+    # issue 47: the "heard" lines were below the screen that holds the step slider
+    from labkit.encounter import SimulationSettings, simulate
+    from labkit.widgets import TraceViewer
+
+    v = TraceViewer(simulate(SimulationSettings(seed=3, max_steps=30)))
+
+    def column_of(widget, box=None):
+        box = box or v.ui
+        for child in getattr(box, "children", ()):
+            if child is widget or column_of(widget, child) is not None:
+                return child
+        return None
+
+    row = next(c for c in v.ui.children if column_of(v.step, c) is not None)
+    # one row: the slider's column holds the journal, the board is the column beside it
+    assert type(row).__name__ == "HBox"
+    assert column_of(v.step, row) is column_of(v.events, row)
+    assert column_of(v.pane.widget, row) not in (None, column_of(v.step, row))
