@@ -102,11 +102,14 @@ def draw_pareto(ax: Any, tuned: Any, x: str | None = None, y: str | None = None,
                               label="Pareto front")  # fmt: skip
     checked = tuned.checked
     if checked is not None and len(checked):
-        colours = [st["met_colour"] if m else st["failed_colour"] for m in checked["met"]]
+        # only the confirmation gives a verdict: the choice's rows are estimates picked for
+        # looking good (green would promise what they cannot)
+        confirmed = (checked["stage"] == "confirm") & checked["met"].astype(bool)
+        colours = [st["met_colour"] if m else st["failed_colour"] for m in confirmed]
         cx = checked[f"miss:{x}"] if x else checked["trial"]
         out["checked"] = ax.scatter(cx, checked[f"miss:{y}"], s=70, facecolors="none",
                                     edgecolors=colours, linewidths=2,
-                                    label="re-played (green: still met)")  # fmt: skip
+                                    label="re-played (green: met on confirmation)")  # fmt: skip
     by = {t.name: t for t in tuned.targets}
     ax.set_xlabel(f"miss: {by[x].sentence()}" if x else "trial")
     ax.set_ylabel(f"miss: {by[y].sentence()}")

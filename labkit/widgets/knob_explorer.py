@@ -6,8 +6,9 @@ Two views over the same knobs (settings fields or balance pointers with ranges):
   one bar per knob, by its words and unit, with its 95 % interval; the seed block's bar is the
   noise; the sentence above names the knobs that matter;
 * **Pareto** — :func:`~labkit.encounter.tune_many`: every trial by its misses on two targets,
-  the Pareto front, the candidates re-played on fresh seeds (green: still met); the targets are
-  listed as sentences and the re-check as a table of estimates with intervals.
+  the Pareto front, the candidates re-played on fresh seeds to choose one and the choice's
+  confirmation (green: met — every 95 % interval inside its band on games no choice has seen);
+  the targets are listed as sentences and the re-plays as a table of estimates with intervals.
 
 Logic in plain methods (:meth:`run_importance`, :meth:`run_tune`, :meth:`importance_rows`,
 :meth:`tune_rows`) that tests call without a browser; ``to_code()`` rebuilds the app and runs
@@ -49,7 +50,7 @@ class KnobExplorer(CodeMixin):
     ...                    tune_games=10, fresh=10)
     >>> app.run_importance().ranking()   # for the NPC win rate: a moves it, b does not
     ['a', 'b']
-    >>> app.run_tune().met, app.tune_rows()[0]["the NPC side wins 45–55 % of games"][-3:]
+    >>> app.run_tune().met, app.tune_rows()[-1]["the NPC side wins 45–55 % of games"][-3:]
     (True, 'met')
     """
 
@@ -161,7 +162,8 @@ class KnobExplorer(CodeMixin):
 
         def line(done: int) -> tuple[str, float]:
             if done >= budget:
-                return f"{budget} trials done; re-playing the best on fresh games", 1.0
+                return (f"{budget} trials done; re-playing the best on fresh games, then "
+                        "confirming the choice on new ones", 1.0)  # fmt: skip
             return f"trial {done} of {budget}", done / budget
 
         tick = self._start("tuning to the targets", line)
@@ -191,19 +193,24 @@ class KnobExplorer(CodeMixin):
                 for r in t.itertuples()]  # fmt: skip
 
     def tune_rows(self) -> list[dict[str, Any]]:
-        """One row per re-played candidate: knob values, then per target sentence the fresh
-        estimate, its interval and whether it still holds."""
+        """One row per re-played candidate: which games (the choice's fresh ones or the
+        confirmation's), knob values, then per target sentence the estimate, its interval and
+        the word of :meth:`~labkit.encounter.TunedMany.verdict` (met / unsure / NOT met on the
+        confirmation only; in band / outside where the choice was made)."""
         if self.tuned is None:
             return []
         rows = []
-        for r in self.tuned.checked.to_dict("records"):
-            row = {k.label: k.text(r[k.name]) for k in self.tuned.knobs}
-            for t in self.tuned.targets:
+        tuned = self.tuned
+        for r in tuned.checked.to_dict("records"):
+            games = (f"confirmation ({tuned.confirm_games} new games)" if r["stage"] == "confirm"
+                     else f"choice ({tuned.fresh_games} fresh games)")  # fmt: skip
+            row = {"games": games, **{k.label: k.text(r[k.name]) for k in tuned.knobs}}
+            for t in tuned.targets:
                 rate = t.outcome in ("npc_win", "monster_win", "step_limit", "mutual_death")
                 f = (lambda v: f"{100 * v:.1f} %") if rate else (lambda v: f"{v:.1f}")
-                verdict = "met" if r[f"met:{t.name}"] else "NOT met"
                 row[t.sentence()] = (f"{f(r['est:' + t.name])} ({f(r['lo:' + t.name])} to "
-                                     f"{f(r['hi:' + t.name])}) {verdict}")  # fmt: skip
+                                     f"{f(r['hi:' + t.name])}) "
+                                     f"{tuned.verdict(r, t)}")  # fmt: skip
             rows.append(row)
         return rows
 

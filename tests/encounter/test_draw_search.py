@@ -61,8 +61,12 @@ def test_the_pareto_plot_shows_trials_front_and_replayed_candidates():
     trials = pd.DataFrame({"trial": [0, 1, 2, 3], "miss:npc_win": [0.0, 0.1, 0.05, 0.2],
                            "miss:steps": [10.0, 0.0, 2.0, 8.0],
                            "front": [True, True, True, False]})  # fmt: skip
-    checked = pd.DataFrame({"trial": [2], "miss:npc_win": [0.05], "miss:steps": [2.0],
-                            "met": [False]})  # fmt: skip
+    # the choice's row (met on its own games, but chosen on them: no verdict), the confirmation
+    # met, the confirmation not met
+    checked = pd.DataFrame({"trial": [2, 2, 2], "miss:npc_win": [0.05, 0.0, 0.05],
+                            "miss:steps": [2.0, 0.0, 2.0],
+                            "stage": ["recheck", "confirm", "confirm"],
+                            "met": [True, True, False]})  # fmt: skip
     tuned = SimpleNamespace(trials=trials, checked=checked,
                             targets=[parse_target("npc_win=0.5±0.02"),
                                      parse_target("steps=60:90")])  # fmt: skip
@@ -72,7 +76,8 @@ def test_the_pareto_plot_shows_trials_front_and_replayed_candidates():
     # the front, joined in order of the x miss
     assert list(art["front"].get_xdata()) == [0.0, 0.05, 0.1]
     assert list(art["front"].get_ydata()) == [10.0, 2.0, 0.0]
-    assert art["checked"].get_edgecolors()[0].tolist() == list(to_rgba("#d0021b"))
+    red, green = list(to_rgba("#d0021b")), list(to_rgba("#2ca02c"))
+    assert [c.tolist() for c in art["checked"].get_edgecolors()] == [red, green, red]
     assert art["ax"].get_xlabel() == "miss: the NPC side wins 48–52 % of games"
     assert art["ax"].get_ylabel() == "miss: a game lasts 60–90 steps on average"
 

@@ -25,10 +25,16 @@ def test_views_name_knobs_and_targets_in_words():
     assert rows[0]["matters"] and rows[0]["mu_star"] == pytest.approx(150.0)
     t = app.run_tune()
     assert t.met
-    row = app.tune_rows()[0]
-    assert row["a length in words" if False else "a game lasts 40–60 steps on average"].endswith(
-        " met"
-    )
+    rows = app.tune_rows()
+    # the choice's rows say where the estimate lies; only the confirmation says met (the
+    # length is 5 b steps without luck: its interval is the one value 5 b, inside 40-60)
+    assert [r["games"] for r in rows] == ["choice (400 fresh games)"] * (len(rows) - 1) + [
+        f"confirmation ({t.confirm_games} new games)"]  # fmt: skip
+    assert all(r["a game lasts 40–60 steps on average"].endswith((" in band", " outside"))
+               for r in rows[:-1])  # fmt: skip
+    row = rows[-1]
+    assert row["a game lasts 40–60 steps on average"].endswith(" met")
+    assert row["the NPC side wins 45–55 % of games"].endswith(" met")
     assert 8 <= int(row["b"]) <= 12
     shown = app.text.value.replace("&#x27;", "'")
     # the domain's sentence with its index in words; the table's flags as yes / no

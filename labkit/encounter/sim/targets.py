@@ -87,6 +87,24 @@ class Target:
     def holds(self, value: float) -> bool:
         return self.low <= value <= self.high
 
+    def verdict(self, lo: float, hi: float) -> str:
+        """The word for a 95 % interval ``[lo, hi]`` of a confirmation: ``"met"`` when it lies
+        inside the band, ``"NOT met"`` when it lies wholly outside, ``"unsure"`` when it
+        crosses an edge (the one wording of :func:`~labkit.encounter.tune_many`'s summary,
+        table, app and command line).
+
+        Examples
+        --------
+        >>> t = Target("npc_win", 0.48, 0.52)
+        >>> t.verdict(0.49, 0.51), t.verdict(0.515, 0.53), t.verdict(0.521, 0.53)
+        ('met', 'unsure', 'NOT met')
+        """
+        if self.holds(lo) and self.holds(hi):
+            return "met"
+        if hi < self.low or lo > self.high:
+            return "NOT met"
+        return "unsure"
+
     def _num(self, v: float) -> str:
         if self.outcome in RATES:
             return f"{100 * v:.3g}"

@@ -59,20 +59,24 @@ def test_argument_errors():
         "targets: one target per outcome (got ['steps', 'steps'])")  # fmt: skip
     for bad in (0, True, 1.5):
         assert m(enough=bad) == f"enough: must be an integer >= 1 or None (got {bad!r})"
-    for name, lo in (("budget", 1), ("games", 2), ("fresh", 2), ("recheck", 1), ("batch", 1),
-                     ("refine", 0)):  # fmt: skip
+    for name, lo in (("budget", 1), ("games", 2), ("fresh", 2), ("confirm", 2), ("recheck", 1),
+                     ("batch", 1), ("refine", 0)):  # fmt: skip
         assert m(**{name: lo - 1}) == f"{name}: must be an integer >= {lo} (got {lo - 1})"
         assert m(**{name: True}) == f"{name}: must be an integer >= {lo} (got True)"
         assert m(**{name: float(lo)}) == f"{name}: must be an integer >= {lo} (got {float(lo)})"
     assert m(sampler="grid") == "sampler: must be 'tpe' or 'nsga2' (got 'grid')"
     assert m(refine=8) == "refine: must leave trials of budget=8 to the search (got 8)"
-    assert m(seeds=range(29)) == "seeds: needs 30 distinct seeds (search, fresh) (got 29)"
-    assert m(seeds=range(49), refine=2) == (
+    # search 10, fresh 20 and a confirmation of at least min(fresh, confirm) games
+    assert m(seeds=range(49)) == (
         "seeds: needs 50 distinct seeds (search, fresh, confirmation) (got 49)")  # fmt: skip
-    assert m(seeds=[1] * 40) == "seeds: needs 30 distinct seeds (search, fresh) (got 40)"
+    assert m(seeds=range(44), refine=2, confirm=15) == (
+        "seeds: needs 45 distinct seeds (search, fresh, confirmation) (got 44)")  # fmt: skip
+    assert m(seeds=[1] * 60) == (
+        "seeds: needs 50 distinct seeds (search, fresh, confirmation) (got 60)")  # fmt: skip
     assert r.calls == []  # nothing played
     # the edges that are allowed
-    run(seeds=range(30), budget=1, games=2, fresh=2, recheck=1, batch=1, refine=0, enough=1)
+    run(seeds=range(6), budget=1, games=2, fresh=2, confirm=2, recheck=1, batch=1, refine=0,
+        enough=1)  # fmt: skip
     run(targets="steps=40:60")  # one target as a string
 
 
@@ -102,13 +106,23 @@ def test_the_score_adds_scaled_misses_and_prefers_depth_once_all_are_met():
 
 
 def test_the_seeds_are_split_into_search_fresh_and_confirmation():
-    spy = Spy()
-    t = run(seeds=range(100, 200), budget=4, response=spy)
-    search = [s for p, s in spy.calls[:4]]
-    assert search == [list(range(100, 110))] * 4  # every trial plays the same seeds
-    assert all(s == list(range(110, 130)) for _, s in spy.calls[4:])  # the re-check's
-    assert (t.search_games, t.fresh_games, t.sampler) == (10, 20, "tpe")
-    assert t.games == 4 * 10 + len(t.checked) * 20
+    for target, confirm_games in (("steps<=1000", 20), ("steps>=1000", 70)):
+        spy = Spy()
+        t = run(seeds=range(100, 200), budget=4, response=spy, targets=[target])
+        search = [s for p, s in spy.calls[:4]]
+        assert search == [list(range(100, 110))] * 4  # every trial plays the same seeds
+        rechecks = len(t.checked) - 1
+        assert all(s == list(range(110, 130)) for _, s in spy.calls[4 : 4 + rechecks])
+        # the confirmation: the seeds after those; a length without luck inside its band needs
+        # no more than the fewest (fresh = 20), one outside its band gets every seed left (70)
+        confirmed = [(t.patch(), list(range(130, 130 + confirm_games)))]
+        assert spy.calls[4 + rechecks :] == confirmed
+        assert (t.search_games, t.fresh_games, t.sampler) == (10, 20, "tpe")
+        assert t.confirm_games == confirm_games
+        assert t.games == 4 * 10 + rechecks * 20 + confirm_games
+    # at most confirm= games
+    t = run(seeds=range(100, 200), budget=4, targets=["steps>=1000"], confirm=30)
+    assert t.confirm_games == 30 and t.confirm_needed == float("inf")
 
 
 class Study:
@@ -170,37 +184,44 @@ def test_judge_gives_estimates_intervals_and_verdicts():
     assert rec["est:steps"] == 50.0
     assert rec["lo:steps"] == pytest.approx(50 - 1.96 * sd / 2)
     assert rec["hi:steps"] == pytest.approx(50 + 1.96 * sd / 2)
+    # met: the whole interval inside the band (steps: 50 ± 2.3 lies in 40-60)
     assert rec["miss:steps"] == 0.0 and rec["met:steps"] is True
-    assert rec["est:npc_win"] == 0.75 and rec["met:npc_win"] is True
     # a rate's interval is Wilson's (a length's the normal one above)
     assert (rec["lo:npc_win"], rec["hi:npc_win"]) == pytest.approx(wilson_interval(3, 4))
-    # met on both, sure on steps (its whole interval lies in 40-60) but not on the win rate
-    # (Wilson's low end for 3 of 4 is 0.30)
-    assert rec["met"] is True and rec["sure"] is False
-    assert rec["score"] == pytest.approx(-min(10 / 10, 0.25 / 0.5))
+    # the estimate 0.75 lies in the band (no miss), but Wilson's low end for 3 of 4 is 0.30:
+    # not met, and so not every target met
+    assert rec["est:npc_win"] == 0.75 and rec["miss:npc_win"] == 0.0
+    assert rec["met:npc_win"] is False and rec["met"] is False and "sure" not in rec
+    assert rec["score"] == pytest.approx(-min(10 / 10, 0.25 / 0.5))  # the score: estimates
     g2 = g.copy()
     g2[:, GAME_OUTCOMES.index("npc_win")] = [1, 0, 0, 0]
     (rec,) = tmm._judge(ts, [{"b": 10}], [g2], [8], "confirm")
-    assert rec["met:npc_win"] is False and rec["met"] is False and rec["sure"] is False
+    assert rec["met:npc_win"] is False and rec["met"] is False and rec["stage"] == "confirm"
     assert rec["miss:npc_win"] == 0.25 and rec["score"] == pytest.approx(0.5)
     g3 = g.copy()
     g3[:, GAME_OUTCOMES.index("npc_win")] = 1
     (rec,) = tmm._judge([Target("steps", 40, 60)], [{"b": 10}], [g3], [9], "recheck")
-    assert rec["sure"] is True
+    assert rec["met"] is True
+    # an interval reaching past the edge is not met (steps 58, 60, 62, 60: 60 ± 1.6)
+    g4 = g.copy()
+    g4[:, GAME_OUTCOMES.index("steps")] = [58, 60, 62, 60]
+    (rec,) = tmm._judge([Target("steps", 40, 60)], [{"b": 12}], [g4], [9], "confirm")
+    assert rec["miss:steps"] == 0.0 and rec["met:steps"] is False and rec["met"] is False
 
 
-def test_pick_the_best_that_holds_else_the_closest():
+def test_pick_the_deepest_inside_else_the_closest():
     ks = [Knob("b", 0, 30, True), Knob("x", 0.0, 1.0, False)]
-    assert tmm._pick(ks, pd.DataFrame()) == (None, False)
+    assert tmm._pick(ks, pd.DataFrame()) is None
+    # scores <= 0: every estimate in its band (the deeper the smaller); > 0: the summed misses
     checked = pd.DataFrame({"trial": [3, 1, 2, 5], "b": [4.0, 5.0, 6.0, 7.0],
-                            "x": [0.5, 0.25, 1, 0], "met": [False, True, True, False],
-                            "score": [-1.0, 0.5, 0.5, 2.0]})  # fmt: skip
-    best, met = tmm._pick(ks, checked)
-    # of the two that hold (score 0.5 both), the lower trial number
-    assert best == {"trial": 1, "b": 5, "x": 0.25} and met is True
+                            "x": [0.5, 0.25, 1, 0],
+                            "score": [0.5, -0.25, -0.25, 2.0]})  # fmt: skip
+    best = tmm._pick(ks, checked)
+    # of the two deepest (score -0.25 both), the lower trial number; its whole record
+    assert best == {"trial": 1, "b": 5, "x": 0.25, "score": -0.25}
     assert type(best["b"]) is int and type(best["x"]) is float and type(best["trial"]) is int
-    best, met = tmm._pick(ks, checked.assign(met=False))
-    assert best == {"trial": 3, "b": 4, "x": 0.5} and met is False
+    best = tmm._pick(ks, checked.assign(score=[0.5, 1.0, 1.0, 2.0]))  # none inside: closest
+    assert best == {"trial": 3, "b": 4, "x": 0.5, "score": 0.5}
 
 
 def test_recheck_replays_distinct_candidates_on_the_fresh_seeds():
@@ -219,17 +240,17 @@ def test_recheck_replays_distinct_candidates_on_the_fresh_seeds():
             return [np.tile(np.array([0, 0, 0, 0, 5.0 * p["b"], 0, 0]), (2, 1)) for p in points]
 
     fresh = np.array([7, 8])
-    checked, best, met = tmm._recheck(trials, ks, ts, Player(), fresh, 2, pd)
+    checked = tmm._recheck(trials, ks, ts, Player(), fresh, 2, pd)
     # feasible ones by score then trial; b = 10 twice is one candidate (whatever a noisy
     # response measured the second time), and trial 2's estimate
     # equals trial 0's to 6 decimals: one candidate; the best two are trials 0 and 3
     assert played == [([{"b": 10}, {"b": 12}], [[7, 8], [7, 8]])]
     assert checked["trial"].tolist() == [0, 3] and checked["stage"].tolist() == ["recheck"] * 2
-    assert best == {"trial": 0, "b": 10} and met is True
+    assert checked["met"].tolist() == [True, True]  # 50 and 60 without spread: inside
     # nothing feasible: the Pareto front is the pool
     none = trials.assign(feasible=False, front=[False, False, False, False, True, False])
-    checked, best, met = tmm._recheck(none, ks, ts, Player(), fresh, 5, pd)
-    assert checked["trial"].tolist() == [4] and best == {"trial": 4, "b": 30} and met is False
+    checked = tmm._recheck(none, ks, ts, Player(), fresh, 5, pd)
+    assert checked["trial"].tolist() == [4] and checked["met"].tolist() == [False]
 
 
 # -- the search ---------------------------------------------------------------------------------
@@ -326,39 +347,38 @@ def test_the_table_of_trials_holds_what_each_trial_measured():
     assert list(t.trials.columns[:3]) == ["trial", "a", "b"]
 
 
-def test_refinement_when_no_candidate_holds(monkeypatch):
+def test_refinement_when_the_choice_cannot_be_confirmed(monkeypatch):
     import labkit.encounter.sim.tune_refine as tr
 
     seen = {}
 
-    def fake(ks, centre, budget, first_trial, judge, refine_seeds, confirm_seeds, confirm):
-        seen.update(
-            centre=centre,
-            budget=budget,
-            first=first_trial,
-            confirm=confirm,
-            refine_seeds=refine_seeds.tolist(),
-            confirm_seeds=confirm_seeds.tolist(),
-        )
-        recs = judge([{"b": 10}], confirm_seeds, [99], "confirm")
-        return pd.DataFrame([{"trial": 98}]), recs
+    def fake(ks, centre, score, budget, deep):
+        seen.update(centre=centre, budget=budget, deep=deep)
+        recs = [rec for _, rec in score([{"b": 10}, {"b": 11}])]  # played on the fresh seeds
+        return [{**rec, "step": 1} for rec in recs]
 
-    monkeypatch.setattr(tr, "refine_and_confirm", fake)
+    monkeypatch.setattr(tr, "refine", fake)
     spy = Spy()
-    # steps >= 1000 never holds: the re-check fails, the refinement runs on what is left
-    t = run(budget=8, refine=3, recheck=2, targets=["steps>=1000"], seeds=range(50),
+    # steps >= 1000 never holds: the choice cannot be confirmed, the refinement runs on what is
+    # left, and its best point (b = 11: 55 steps, the closer) alone is confirmed on every seed
+    # left after the fresh ones (its estimate lies outside the band: no size would do)
+    t = run(budget=8, refine=3, recheck=2, targets=["steps>=1000"], seeds=range(70),
             response=spy)  # fmt: skip
-    assert len(t.trials) == 5 and seen["budget"] == 3 and seen["confirm"] == 2
-    assert seen["first"] == int(t.trials["trial"].max()) + 1
-    assert seen["refine_seeds"] == list(range(10, 30))
-    assert seen["confirm_seeds"] == list(range(30, 50))
+    # refine stops once its centre is half a band's half-width deep (-0.5): the depth that
+    # needs no refinement
+    assert len(t.trials) == 5 and seen["budget"] == 3 and seen["deep"] == -0.5
     rechecked = t.checked[t.checked["stage"] == "recheck"]
-    assert seen["centre"]["trial"] == rechecked.sort_values(["score", "trial"]).iloc[0]["trial"]
-    assert t.checked["stage"].tolist()[-1] == "confirm" and t.best["trial"] == 99
-    assert t.best["b"] == 10 and t.met is False and t.refined["trial"].tolist() == [98]
-    assert t.checked.index.tolist() == list(range(len(t.checked)))  # one table, numbered anew
-    assert spy.calls[-1] == ({"b": 10}, list(range(30, 50)))
-    # no refinement when a candidate holds
+    chosen = rechecked.sort_values(["score", "trial"]).iloc[0]
+    assert seen["centre"] == {"b": chosen["b"]}
+    first = int(t.trials["trial"].max()) + 1
+    assert t.refined["trial"].tolist() == [first, first + 1]
+    assert t.refined["stage"].tolist() == ["refine", "refine"]
+    assert spy.calls[-3:-1] == [({"b": 10}, list(range(10, 30))), ({"b": 11}, list(range(10, 30)))]
+    assert spy.calls[-1] == ({"b": 11}, list(range(30, 70)))
+    assert t.checked["stage"].tolist() == ["recheck"] * len(rechecked) + ["confirm"]
+    assert t.best == {"trial": first + 1, "b": 11} and t.met is False
+    assert t.confirm_games == 40 and t.checked.index.tolist() == list(range(len(t.checked)))
+    # no refinement when the choice can be confirmed (a length without luck inside its band)
     seen.clear()
     t = run(budget=8, refine=3, targets=["steps<=1000"], seeds=range(50))
     assert seen == {} and t.refined is None and t.met
@@ -367,43 +387,62 @@ def test_refinement_when_no_candidate_holds(monkeypatch):
 # -- what is said -------------------------------------------------------------------------------
 
 
-def made_up(best=True, met=True, refined=None):
+def made_up(best=True, met=True, refined=None, needed=5000.0):
     ks = [Knob("/characters/monster/life", 2, 9, True), Knob("x", 0.0, 1.0, False)]
     ts = [parse_target("npc_win=0.5±0.05"), Target("steps", 40, 60)]
-    checked = pd.DataFrame([{
-        "trial": 3, "stage": "recheck", "/characters/monster/life": 4, "x": 0.125,
-        "est:npc_win": 0.512, "lo:npc_win": 0.49, "hi:npc_win": 0.534, "met:npc_win": True,
-        "est:steps": 61.25, "lo:steps": 58.0, "hi:steps": 64.5, "met:steps": False,
-    }])  # fmt: skip
-    b = {"trial": 3, "/characters/monster/life": 4, "x": 0.125} if best else None
+    knobs = {"/characters/monster/life": 4, "x": 0.125}
+    recheck = {"trial": 3, "stage": "recheck", **knobs,
+               "est:npc_win": 0.512, "lo:npc_win": 0.49, "hi:npc_win": 0.534,
+               "met:npc_win": True, "est:steps": 59.5, "lo:steps": 58.0, "hi:steps": 61.0,
+               "met:steps": False, "met": False}  # fmt: skip
+    if met:  # both intervals inside their bands
+        confirm = {"est:npc_win": 0.503, "lo:npc_win": 0.493, "hi:npc_win": 0.513,
+                   "est:steps": 50.5, "lo:steps": 49.0, "hi:steps": 52.0}  # fmt: skip
+    else:  # the win rate's interval crosses 55 %, the length's lies above 60
+        confirm = {"est:npc_win": 0.546, "lo:npc_win": 0.536, "hi:npc_win": 0.556,
+                   "est:steps": 61.25, "lo:steps": 60.5, "hi:steps": 62.0}  # fmt: skip
+    confirm = {**recheck, **confirm, "stage": "confirm", "met:npc_win": met, "met:steps": met,
+               "met": met}  # fmt: skip
+    checked = pd.DataFrame([recheck, confirm])
+    b = {"trial": 3, **knobs} if best else None
     trials = pd.DataFrame({"trial": range(7)})
-    return TunedMany(ks, ts, trials, checked, b, met, 5000, 400, 2000, "tpe", refined)
+    return TunedMany(ks, ts, trials, checked, b, met, 5000, 400, 2000, "tpe", refined,
+                     2000, needed)  # fmt: skip
 
 
 def test_the_summary_in_designer_words():
     assert made_up().summary() == (
         "Targets: the NPC side wins 45–55 % of games; a game lasts 40–60 steps on average. 7 "
-        "trials on 400 paired seeds. monster life (wounds it takes) = 4, x = 0.125 meets every "
-        "target on fresh seeds (2000 fresh games: the NPC side wins 51.2 % [49.0 %, 53.4 %] "
-        "met; a game lasts 61.2 [58.0, 64.5] steps NOT met; 5000 games in all)."
+        "trials on 400 paired seeds, the best re-played on 2000 fresh seeds to choose one. "
+        "monster life (wounds it takes) = 4, x = 0.125 meets every target: each 95 % interval "
+        "lies inside its band on 2000 confirmation games no choice has seen (the NPC side wins "
+        "50.3 % [49.3 %, 51.3 %] met; a game lasts 50.5 [49.0, 52.0] steps met; 5000 games in "
+        "all)."
     )
     closest = made_up(met=False).summary()
+    # 2000 games were played and the fresh games suggested 5000: the budget was too small
     assert closest.endswith(
-        "x = 0.125 is the closest found; not every target holds on fresh seeds (2000 fresh "
-        "games: the NPC side wins 51.2 % [49.0 %, 53.4 %] met; a game lasts 61.2 [58.0, 64.5] "
-        "steps NOT met; 5000 games in all)."
+        "x = 0.125 is the closest found and is not shown to meet every target: not every 95 % "
+        "interval lies inside its band on 2000 confirmation games no choice has seen (the NPC "
+        "side wins 54.6 % [53.6 %, 55.6 %] unsure; a game lasts 61.2 [60.5, 62.0] steps NOT "
+        "met; 5000 games in all). 2000 confirmation games were too few to settle it: the fresh "
+        "games suggest about 5000."
     )
+    # a fresh estimate outside its band (inf) or a confirmation as large as asked for: no
+    # word about the budget
+    for needed in (float("inf"), 2000.0):
+        assert made_up(met=False, needed=needed).summary().endswith("5000 games in all).")
     assert made_up(best=False).summary() == (
         "Targets: the NPC side wins 45–55 % of games; a game lasts 40–60 steps on average. 7 "
         "trials on 400 paired seeds; no candidate to re-check."
     )
     refined = made_up(refined=pd.DataFrame({"trial": [1, 2]})).summary()
     assert (
-        "7 trials on 400 paired seeds, then 2 refinement trials around the closest "
-        "re-checked candidate on its 2000 fresh seeds."
+        "7 trials on 400 paired seeds, the best re-played on 2000 fresh seeds, then 2 "
+        "refinement trials around the closest on them to choose one. "
     ) in refined
-    assert "(2000 confirmation games, seeds no choice has seen: " in refined
     t = made_up()
+    assert t.confirmation()["stage"] == "confirm" and made_up(best=False).confirmation() is None
     assert repr(t) == f"TunedMany({t.summary()})"
     assert t.patch() == {"/characters/monster/life": 4, "x": 0.125}
     assert made_up(best=False).patch() == {}
@@ -425,9 +464,11 @@ def test_the_defaults(monkeypatch):
     assert bar.args == (300, "tune_many", "trial") and bar.updates == [0] + [4] * 75
     assert len(t.trials) == 300 and (t.search_games, t.fresh_games) == (400, 2000)
     assert all(s == list(range(400)) for _, s in spy.calls[:300])
-    rechecks = spy.calls[300:]
-    assert len(rechecks) == 5 == len(t.checked) and t.refined is None
+    rechecks, confirm = spy.calls[300:-1], spy.calls[-1]
+    assert len(rechecks) == 5 == len(t.checked) - 1 and t.refined is None
     assert all(s == list(range(400, 2400)) for _, s in rechecks)
+    # a length without luck needs no more than the fewest confirmation games: fresh = 2000
+    assert confirm[1] == list(range(2400, 4400)) and t.confirm_games == 2000
     again = tune_many(None, KNOBS, ["steps<=1000"], response=Spy(), rng=0, progress=False)
     assert again.trials["b"].tolist() == t.trials["b"].tolist()
 
