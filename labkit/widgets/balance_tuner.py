@@ -26,7 +26,7 @@ from typing import Any
 from labkit import LabkitError
 from labkit.encounter.sim.settings import SimulationSettings, default_balance_document
 from labkit.widgets._busy import prepare_kernels
-from labkit.widgets._code import CodeError, CodeMixin, literal, shown, source
+from labkit.widgets._code import CodeMixin, function_code, literal, shown, source
 from labkit.widgets._figure import FigurePane, new_figure
 from labkit.widgets._tune_answer import tune_answer
 from labkit.widgets.glossary import parameter_words, words
@@ -246,22 +246,25 @@ class BalanceTuner(CodeMixin):
 
         Every control is set as it is now; when a tune has run, the code runs it again (the
         search is deterministic on its seeds, so it finds the same value). The executor is not
-        written (it changes where games run, not what they give). An app built with
-        ``response=`` raises :class:`~labkit.widgets._code.CodeError`: a function is not data.
+        written (it changes where games run, not what they give). A ``response=`` function is
+        imported by name; one that cannot be (a lambda, a function of a notebook cell) raises
+        :class:`~labkit.widgets._code.CodeError` saying so.
         """
+        imports, response = [], ""
         if self.response is not None:
-            raise CodeError("to_code cannot write a response function; build the app without "
-                            "response= (it then plays real games)")  # fmt: skip
+            line, name = function_code(self.response, "response")
+            imports, response = [line], f", response={name}"
         s = self.seeds
         contiguous = bool(s) and s == list(range(s[0], s[0] + len(s)))
         seeds = f"range({s[0]}, {s[0] + len(s)})" if contiguous else literal(s)
         lines = [
             "from labkit.encounter import SimulationSettings",
             "from labkit.widgets import BalanceTuner",
+            *imports,
             "",
             f"settings = {literal(self.base.to_dict())}",
             "app = BalanceTuner(SimulationSettings.from_dict(settings),",
-            f"                   seeds={seeds}, start={self.start!r})",
+            f"                   seeds={seeds}, start={self.start!r}{response})",
             # the parameter first: choosing it resets the range to its default
             f"app.parameter.value = {self.parameter.value!r}",
             f"app.low.value, app.high.value = {shown(self.low)!r}, {shown(self.high)!r}",

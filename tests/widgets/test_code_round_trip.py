@@ -224,3 +224,19 @@ def test_code_that_cannot_be_written_is_said_in_the_app():
     assert "response" in app.code_error.value and "lambda" in app.code_error.value
     app.code_button.value = False
     assert app.code_error.layout.display == "none"
+
+
+def tuner_response(value, seeds):
+    """A BalanceTuner response at module level (the NPC win rate falls as the value rises)."""
+    return (np.asarray(seeds) % 10 >= value).astype(float)
+
+
+def test_balance_tuner_imports_its_response_by_name():
+    from labkit.widgets import BalanceTuner
+
+    app = BalanceTuner(seeds=range(30), response=tuner_response)
+    app.target.value = 0.3
+    code = app.to_code()
+    assert f"from {__name__} import tuner_response" in code
+    rebuilt = run_code(code)
+    assert rebuilt.response is tuner_response and widget_state(rebuilt) == widget_state(app)
