@@ -5,11 +5,14 @@ The parameter dropdown lists every numeric leaf of the balance document (JSON po
 range defaults to half to twice the current value; an integer leaf is searched over integers.
 *Tune* runs :func:`labkit.encounter.sim.tune` on local worker processes with a progress bar and
 draws the response curve with its 95 % intervals, the target and the chosen value with its
-interval; for a whole-number parameter the answer line gives the two neighbouring whole values
-with their rates and intervals and the continuous crossing separately (or says that no whole
-value hits the target). *Save patch* writes the result as JSON (atomically): ``{"format":
-"labkit.balance_patch", "version": 1, "balance": {pointer: value}}`` (or ``"settings"`` for a
-settings field), with the target, metric, interval and games spent beside it.
+interval; for a whole-number parameter the answer line gives the two neighbouring whole values,
+each with its rate, the rate's 95 % interval and the games it was measured on, says whether one
+of them lies within two points of the target (its interval inside the band), that none does, or
+that the games allowed were too few to tell, and gives the continuous crossing separately.
+*Save patch* writes the result as JSON (atomically): ``{"format": "labkit.balance_patch",
+"version": 1, "balance": {pointer: value}}`` (or ``"settings"`` for a settings field), with the
+target, metric, the value's interval (``ci``: for a whole value, of its rate), the crossing and
+games spent beside it.
 
 Logic lives in plain methods (:meth:`BalanceTuner.run`, :meth:`BalanceTuner.save`,
 :meth:`BalanceTuner.to_code`) that tests call without a browser; ``response=`` replaces the
@@ -76,7 +79,7 @@ class BalanceTuner(CodeMixin):
     Examples
     --------
     >>> import numpy as np
-    >>> u = np.random.default_rng(0).random(2000)
+    >>> u = np.random.default_rng(0).random(4000)
     >>> app = BalanceTuner(response=lambda v, s: u[s] < 1 / (1 + np.exp(1.5 * (v - 4.3))))
     >>> app.parameter.value = "/characters/monster/life"
     >>> (app.low.value, app.high.value, app.integer)
@@ -90,7 +93,7 @@ class BalanceTuner(CodeMixin):
         self,
         base: SimulationSettings | None = None,
         *,
-        seeds: Iterable[int] = range(2000),
+        seeds: Iterable[int] = range(4000),
         start: int = 100,
         budget: int = 6000,
         executor: Any = None,
@@ -224,11 +227,13 @@ class BalanceTuner(CodeMixin):
         value = int(t.value) if t.integer else float(t.value)
         where = "balance" if t.parameter.startswith("/") else "settings"
         doc = {where: {t.parameter: value}, "target": t.target, "metric": t.metric,
-               "ci": list(t.ci) if t.hits else None, "crossing": t.root,
-               "crossing_ci": list(t.root_ci), "hits": t.hits, "games": t.games}  # fmt: skip
-        if t.integer:  # both neighbouring whole values, so the choice can be checked
+               "ci": list(t.ci), "crossing": t.root, "crossing_ci": list(t.root_ci),
+               "hits": t.hits, "games": t.games}  # fmt: skip
+        if t.integer and t.whole is not None:  # both whole neighbours: the choice can be checked
+            doc["precision"] = t.precision
             doc["whole"] = [{"value": int(r.value), "games": int(r.n), "rate": r.rate,
-                             "lo": r.lo, "hi": r.hi} for r in t.whole.itertuples()]  # fmt: skip
+                             "lo": r.lo, "hi": r.hi, "verdict": r.verdict}
+                            for r in t.whole.itertuples()]  # fmt: skip
         return doc
 
     def save(self, path: str | Path) -> Path:

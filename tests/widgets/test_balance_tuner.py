@@ -13,7 +13,7 @@ from labkit.encounter.sim.settings import SimulationSettings
 from labkit.widgets import BalanceTuner
 from labkit.widgets.balance_tuner import numeric_parameters
 
-U = np.random.default_rng(0).random(2000)
+U = np.random.default_rng(0).random(4000)  # one per seed of the default list
 
 
 def falling(v, seeds):  # P(NPC win) = 0.5 at 4.3
@@ -41,14 +41,16 @@ def test_run_draws_the_curve_and_saves_the_patch_atomically(tmp_path):
     assert t.value == 4.0 and t.integer and t.root_ci[0] < 4.3 < t.root_ci[1]
     assert app.progress.value == min(t.games, app.progress.max) and app.progress.value > 0
     # the answer line names both whole values with their measured rates (in per cent, in the
-    # glossary's words), and the crossing
+    # glossary's words), the games each was measured on, and the crossing
     for r in t.whole.itertuples():
         span = f"{100 * r.lo:.1f}–{100 * r.hi:.1f} %"
-        assert f"{int(r.value)} gives {100 * r.rate:.1f} % (95 % interval {span})" in app.text.value
+        assert (f"{int(r.value)} gives {100 * r.rate:.1f} % (95 % interval {span}, {r.n:,} games)"
+                in app.text.value)  # fmt: skip
     assert f"crosses 50 % at {t.root:.2f}" in app.text.value and not app.save_button.disabled
-    said = "no whole value of monster life (wounds it takes) gives NPC win rate 50 %"
-    if t.hits:
-        said = "monster life (wounds it takes) = 4 gives NPC win rate 50 % within its interval"
+    # 4 gives 61 % and 5 gives 27 % (the truth): both are measured to lie outside 48-52 %
+    assert t.whole["verdict"].tolist() == ["off", "off"] and not t.hits
+    said = ("no whole value of monster life (wounds it takes) gives NPC win rate within ±2 "
+            "points of 50 %: 4 gives")  # fmt: skip
     assert said in app.text.value
     assert "/characters" not in app.text.value and "npc_win" not in app.text.value
     xs = [line.get_xdata()[0] for line in app.ax.lines if len(line.get_xdata()) == 2]
@@ -58,6 +60,8 @@ def test_run_draws_the_curve_and_saves_the_patch_atomically(tmp_path):
     assert doc["format"] == "labkit.balance_patch" and doc["balance"] == {
         "/characters/monster/life": 4}  # fmt: skip
     assert [w["value"] for w in doc["whole"]] == [4, 5] and doc["hits"] == t.hits
+    assert [w["verdict"] for w in doc["whole"]] == ["off", "off"] and doc["precision"] == 0.02
+    assert doc["ci"] == list(t.ci) and doc["ci"][0] <= doc["whole"][0]["rate"] <= doc["ci"][1]
     assert [p.name for p in tmp_path.iterdir()] == ["patch.json"]
     s = SimulationSettings(balance=doc["balance"])  # the patch plays as is
     assert s.resolved_balance().characters["monster"].life == 4

@@ -14,25 +14,32 @@ bounds (more monster life, fewer NPC wins), spending games where the answer is u
    integer parameter stops at two neighbouring integers. Which half holds the root follows
    from the direction of the ends' rates, read again whenever their seeds double (ends that
    tie on their first seeds are taken as falling until more seeds tell them apart).
-3. **Local fit.** The points inside the final bracket get the remaining seeds (within
-   ``budget``) and a line through them gives the root; its 95 % interval comes from a
-   bootstrap that reweights *seeds* (Poisson weights, the same for every point: the pairing is
-   kept), refitting each time.
+3. **Whole values first.** For a whole-number parameter the two whole values around the
+   crossing are what the answer is about, so they get the budget first: their games double
+   until each one's 95 % rate interval lies inside ``target ± precision`` (a *hit*) or wholly
+   outside it (*off*), or the budget or the seed list runs out (*unsure*: the answer says the
+   games were too few to tell).
+4. **Local fit.** The points inside the final bracket get the remaining seeds (within
+   ``budget``). The crossing is where a line through them meets the target: the mean of the
+   rate line's root and the log-odds line's (a sigmoid's chord and a straight response's
+   log-odds line err in opposite directions). Its 95 % interval is a bootstrap that reweights
+   *seeds* (Poisson weights, the same for every point: the pairing is kept), refitting each
+   time, for the fit's uncertainty, widened on each side in quadrature by the two lines'
+   disagreement, for the curve's.
 
 The response is injectable (``response=``): ``response(value, seeds) -> 0/1 array`` per seed.
 The default plays the games (outcome-only kernel) and reads the metric
 (:data:`~labkit.encounter.sim.sweep.METRICS`).
 
-Whole numbers (monster life) are answered honestly: ``root`` and ``root_ci`` are the continuous
-crossing and its 95 % interval, and ``whole`` holds the two neighbouring whole values around it,
-each with its measured rate and 95 % Wilson interval (both are played on the same seeds). A
-whole value *hits* the target when the target lies inside its rate interval; ``value`` is the
-hitting neighbour whose rate is nearest the target and ``ci`` the range of hitting whole values,
-so ``value`` always lies in ``ci``. When neither neighbour hits (the target falls between two
-whole values) ``hits`` is False, ``ci`` is ``(nan, nan)``, ``value`` is the nearer neighbour and
-:meth:`Tuned.summary` says that no whole value gives the target. For a real parameter ``value``
-is the root and ``ci`` its interval (widened to hold the root when the bootstrap's percentiles
-would not: a value never sits outside its own interval).
+``value`` and ``ci`` always say the same thing: the answer and the 95 % interval of what it
+claims. For a real parameter ``value`` is the crossing and ``ci`` its interval (``root_ci``).
+For a whole number (monster life) ``value`` is one of the two whole values around the crossing
+and ``ci`` the 95 % Wilson interval of the rate it gave on its own games: the value is exact,
+what it gives is uncertain. ``hits`` is True only when that interval lies within ``target ±
+precision`` (rule W3: a value played on a handful of games, whose interval holds anything, is
+never a hit); ``whole`` holds both whole values with their games, rates, intervals and verdicts,
+``root``/``root_ci`` the continuous crossing, a guide between them. :meth:`Tuned.summary` says
+which whole value hits, that none does, or that the games were too few to tell.
 
 Examples
 --------
@@ -67,15 +74,25 @@ Response = Callable[[float, np.ndarray], np.ndarray]
 
 @dataclass
 class Tuned:
-    """What :func:`tune` found: ``value``, its 95 % interval ``ci`` and the curve measured.
+    """What :func:`tune` found: ``value`` and ``ci``, the 95 % interval of what ``value`` claims.
 
-    ``root``/``root_ci`` are the continuous crossing and its interval; for a whole-number
-    parameter ``whole`` is a DataFrame of the two neighbouring whole values (``value``, ``n``,
-    ``rate``, ``lo``, ``hi``, ``hits``) and ``hits`` says whether one of them holds the target
-    in its rate interval (see the module notes). ``curve`` is a DataFrame (``value``, ``n``,
-    ``rate``, ``lo``, ``hi``, one row per point played, by value); ``games`` the games spent;
-    ``reachable`` False when the target lies outside the rates at the bounds, and then
-    ``closest`` is the end nearest to it (``value`` is that end, ``ci`` is ``(nan, nan)``).
+    * A real parameter: ``value`` is the crossing (``root``) and ``ci`` its interval, in the
+      parameter's units (``ci == root_ci``).
+    * A whole-number parameter: ``value`` is a whole value that was played and ``ci`` the 95 %
+      Wilson interval of *its* rate (in rate units: the value itself is exact; what is uncertain
+      is what it gives). ``whole`` is a DataFrame of the two whole values around the crossing
+      (``value``, ``n``, ``rate``, ``lo``, ``hi``, ``hits``, ``verdict``). A whole value hits
+      when its interval lies within ``target ± precision`` (verdict ``"hit"``); ``"off"`` when
+      its interval lies wholly outside that band; ``"unsure"`` when the budget or the seed
+      list ran out first. ``hits`` says whether one of them hits; ``value`` is the hitting one
+      nearest the target, else the measured one nearest it. ``root``/``root_ci`` are still the
+      continuous crossing and its interval, a guide between the whole values.
+
+    ``fit`` is the rate line (intercept, slope) through the final bracket (drawn with the
+    curve); ``curve`` a DataFrame (``value``, ``n``, ``rate``, ``lo``, ``hi``, one row per
+    point played, by value); ``games`` the games spent; ``reachable`` False when the target
+    lies outside the rates at the bounds, and then ``closest`` is the end nearest to it
+    (``value`` is that end, ``ci`` is ``(nan, nan)``).
 
     Examples
     --------
@@ -107,6 +124,7 @@ class Tuned:
     root_ci: tuple[float, float] = field(default=(math.nan, math.nan))
     whole: Any = None
     hits: bool = True
+    precision: float = 0.02
 
     def plot(self, ax: Any = None, **style: Any) -> Any:
         """Draw the response curve with intervals, the target and the chosen value
@@ -116,8 +134,15 @@ class Tuned:
 
         return draw_response(self, ax=ax, **style)
 
+    @property
+    def settled(self) -> bool:
+        """Whether every whole value around the crossing was measured to a verdict (False:
+        the budget or the seed list was too small to tell; True for a real parameter)."""
+        return self.whole is None or bool((self.whole["verdict"] != "unsure").all())
+
     def summary(self) -> str:
-        """The answer in one line (designer words: whole values with their rates)."""
+        """The answer in one line: for whole values, each with its rate, interval and games,
+        and whether one lies within ``target ± precision``."""
         if not self.reachable:
             v, r = self.closest
             return (f"{self.metric} = {self.target:g} is not reachable for {self.parameter} in the "
@@ -129,14 +154,18 @@ class Tuned:
             return (f"{self.parameter} = {self.value:.3f} gives {self.metric} = {self.target:g} "
                     f"(95 % interval {lo:.3f}-{hi:.3f}; {self.games} games)")  # fmt: skip
         sides = "; ".join(
-            f"{r.value:g} gives {r.rate:.3f} (95 % {r.lo:.3f}-{r.hi:.3f})"
-            for r in self.whole.itertuples()
-        )
+            f"{r.value:g} gives {r.rate:.3f} (95 % {r.lo:.3f}-{r.hi:.3f}, {r.n} games)" if r.n
+            else f"{r.value:g} not played" for r in self.whole.itertuples()
+        )  # fmt: skip
+        band = f"{self.metric} = {self.target:g} ± {self.precision:g}"
         if self.hits:
-            return (f"{self.parameter} = {self.value:g} gives {self.metric} = {self.target:g} "
-                    f"within its 95 % interval: {sides} ({crossing})")  # fmt: skip
-        return (f"no whole value of {self.parameter} gives {self.metric} = {self.target:g}: "
-                f"{sides}; nearest {self.value:g} ({crossing})")  # fmt: skip
+            return f"{self.parameter} = {self.value:g} gives {band}: {sides} ({crossing})"
+        if self.settled:
+            return (f"no whole value of {self.parameter} gives {band}: {sides}; nearest "
+                    f"{self.value:g} ({crossing})")  # fmt: skip
+        return (f"too few games to tell whether a whole value of {self.parameter} gives {band} "
+                f"(raise the budget or the seeds): {sides}; nearest so far {self.value:g} "
+                f"({crossing})")  # fmt: skip
 
     def __repr__(self) -> str:
         return f"Tuned({self.summary()})"
@@ -220,8 +249,11 @@ class _Search:
         return self.budget - self.games
 
 
-def _fit(points: list[float], y: dict[float, np.ndarray], w: np.ndarray | None) -> tuple:
-    """Weighted least-squares line (intercept, slope) of rate on value over ``points``."""
+def _fit(points: list[float], y: dict[float, np.ndarray], w: np.ndarray | None,
+         logit: bool = False) -> tuple:  # fmt: skip
+    """Weighted least-squares line (intercept, slope) of rate on value over ``points``; with
+    ``logit``, of the empirical log-odds ``log((k + 1/2) / (n - k + 1/2))`` (weights
+    ``n p (1 - p)``, their inverse variances; finite for rates of 0 and 1)."""
     xs, rs, ns = [], [], []
     for v in points:
         ww = np.ones(y[v].size) if w is None else w[: y[v].size]
@@ -229,8 +261,14 @@ def _fit(points: list[float], y: dict[float, np.ndarray], w: np.ndarray | None) 
         if tot <= 0:
             continue
         xs.append(v)
-        rs.append(float((ww * y[v]).sum() / tot))
-        ns.append(tot)
+        k = float((ww * y[v]).sum())
+        if logit:
+            p = (k + 0.5) / (tot + 1)
+            rs.append(math.log((k + 0.5) / (tot - k + 0.5)))
+            ns.append(tot * p * (1 - p))
+        else:
+            rs.append(k / tot)
+            ns.append(tot)
     x, r, n = np.array(xs), np.array(rs), np.array(ns)
     if x.size < 2 or np.ptp(x) == 0:
         return math.nan, math.nan
@@ -255,6 +293,7 @@ def tune(
     bootstrap: int = 400,
     progress: bool | Callable[[int, int], None] = True,
     response: Response | None = None,
+    precision: float = 0.02,
 ) -> Tuned:
     """Find the value of ``parameter`` whose ``metric`` equals ``target``.
 
@@ -289,6 +328,12 @@ def tune(
     response : callable, optional
         ``response(value, seeds) -> 0/1 per seed`` instead of playing games (tests, other
         models).
+    precision : float
+        Whole numbers only: a whole value *hits* when its rate's 95 % interval lies within
+        ``target ± precision`` (default 0.02, two points of a win rate). The two whole values
+        around the crossing get the budget first, their games doubling until each is a hit or
+        wholly outside that band; when the budget or the seeds run out before, the answer says
+        so.
 
     Returns
     -------
@@ -335,6 +380,10 @@ def tune(
         why = f"must be at least 2 × start = {2 * start} games (both ends are played first)"
         raise ArgumentError(why, argument="budget", value=budget)
     bootstrap = check_int(bootstrap, "bootstrap", 1, 100_000)
+    if (isinstance(precision, bool) or not isinstance(precision, (int, float))
+            or not 0 < precision < 0.5):  # fmt: skip
+        raise ArgumentError("must be a number strictly between 0 and 0.5", argument="precision",
+                            value=precision)  # fmt: skip
     if tol is not None and (isinstance(tol, bool) or not isinstance(tol, (int, float))
                             or not math.isfinite(tol) or tol <= 0):  # fmt: skip
         raise ArgumentError("must be a finite number > 0 (or None)", argument="tol", value=tol)
@@ -373,7 +422,8 @@ def tune(
         sa, sb = s.side(a, target), s.side(b, target)
         if sa != 0 and sa == sb:
             best = a if abs(fa) <= abs(fb) else b
-            return _result(parameter, target, metric, s, integer, best, False, pd)
+            return _result(parameter, target, metric, s, integer, best, False, pd,
+                           precision=precision)  # fmt: skip
         rising = fb > fa
         n = start
         while (b - a > 1) if integer else (b - a > tol):
@@ -397,11 +447,20 @@ def tune(
             else:
                 a = m
         inside = sorted(v for v in s.y if a <= v <= b)
+        if integer:
+            # the answer is about the whole values around the crossing: their rates are
+            # measured to the precision first, the fit gets what is left (issue 45: a value
+            # played on 2 games was called a hit)
+            root = _crossing(inside, s.y, target, 0)[0]
+            if not math.isnan(root):
+                _settle(s, _whole_pair(s, root), target, precision, n)
+            inside = sorted(v for v in s.y if a <= v <= b)
         per = min(seed_arr.size, max(n, s.left // max(1, len(inside)) + min(
             s.y[v].size for v in inside)))  # fmt: skip
         for v in inside:
             s.measure(v, per)
-        return _result(parameter, target, metric, s, integer, (a, b), True, pd, bootstrap)
+        return _result(parameter, target, metric, s, integer, (a, b), True, pd, bootstrap,
+                       precision)  # fmt: skip
     finally:
         if close is not None:
             close()
@@ -417,58 +476,126 @@ def _curve(s: _Search, pd: Any) -> Any:
     )  # fmt: skip
 
 
-def _result(parameter, target, metric, s, integer, where, reachable, pd, bootstrap=0) -> Tuned:
+def _roots(points: list[float], y: dict[float, np.ndarray], target: float,
+           w: np.ndarray | None) -> tuple[float, float]:  # fmt: skip
+    """Where the rate line and the log-odds line through ``points`` cross the target."""
+    i, k = _fit(points, y, w)
+    li, lk = _fit(points, y, w, logit=True)
+    rate = (target - i) / k if k else math.nan
+    odds = (math.log(target / (1 - target)) - li) / lk if lk else math.nan
+    return rate, odds
+
+
+def _crossing(points: list[float], y: dict[float, np.ndarray], target: float,
+              bootstrap: int) -> tuple[float, tuple[float, float], bool]:  # fmt: skip
+    """The crossing, its 95 % interval and whether any resample gave a root.
+
+    A line through the bracket is a model of the curve, not the curve: a sigmoid's chord
+    crosses nearer the bracket's middle than the curve does, a straight response's log-odds line
+    the other way. The crossing is the mean of the two lines' roots; its interval is the
+    bootstrap's (seeds reweighted, the same weights for every point: the pairing is kept) for
+    the fit's own uncertainty, each side widened in quadrature by the two lines' disagreement
+    for the curve's (issue 45: the rate line alone held the truth in 90-93 % of runs)."""
+    rate, odds = map(float, _roots(points, y, target, None))
+    root = (rate + odds) / 2
+    rng = np.random.default_rng(0)  # the interval is a function of the data, not of the clock
+    size = max(y[v].size for v in points)
+    roots = []
+    for _ in range(bootstrap):
+        r, o = _roots(points, y, target, rng.poisson(1.0, size).astype(float))
+        if math.isfinite(r) and math.isfinite(o):
+            roots.append((r + o) / 2)
+    if not roots or math.isnan(root):
+        return root, (math.nan, math.nan), bool(roots)
+    lo, hi = map(float, np.percentile(roots, [2.5, 97.5]))
+    curve = abs(rate - odds)
+    # max(.., 0): a root outside its resamples' range still lies in its own interval
+    return root, (root - math.hypot(max(root - lo, 0.0), curve),
+                  root + math.hypot(max(hi - root, 0.0), curve)), True  # fmt: skip
+
+
+def _result(parameter, target, metric, s, integer, where, reachable, pd, bootstrap=0,
+            precision=0.02) -> Tuned:  # fmt: skip
     curve = _curve(s, pd)
     if not reachable:
         return Tuned(parameter, target, metric, float(where), (math.nan, math.nan), math.nan,
-                     False, (float(where), s.rate(where)), curve, s.games, integer)  # fmt: skip
+                     False, (float(where), s.rate(where)), curve, s.games, integer,
+                     precision=precision)  # fmt: skip
     a, b = where
     points = sorted(v for v in s.y if a <= v <= b)
     icpt, slope = _fit(points, s.y, None)
-    root = (target - icpt) / slope if slope else math.nan
-    rng = np.random.default_rng(0)  # the interval is a function of the data, not of the clock
-    size = max(s.y[v].size for v in points)
-    roots = []
-    for _ in range(bootstrap):
-        w = rng.poisson(1.0, size).astype(float)
-        i, k = _fit(points, s.y, w)
-        if k and not math.isnan(k):
-            roots.append((target - i) / k)
-    lo, hi = np.percentile(roots, [2.5, 97.5]) if roots else (math.nan, math.nan)
-    root_ci = (float(lo), float(hi))
-    closest = min(s.y, key=lambda v: abs(s.rate(v) - target))
     fit = (float(icpt), float(slope))
+    root, root_ci, _ = _crossing(points, s.y, target, bootstrap)
+    closest = min(s.y, key=lambda v: abs(s.rate(v) - target))
     if not integer or math.isnan(root):
         value = float(root)
-        ci = (min(root_ci[0], value), max(root_ci[1], value)) if roots else root_ci
-        return Tuned(parameter, target, metric, value, ci, value, True,
+        return Tuned(parameter, target, metric, value, root_ci, value, True,
                      (float(closest), s.rate(closest)), curve, s.games, integer, fit,
-                     root_ci)  # fmt: skip
-    whole = _neighbours(s, root, target, size, pd)
+                     root_ci, precision=precision)  # fmt: skip
+    first = min(s.y[v].size for v in points)
+    whole = _neighbours(s, root, target, precision, first, pd)
     hit = whole[whole["hits"]]
     pick = hit if len(hit) else whole[whole["n"] > 0]
     if len(pick):
-        value = float(pick.loc[(pick["rate"] - target).abs().idxmin(), "value"])
+        at = (pick["rate"] - target).abs().idxmin()
     else:  # neither neighbour could be played within the budget: the nearer one
-        value = float(whole["value"].iloc[int(root - whole["value"].iloc[0] > 0.5)])
-    ci = (float(hit["value"].min()), float(hit["value"].max())) if len(hit) else (math.nan,) * 2
+        at = whole.index[int(root - whole["value"].iloc[0] > 0.5)]
+    value = float(whole.loc[at, "value"])
+    ci = (float(whole.loc[at, "lo"]), float(whole.loc[at, "hi"]))
     curve = _curve(s, pd)  # again: the neighbours may have played new points
     return Tuned(parameter, target, metric, value, ci, float(root), True,
                  (float(closest), s.rate(closest)), curve, s.games, integer, fit, root_ci,
-                 whole, bool(len(hit)))  # fmt: skip
+                 whole, bool(len(hit)), precision)  # fmt: skip
 
 
-def _neighbours(s: _Search, root: float, target: float, n: int, pd: Any) -> Any:
-    """The two whole values around the crossing, each played on the same ``n`` seeds (the
-    bisection has usually played both; a line fit landing outside its bracket may not)."""
+def _verdict(y: np.ndarray, target: float, precision: float) -> str:
+    """``"hit"`` when the rate's 95 % interval lies within ``target ± precision``, ``"off"``
+    when it lies wholly outside it, ``"unsure"`` when it straddles an edge (or nothing was
+    played): more games would tell."""
+    if y.size == 0:
+        return "unsure"
+    lo, hi = map(float, wilson_interval(int(y.sum()), y.size))
+    if target - precision <= lo and hi <= target + precision:
+        return "hit"
+    return "off" if lo > target + precision or hi < target - precision else "unsure"
+
+
+def _whole_pair(s: _Search, root: float) -> list[int]:
+    """The two whole values around the crossing, inside the range played (ints: balance ints
+    stay ints)."""
     known = sorted(s.y)
     low = min(max(math.floor(root), int(known[0])), int(known[-1]) - 1)
+    return [low, low + 1]
+
+
+def _settle(s: _Search, values: list[int], target: float, precision: float, first: int) -> None:
+    """Play each whole value until :func:`_verdict` decides it, in rounds that double every
+    undecided value's games (from ``first``), until the seed list or the budget runs out."""
+    empty = np.zeros(0, dtype=bool)
+    want = {v: max(first, s.y.get(v, empty).size) for v in values}
+    pending = list(values)
+    while pending and s.left > 0:
+        for v in pending:
+            s.measure(v, want[v])
+        pending = [v for v in pending if s.y.get(v, empty).size < s.seeds.size
+                   and _verdict(s.y.get(v, empty), target, precision) == "unsure"]  # fmt: skip
+        for v in pending:
+            want[v] = min(s.seeds.size, max(first, 2 * s.y.get(v, empty).size))
+
+
+def _neighbours(s: _Search, root: float, target: float, precision: float, first: int,
+                pd: Any) -> Any:  # fmt: skip
+    """The two whole values around the crossing, each measured until its verdict is decided
+    (or the budget is spent): value, games, rate, 95 % interval, hits, verdict."""
+    pair = _whole_pair(s, root)
+    _settle(s, pair, target, precision, first)
     rows = []
-    for v in (low, low + 1):
-        y = s.measure(v, max(n, s.y.get(v, np.zeros(0)).size))  # an int: balance ints stay ints
+    for v in pair:
+        y = s.y.get(v, np.zeros(0, dtype=bool))
         if y.size == 0:  # the budget is spent: unmeasured, so it hits nothing
-            rows.append((float(v), 0, math.nan, 0.0, 1.0, False))
+            rows.append((float(v), 0, math.nan, 0.0, 1.0, False, "unsure"))
             continue
         lo, hi = map(float, wilson_interval(int(y.sum()), y.size))
-        rows.append((float(v), y.size, float(y.mean()), lo, hi, bool(lo <= target <= hi)))
-    return pd.DataFrame(rows, columns=["value", "n", "rate", "lo", "hi", "hits"])
+        verdict = _verdict(y, target, precision)
+        rows.append((float(v), y.size, float(y.mean()), lo, hi, verdict == "hit", verdict))
+    return pd.DataFrame(rows, columns=["value", "n", "rate", "lo", "hi", "hits", "verdict"])

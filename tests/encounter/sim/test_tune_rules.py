@@ -32,6 +32,41 @@ def wilson(k, n):
     return max(0.0, centre - half), min(1.0, centre + half)
 
 
+def _line(xs, ys, ws):
+    """Weighted least-squares line (intercept, slope), in plain Python."""
+    sw = sum(ws)
+    xm = sum(w * x for w, x in zip(ws, xs)) / sw
+    ym = sum(w * y for w, y in zip(ws, ys)) / sw
+    slope = sum(w * (x - xm) * (y - ym) for w, x, y in zip(ws, xs, ys)) / sum(
+        w * (x - xm) ** 2 for w, x in zip(ws, xs))  # fmt: skip
+    return ym - slope * xm, slope
+
+
+def lines(target, pts):
+    """The two roots tune averages, by hand: where the rate line (weights = games) and the
+    empirical log-odds line (log((k + 1/2) / (n - k + 1/2)), weights n p (1 - p) with
+    p = (k + 1/2) / (n + 1)) through ``pts = [(value, wins, games)]`` cross the target."""
+    xs = [x for x, _, _ in pts]
+    i, k = _line(xs, [w / n for _, w, n in pts], [n for _, _, n in pts])
+    ps = [(w + 0.5) / (n + 1) for _, w, n in pts]
+    li, lk = _line(xs, [math.log((w + 0.5) / (n - w + 0.5)) for _, w, n in pts],
+                   [n * p * (1 - p) for (_, _, n), p in zip(pts, ps)])  # fmt: skip
+    return (target - i) / k, (math.log(target / (1 - target)) - li) / lk
+
+
+def crossing(target, pts):
+    """The crossing (the mean of the two roots) and the curve's term (their distance)."""
+    r, o = lines(target, pts)
+    return (r + o) / 2, abs(r - o)
+
+
+def widened(root, curve, roots):
+    """The bootstrap's 95 % percentiles of ``roots``, each side widened in quadrature by the
+    curve's term (and never leaving ``root`` outside)."""
+    lo, hi = np.percentile(roots, [2.5, 97.5])
+    return root - math.hypot(max(root - lo, 0), curve), root + math.hypot(max(hi - root, 0), curve)
+
+
 class Recorder:
     """A response that records what it is asked to play."""
 
@@ -63,6 +98,7 @@ def plateau(v, s):
 
 
 SEEDS = [3 * i + 1 for i in range(1000)]  # every point plays a prefix of this list
+WHOLE_COLUMNS = ["value", "n", "rate", "lo", "hi", "hits", "verdict"]  # Tuned.whole
 
 
 def prefix(a, b):
@@ -85,10 +121,12 @@ def test_a_step_is_found_by_halving_and_its_bracket_gets_the_rest_of_the_budget(
         (20.0, prefix(10, 970)), (21.0, prefix(10, 970))]  # fmt: skip
     assert progress == [(10 * i, 2000) for i in range(1, 9)] + [(1040, 2000), (2000, 2000)]
     assert t.games == 2000 and t.reachable and not t.integer and t.hits
-    # the line through (20, 1) and (21, 0): rate = 21 - v, crossing 0.5 at 20.5; every bootstrap
-    # resample keeps the two rates at 1 and 0, so the interval is the point itself
-    assert t.fit == (21.0, -1.0) and t.root == 20.5 and t.value == 20.5
-    assert t.root_ci == (20.5, 20.5) and t.ci == (20.5, 20.5)
+    # the line through (20, 1) and (21, 0): rate = 21 - v, crossing 0.5 at 20.5 (the log-odds
+    # line, symmetric, there too); every bootstrap resample keeps the two rates at 1 and 0, so
+    # the interval is the point itself
+    assert t.fit == (21.0, -1.0) and t.root == pytest.approx(20.5, abs=1e-12)
+    assert t.value == t.root and t.root_ci == pytest.approx((20.5, 20.5), abs=1e-12)
+    assert t.ci == t.root_ci  # a real parameter: the crossing's interval
     assert t.closest == (0.0, 1.0)  # every rate is 0 or 1: the first point played
     assert t.whole is None
     expect = _step_curve()
@@ -104,7 +142,7 @@ def test_a_rising_step_is_found_on_the_same_bracket():
     t = tune(None, "/x", 0.5, bounds=(0.0, 64.0), seeds=SEEDS, start=10, budget=2000,
              bootstrap=5, response=r, progress=False)  # fmt: skip
     assert [v for v, _ in r.calls] == [float(v) for v in HALVING] + [20.0, 21.0]
-    assert t.fit == (-20.0, 1.0) and t.value == 20.5
+    assert t.fit == (-20.0, 1.0) and t.value == pytest.approx(20.5, abs=1e-12)
 
 
 def test_an_integer_step_names_both_neighbours_and_that_neither_gives_the_target():
@@ -113,18 +151,23 @@ def test_an_integer_step_names_both_neighbours_and_that_neither_gives_the_target
              bootstrap=5, response=r, progress=False)  # fmt: skip
     assert t.integer and [v for v, _ in r.calls] == HALVING + [20, 21]
     assert all(type(v) is int for v, _ in r.calls)  # balance ints stay ints
-    assert t.root == 20.5 and t.root_ci == (20.5, 20.5)
+    assert t.root == pytest.approx(20.5, abs=1e-12)
+    assert t.root_ci == pytest.approx((20.5, 20.5), abs=1e-12)
     lo1, hi1 = wilson(970, 970)
     lo0, hi0 = wilson(0, 970)
-    expect = pd.DataFrame([(20.0, 970, 1.0, lo1, hi1, False), (21.0, 970, 0.0, lo0, hi0, False)],
-                          columns=["value", "n", "rate", "lo", "hi", "hits"])  # fmt: skip
+    # both were decided on their first 10 games (10 of 10: 0.72-1, wholly above 0.48-0.52; 0
+    # of 10 wholly below), so no game went to them before the fit's share
+    expect = pd.DataFrame([(20.0, 970, 1.0, lo1, hi1, False, "off"),
+                           (21.0, 970, 0.0, lo0, hi0, False, "off")],
+                          columns=WHOLE_COLUMNS)  # fmt: skip
     pd.testing.assert_frame_equal(t.whole, expect, check_exact=False, rtol=1e-12, atol=1e-12)
-    assert not t.hits and math.isnan(t.ci[0]) and math.isnan(t.ci[1])
+    assert not t.hits and t.settled
     assert t.value == 20.0  # both rates are 0.5 from the target: the lower one
+    assert t.ci == pytest.approx((lo1, hi1), abs=1e-12)  # the interval of 20's own rate
     assert t.summary() == (
-        f"no whole value of /x gives npc_win = 0.5: 20 gives 1.000 (95 % {lo1:.3f}-{hi1:.3f}); "
-        f"21 gives 0.000 (95 % {lo0:.3f}-{hi0:.3f}); nearest 20 (crossing 20.500, 95 % interval "
-        "20.500-20.500; 2000 games)"
+        f"no whole value of /x gives npc_win = 0.5 ± 0.02: 20 gives 1.000 (95 % {lo1:.3f}-"
+        f"{hi1:.3f}, 970 games); 21 gives 0.000 (95 % {lo0:.3f}-{hi0:.3f}, 970 games); nearest "
+        "20 (crossing 20.500, 95 % interval 20.500-20.500; 2000 games)"
     )
 
 
@@ -180,19 +223,27 @@ def test_a_midpoint_on_the_target_doubles_its_seeds_and_the_ends_until_the_list_
     assert r.calls == calls and t.games == 240
     # the line through (0, 1), (32, 0.5), (64, 0): slope -1/64, crossing 32
     assert t.fit == pytest.approx((1.0, -1 / 64), abs=1e-12) and t.root == pytest.approx(32.0)
+    # the log-odds line, symmetric about 32, crosses there too: no curve term
+    root, curve = crossing(0.5, [(0.0, 80, 80), (32.0, 40, 80), (64.0, 0, 80)])
+    assert root == pytest.approx(32.0) and curve == pytest.approx(0.0, abs=1e-9)
     # each bootstrap resample weights the 80 seeds (Poisson, mean 1, the same weights for the
-    # three points): 0 and 64 keep rates 1 and 0, 32 gets r = (weight of the even seeds) /
-    # (weight of all); the least-squares line through three equally weighted, equally spaced
-    # points has slope -1/64 whatever r, and crosses 0.5 at 64 (1 + r) / 3
+    # three points): 0 and 64 keep rates 1 and 0, 32 wins the weight of the even seeds; both
+    # lines are refitted on those weighted counts
+    assert t.root_ci == pytest.approx(widened(root, curve, plateau_roots(30)), abs=1e-9)
+    assert t.ci == t.root_ci
+    assert t.closest == (32.0, 0.5)
+
+
+def plateau_roots(count):
+    """The bootstrap's crossings for the plateau's three points on 80 seeds, by hand."""
     rng = np.random.default_rng(0)
     roots = []
-    for _ in range(30):
+    for _ in range(count):
         w = rng.poisson(1.0, 80).astype(float)
-        roots.append(64 * (1 + w[1::2].sum() / w.sum()) / 3)  # SEEDS[i] is even for odd i
-    lo, hi = np.percentile(roots, [2.5, 97.5])
-    assert t.root_ci == pytest.approx((lo, hi), abs=1e-9)
-    assert t.ci == pytest.approx((min(lo, 32.0), max(hi, 32.0)), abs=1e-9)
-    assert t.closest == (32.0, 0.5)
+        total, even = w.sum(), w[1::2].sum()  # SEEDS[i] is even for odd i
+        pts = [(0.0, total, total), (32.0, even, total), (64.0, 0.0, total)]
+        roots.append(sum(lines(0.5, pts)) / 2)
+    return roots
 
 
 def test_seeds_double_only_while_the_budget_holds_three_more_blocks():
@@ -207,25 +258,41 @@ def test_seeds_double_only_while_the_budget_holds_three_more_blocks():
     assert r.calls == calls and t.games == 90
 
 
-def test_an_integer_plateau_hits_with_both_neighbours():
+def test_an_integer_plateau_hits_with_both_neighbours_measured_to_the_precision():
     r = Recorder(plateau)
     t = tune(None, "/x", 0.5, bounds=(0, 64), seeds=SEEDS[:80], start=10, budget=10_000,
-             bootstrap=5, response=r, progress=False)  # fmt: skip
+             bootstrap=5, response=r, progress=False, precision=0.15)  # fmt: skip
     # bisection as above, crossing at 32; its neighbours 32 (played) and 33 (played now on the
-    # same 80 seeds): both give 0.5
+    # same 80 seeds, before the fit): both give 40 of 80, an interval inside 0.35-0.65
     assert r.calls[-1] == (33, prefix(0, 80)) and len(r.calls) == 13 and t.games == 320
     lo, hi = wilson(40, 80)
-    expect = pd.DataFrame([(32.0, 80, 0.5, lo, hi, True), (33.0, 80, 0.5, lo, hi, True)],
-                          columns=["value", "n", "rate", "lo", "hi", "hits"])  # fmt: skip
+    assert 0.35 < lo and hi < 0.65
+    expect = pd.DataFrame([(32.0, 80, 0.5, lo, hi, True, "hit"),
+                           (33.0, 80, 0.5, lo, hi, True, "hit")],
+                          columns=WHOLE_COLUMNS)  # fmt: skip
     pd.testing.assert_frame_equal(t.whole, expect, check_exact=False, rtol=1e-12, atol=1e-12)
-    assert t.hits and t.value == 32.0 and t.ci == (32.0, 33.0)
+    # a tie in rate: the lower value; its interval is its rate's
+    assert t.hits and t.value == 32.0 and t.ci == pytest.approx((lo, hi), abs=1e-12)
     assert t.curve["value"].tolist() == [0.0, 32.0, 33.0, 64.0]  # 33 is in the curve too
     assert t.curve["n"].tolist() == [80, 80, 80, 80]
+    # 33, inside the bracket, is one of the fit's points
+    root, _ = crossing(0.5, [(0.0, 80, 80), (32.0, 40, 80), (33.0, 40, 80), (64.0, 0, 80)])
+    assert t.root == pytest.approx(root, abs=1e-9)
     a, b = t.root_ci
     assert t.summary() == (
-        f"/x = 32 gives npc_win = 0.5 within its 95 % interval: 32 gives 0.500 (95 % {lo:.3f}-"
-        f"{hi:.3f}); 33 gives 0.500 (95 % {lo:.3f}-{hi:.3f}) (crossing {t.root:.3f}, 95 % "
+        f"/x = 32 gives npc_win = 0.5 ± 0.15: 32 gives 0.500 (95 % {lo:.3f}-{hi:.3f}, 80 games); "
+        f"33 gives 0.500 (95 % {lo:.3f}-{hi:.3f}, 80 games) (crossing {t.root:.3f}, 95 % "
         f"interval {a:.3f}-{b:.3f}; 320 games)"
+    )
+    # at the default precision (+-0.02) 80 seeds cannot tell: both are unsure, and the answer
+    # says the games were too few (the seed list was used up: no more games were possible)
+    t = tune(None, "/x", 0.5, bounds=(0, 64), seeds=SEEDS[:80], start=10, budget=10_000,
+             bootstrap=5, response=Recorder(plateau), progress=False)  # fmt: skip
+    assert t.whole["verdict"].tolist() == ["unsure", "unsure"] and not t.hits
+    assert not t.settled and t.value == 32.0 and t.games == 320
+    assert t.summary().startswith(
+        "too few games to tell whether a whole value of /x gives npc_win = 0.5 ± 0.02 (raise the "
+        "budget or the seeds): 32 gives 0.500"
     )
 
 
@@ -237,13 +304,15 @@ def test_of_two_hitting_neighbours_the_value_is_the_one_whose_rate_is_nearest():
     s = tm._Search(lambda v, k: pytest.fail("nothing more is played"), seeds, 10_000, None)
     s.y = {4: np.ones(40, bool), 5: seeds % 2 == 0, 6: seeds % 5 < 2, 7: np.zeros(40, bool)}
     s.games = 160
-    t = tm._result("/x", 0.42, "npc_win", s, True, (4, 7), True, pd, 20)
-    assert t.root == pytest.approx((0.42 - 2.18) / -0.31)
+    # a precision of 0.25: 5's interval (0.352-0.648) and 6's (0.263-0.554) lie in 0.17-0.67
+    t = tm._result("/x", 0.42, "npc_win", s, True, (4, 7), True, pd, 20, 0.25)
+    pts = [(4.0, 40, 40), (5.0, 20, 40), (6.0, 16, 40), (7.0, 0, 40)]
+    assert t.root == pytest.approx(crossing(0.42, pts)[0]) and 5 < t.root < 6
     assert t.whole["value"].tolist() == [5.0, 6.0] and t.whole["hits"].tolist() == [True, True]
-    assert t.hits and t.value == 6.0 and t.ci == (5.0, 6.0)
+    assert t.hits and t.value == 6.0 and t.ci == pytest.approx(wilson(16, 40), abs=1e-12)
     assert t.closest == (6.0, 0.4) and t.games == 160
-    # nearer 0.48: 5 (0.5) is nearer than 6 (0.4)
-    t = tm._result("/x", 0.48, "npc_win", s, True, (4, 7), True, pd, 20)
+    # nearer 0.48: 5 (0.5) is nearer than 6 (0.4); both lie in 0.23-0.73
+    t = tm._result("/x", 0.48, "npc_win", s, True, (4, 7), True, pd, 20, 0.25)
     assert t.whole["hits"].tolist() == [True, True] and t.value == 5.0
 
 
@@ -253,22 +322,27 @@ def test_neighbours_out_of_budget_are_unmeasured_and_the_nearer_one_is_named():
     t = tune(None, "/x", 0.5, bounds=(0, 64), seeds=SEEDS, start=10, budget=50,
              bootstrap=40, response=r, progress=False)  # fmt: skip
     assert [v for v, _ in r.calls] == [0, 64, 32, 16, 24] and t.games == 50
-    # the line through (16, 0.9) and (24, 0): crossing 16 + 8 * 0.4 / 0.9 = 19.56; its whole
-    # neighbours 19 and 20 could not be played: each is "no games, rate nan, interval 0-1"
-    assert t.root == pytest.approx(16 + 8 * 0.4 / 0.9)
+    # the rate line through (16, 0.9) and (24, 0) crosses at 16 + 8 * 0.4 / 0.9 = 19.56, the
+    # log-odds line (log 9.5 / 1.5 and log 0.5 / 10.5) at 19.02: the crossing is 19.29; its
+    # whole neighbours 19 and 20 could not be played: each is "no games, rate nan, interval 0-1"
+    root, curve = crossing(0.5, [(16.0, 9, 10), (24.0, 0, 10)])
+    assert lines(0.5, [(16.0, 9, 10), (24.0, 0, 10)])[0] == pytest.approx(16 + 8 * 0.4 / 0.9)
+    assert t.root == pytest.approx(root) and 19.2 < root < 19.4
     assert t.whole["value"].tolist() == [19.0, 20.0] and t.whole["n"].tolist() == [0, 0]
     assert t.whole["rate"].isna().all() and not t.whole["hits"].any()
     assert t.whole["lo"].tolist() == [0.0, 0.0] and t.whole["hi"].tolist() == [1.0, 1.0]
-    assert t.value == 20.0 and not t.hits  # 19.56 is nearer 20 than 19
-    # the bootstrap: 16's rate is the weight of its 9 winning seeds over all 10, 24's is 0
+    assert t.whole["verdict"].tolist() == ["unsure", "unsure"] and not t.settled
+    assert t.value == 19.0 and not t.hits  # 19.29 is nearer 19 than 20
+    assert t.ci == (0.0, 1.0)  # an unplayed value's rate: anything
+    # the bootstrap: 16 wins the weight of its 9 winning seeds out of all 10, 24 none
     rng = np.random.default_rng(0)
     roots = []
     for _ in range(40):
         w = rng.poisson(1.0, 10).astype(float)
         if w.sum() > 0 and w[:9].sum() > 0:
-            rate = w[:9].sum() / w.sum()
-            roots.append(16 + 8 * (rate - 0.5) / rate)
-    assert t.root_ci == pytest.approx(tuple(np.percentile(roots, [2.5, 97.5])), abs=1e-9)
+            pts = [(16.0, w[:9].sum(), w.sum()), (24.0, 0.0, w.sum())]
+            roots.append(sum(lines(0.5, pts)) / 2)
+    assert t.root_ci == pytest.approx(widened(root, curve, roots), abs=1e-9)
 
 
 def test_the_nearer_unmeasured_neighbour_below():
@@ -354,6 +428,9 @@ def test_tune_argument_errors():
     assert msg(bootstrap=100_001) == "bootstrap: must be between 1 and 100000 (got 100001)"
     for tol in (True, "1", math.nan, math.inf, 0, -1.0):
         assert msg(tol=tol) == f"tol: must be a finite number > 0 (or None) (got {tol!r})"
+    for p in (0, 0.5, -0.1, True, "0.02", math.nan):
+        assert msg(precision=p) == (
+            f"precision: must be a number strictly between 0 and 0.5 (got {p!r})")  # fmt: skip
     assert msg(seeds=range(9)) == "seeds: needs at least 10 distinct seeds (got 9)"
     assert msg(seeds=[1] * 12) == "seeds: needs at least 10 distinct seeds (got 12)"
     assert msg(seeds=range(1_000_001)) == "seeds: more than 1000000 seeds"
@@ -361,7 +438,7 @@ def test_tune_argument_errors():
     # the edges that are allowed
     for kw in (dict(budget=20), dict(seeds=range(10)), dict(start=10, tol=0.5),
                dict(seeds=range(1_000_000), budget=20), dict(target=0.01),
-               dict(bootstrap=1)):  # fmt: skip
+               dict(bootstrap=1), dict(precision=0.001), dict(precision=0.499)):  # fmt: skip
         tune(None, "/x", kw.pop("target", 0.5), **{**ok, **kw})
 
 
@@ -538,7 +615,7 @@ def test_tuned_plot_draws_on_the_axes_it_is_given():
 def test_tuned_defaults():
     t = Tuned("p", 0.5, "npc_win", 1.0, (0.0, 2.0), 1.0, True, (1.0, 0.5), None, 10, False)
     assert all(math.isnan(v) for v in (*t.fit, *t.root_ci))
-    assert t.whole is None and t.hits is True
+    assert t.whole is None and t.hits is True and t.precision == 0.02 and t.settled
 
 
 def lib_wilson(k, n):
@@ -564,24 +641,24 @@ def test_a_target_on_the_edge_of_an_interval_is_held_by_it(edge):
                            (0.0, prefix(10, 20))]  # fmt: skip
 
 
-def test_a_whole_value_hits_a_target_on_the_edge_of_its_interval():
-    # as in the test above of two hitting neighbours: 5 wins 20 of 40, 6 wins 16 of 40, the line
-    # through the four points is 2.18 - 0.31 v
-    seeds = np.arange(40)
-    s = tm._Search(lambda v, k: pytest.fail("nothing more is played"), seeds, 10_000, None)
-    s.y = {4: np.ones(40, bool), 5: seeds % 2 == 0, 6: seeds % 5 < 2, 7: np.zeros(40, bool)}
-    s.games = 160
-    lo5, hi5 = lib_wilson(20, 40)
-    lo6, hi6 = lib_wilson(16, 40)
-    # the target at 5's lower end: the crossing (2.18 - lo5) / 0.31 lies between 5 and 6, and
-    # lo5 is inside 6's interval as well
-    assert 5 < (2.18 - lo5) / 0.31 < 6 and lo6 < lo5 < hi6
-    t = tm._result("/x", lo5, "npc_win", s, True, (4, 7), True, pd, 5)
-    assert t.whole["hits"].tolist() == [True, True] and t.ci == (5.0, 6.0)
-    # the target at 6's upper end, inside 5's interval
-    assert 5 < (2.18 - hi6) / 0.31 < 6 and lo5 < hi6 < hi5
-    t = tm._result("/x", hi6, "npc_win", s, True, (4, 7), True, pd, 5)
-    assert t.whole["hits"].tolist() == [True, True] and t.ci == (5.0, 6.0)
+def test_a_whole_value_hits_when_its_interval_touches_the_band_and_not_beyond():
+    # the band target +- precision is closed: an interval ending on its edge lies inside it.
+    # 20 of 40 gives 0.352-0.648; with the precision 0.25 (exact in binary) the band's lower
+    # edge sits on the interval's lower end for the target lo + 0.25, its upper edge on the
+    # interval's upper end for the target hi - 0.25
+    y = np.arange(40) % 2 == 0
+    lo, hi = lib_wilson(20, 40)
+    for target in (lo + 0.25, hi - 0.25):
+        assert (target - 0.25, target + 0.25) in ((lo, lo + 0.5), (hi - 0.5, hi))
+        assert tm._verdict(y, target, 0.25) == "hit"
+    # the band moved a hair so the interval pokes out of it: unsure (it straddles the edge);
+    # wholly outside the band: off; nothing played: unsure
+    assert tm._verdict(y, lo + 0.25 + 1e-9, 0.25) == "unsure"
+    assert tm._verdict(y, hi - 0.25 - 1e-9, 0.25) == "unsure"
+    assert tm._verdict(y, hi + 0.02 + 1e-9, 0.02) == "off"
+    assert tm._verdict(y, lo - 0.02 - 1e-9, 0.02) == "off"
+    assert tm._verdict(y, hi + 0.02, 0.02) == "unsure"  # the edge touches: not off
+    assert tm._verdict(y[:0], 0.5, 0.4) == "unsure"
 
 
 def test_the_defaults_are_a_budget_of_20000_games_and_400_resamples():
@@ -593,12 +670,8 @@ def test_the_defaults_are_a_budget_of_20000_games_and_400_resamples():
     # the plateau of the test above (crossing 32 on 80 seeds), its interval from 400 resamples
     t = tune(None, "/x", 0.5, bounds=(0.0, 64.0), seeds=SEEDS[:80], start=10, budget=10_000,
              response=Recorder(plateau), progress=False)  # fmt: skip
-    rng = np.random.default_rng(0)
-    roots = []
-    for _ in range(400):
-        w = rng.poisson(1.0, 80).astype(float)
-        roots.append(64 * (1 + w[1::2].sum() / w.sum()) / 3)
-    assert t.root_ci == pytest.approx(tuple(np.percentile(roots, [2.5, 97.5])), abs=1e-9)
+    root, curve = crossing(0.5, [(0.0, 80, 80), (32.0, 40, 80), (64.0, 0, 80)])
+    assert t.root_ci == pytest.approx(widened(root, curve, plateau_roots(400)), abs=1e-9)
 
 
 def test_an_overlong_seed_iterable_is_refused_after_one_seed_past_the_limit():
@@ -675,7 +748,11 @@ def test_a_crossing_beyond_the_points_played_names_the_whole_values_at_that_end(
     s.y = {4: seeds < 40 * rates[0], 7: seeds < 40 * rates[1]}
     s.games = 80
     t = tm._result("/x", 0.42, "npc_win", s, True, (4, 7), True, pd, 5)
-    assert t.root == pytest.approx(7.6 if rates[1] > 0.42 else 2.2)
+    pts = [(4.0, 40 * rates[0], 40), (7.0, 40 * rates[1], 40)]
+    # the rate line's root (7.6 or 2.2) averaged with the log-odds line's (7.46 or 2.82)
+    assert lines(0.42, pts)[0] == pytest.approx(7.6 if rates[1] > 0.42 else 2.2)
+    assert t.root == pytest.approx(crossing(0.42, pts)[0])
+    assert (t.root > 7) if rates[1] > 0.42 else (t.root < 4)
     assert t.whole["value"].tolist() == whole
     assert r.calls and all(4 <= v <= 7 for v, _ in r.calls)
 
@@ -727,12 +804,15 @@ def test_a_value_never_sits_outside_its_own_interval():
     t = tune(None, "/x", 0.5, bounds=(0.0, 64.0), seeds=SEEDS, start=10, budget=50,
              bootstrap=1, response=r, progress=False)  # fmt: skip
     w = np.random.default_rng(0).poisson(1.0, 10).astype(float)
-    rate = w[:9].sum() / w.sum()
-    one = 16 + 8 * (rate - 0.5) / rate
-    root = 16 + 8 * 0.4 / 0.9
-    assert t.root_ci == pytest.approx((one, one)) and t.value == pytest.approx(root)
-    assert one != pytest.approx(root)
-    assert t.ci == pytest.approx((min(one, root), max(one, root)))
+    one = sum(lines(0.5, [(16.0, w[:9].sum(), w.sum()), (24.0, 0.0, w.sum())])) / 2
+    root, curve = crossing(0.5, [(16.0, 9, 10), (24.0, 0, 10)])
+    assert t.value == pytest.approx(root) and one != pytest.approx(root)
+    # the side the lone resample leaves empty is the curve's term alone; the other side is
+    # the resample's distance widened by it
+    far = math.hypot(abs(one - root), curve)
+    expect = (root - far, root + curve) if one < root else (root - curve, root + far)
+    assert t.root_ci == pytest.approx(expect) and t.ci == t.root_ci
+    assert t.ci[0] <= t.value <= t.ci[1]
 
 
 def test_the_fit_weighs_each_point_by_its_games():
@@ -756,26 +836,31 @@ def test_a_start_above_the_seed_list_plays_the_whole_list():
 
 
 def test_a_crossing_halfway_between_unplayed_neighbours_names_the_lower():
-    # as in the test of the nearer unmeasured neighbour, with the target 0.4375: the line
-    # through (16, 1) and (24, 0) crosses it at 20.5, halfway; a tie goes to the lower value,
-    # as it does between two measured rates equally far from the target
-    t = tune(None, "/x", 0.4375, bounds=(0, 64), seeds=SEEDS, start=10, budget=50,
-             bootstrap=5, response=step(20.3), progress=False)  # fmt: skip
+    # 16 wins all 10 games, 25 none, no budget left: both lines are symmetric about 20.5 and
+    # cross 0.5 there, halfway between 20 and 21; a tie goes to the lower value, as it does
+    # between two measured rates equally far from the target
+    s = tm._Search(lambda v, k: pytest.fail("nothing more is played"), np.arange(10), 20, None)
+    s.y = {16: np.ones(10, bool), 25: np.zeros(10, bool)}
+    s.games = 20
+    t = tm._result("/x", 0.5, "npc_win", s, True, (16, 25), True, pd, 5)
     assert t.root == 20.5 and t.whole["n"].tolist() == [0, 0] and t.value == 20.0
 
 
 def test_a_neighbour_played_on_one_game_is_measured():
-    # one game left for the neighbours of the crossing 17.6 (line through (16, 1) and (24, 0),
-    # target 0.8): 17 plays it and loses (interval 0-0.79, not holding 0.8), 18 is unplayed.
-    # Only when neither was played is the value chosen by the crossing's position (18).
+    # one game left for the neighbours of the crossing 17.89 (the rate line through (16, 1) and
+    # (24, 0) crosses 0.8 at 17.6, the log-odds line at 18.18): 17 plays it and loses (interval
+    # 0-0.79: unsure), 18 is unplayed. Only when neither was played is the value chosen by the
+    # crossing's position (18).
     seeds = np.arange(10)
     r = Recorder(lambda v, s: False)
     s = tm._Search(r, seeds, 21, None)
     s.y = {16: np.ones(10, bool), 24: np.zeros(10, bool)}
     s.games = 20
     t = tm._result("/x", 0.8, "npc_win", s, True, (16, 24), True, pd, 5)
-    assert t.root == pytest.approx(17.6) and r.calls == [(17, [0])]
+    assert t.root == pytest.approx(crossing(0.8, [(16.0, 10, 10), (24.0, 0, 10)])[0])
+    assert 17.5 < t.root < 18 and r.calls == [(17, [0])]
     assert t.whole["n"].tolist() == [1, 0] and not t.hits and t.value == 17.0
+    assert t.ci == pytest.approx(wilson(0, 1)) and not t.settled
 
 
 def test_a_point_without_weight_drops_out_and_the_points_after_it_still_count():
@@ -806,13 +891,14 @@ def test_a_flat_line_off_the_target_crosses_it_nowhere(bounds):
 
 
 def test_resamples_whose_line_is_flat_or_undefined_give_no_root(monkeypatch):
-    # the first fit is the line's own (rate = 0.1 v, root 5 for the target 0.5); of four
-    # resamples one has no line (too few points with weight) and one a flat line: the
-    # interval is the percentiles of the other two roots, 5 and 4, alone
-    fits = iter([(0.0, 0.1), (math.nan, math.nan), (0.1, 0.0), (0.0, 0.1), (0.1, 0.1)])
-    monkeypatch.setattr(tm, "_fit", lambda points, y, w: next(fits))
+    # the first pair of roots is the data's own (5 by both lines); of four resamples one has
+    # no rate line (too few points with weight: nan) and one a flat log-odds line (nan): the
+    # interval is the percentiles of the other two crossings, 5 and 4, alone (widened to hold
+    # the root 5, the curve's term being 0)
+    pairs = iter([(5.0, 5.0), (math.nan, 4.0), (4.0, math.nan), (5.0, 5.0), (4.0, 4.0)])
+    monkeypatch.setattr(tm, "_roots", lambda points, y, target, w: next(pairs))
     s = tm._Search(lambda v, k: pytest.fail("nothing more is played"), np.arange(10), 100, None)
     s.y = {0.0: np.zeros(10, bool), 10.0: np.ones(10, bool)}
     t = tm._result("/x", 0.5, "npc_win", s, False, (0.0, 10.0), True, pd, 4)
     assert t.root == 5.0
-    assert t.root_ci == pytest.approx(tuple(np.percentile([5.0, 4.0], [2.5, 97.5])))
+    assert t.root_ci == pytest.approx((np.percentile([5.0, 4.0], 2.5), 5.0))
