@@ -15,6 +15,7 @@ from typing import Any
 import numpy as np
 
 from labkit._draw import drawing, styled
+from labkit.glossary import GLOSSARY, words
 
 __all__ = ["draw_importance", "draw_pareto", "IMPORTANCE_STYLE", "PARETO_STYLE"]
 
@@ -54,23 +55,38 @@ def draw_importance(ax: Any, imp: Any, **style: Any) -> dict[str, Any]:
     colours = [st["noise_colour"] if r.rank is None or r.knob == "seed block" else st["colour"]
                for r in main.itertuples()]  # fmt: skip
     height = 0.4 if imp.method == "sobol" else 0.7
-    err = np.vstack([main["value"] - main["lo"], main["hi"] - main["value"]])
+    # Both indices are shares of variance (Sobol) or means of absolute effects (Morris): never
+    # below 0, and a share never above 1. An estimate outside is noise around the end: the bar
+    # and its interval stop there, and a bar estimated below 0 is labelled "about 0".
+    top = 1.0 if imp.method == "sobol" else np.inf
+
+    def bars(rows: Any, y_at: Any, **kw: Any) -> Any:
+        v, lo, hi = (np.clip(rows[k].to_numpy(float), 0.0, top) for k in ("value", "lo", "hi"))
+        drawn = ax.barh(y_at, v, height=height, xerr=np.vstack([v - lo, hi - v]), capsize=3,
+                        **kw)  # fmt: skip
+        for yi, raw in zip(y_at, rows["value"].to_numpy(float)):
+            if raw < 0:
+                ax.annotate("about 0", (0.0, yi), xytext=(3, 0), textcoords="offset points",
+                            va="center", fontsize="small")  # fmt: skip
+        return drawn
+
     out: dict[str, Any] = {"ax": ax}
     shift = height / 2 if imp.method == "sobol" else 0.0
-    out["bars"] = ax.barh(y + shift, main["value"], height=height, xerr=err, color=colours,
-                          capsize=3, label=imp.main)  # fmt: skip
+    out["bars"] = bars(main, y + shift, color=colours, label=words(imp.main).split(" (")[0])
     if imp.method == "sobol":
         first = t[t["index"] == "first"].set_index("knob").loc[main["knob"]]
-        ferr = np.vstack([first["value"] - first["lo"], first["hi"] - first["value"]])
-        out["first"] = ax.barh(y - shift, first["value"], height=height, xerr=ferr,
-                               color=st["first_colour"], capsize=3, label="first")  # fmt: skip
+        out["first"] = bars(first, y - shift, color=st["first_colour"],
+                            label=words("first"))  # fmt: skip
         ax.legend(loc="lower right", fontsize="small")
     ax.set_yticks(y, list(main["label"]))
     for tick, matters in zip(ax.get_yticklabels(), main["matters"]):
         if matters:
             tick.set_color(st["matters_colour"])
-    what = "share of variance" if imp.method == "sobol" else "change over the knob's range"
-    ax.set_xlabel(f"{imp.main} ({what}; 95 % interval)")
+    if imp.method == "sobol":
+        ax.set_xlabel("share of variance (95 % interval)")
+    else:
+        said, unit = GLOSSARY.get(imp.main, (words(imp.main), ""))
+        ax.set_xlabel(f"{said} ({unit}; 95 % interval)" if unit else f"{said} (95 % interval)")
     ax.set_title(f"what moves {imp.outcome}", fontsize="medium")
     ax.axvline(0, color="k", lw=0.8)
     return out

@@ -1,6 +1,7 @@
 """The DifficultyWorkbench's "skill model" mode: what the skill model says about the levels.
 
-Three panels: each level's fitted difficulty with its 95 % interval (levels in campaign order,
+Three panels: each level's fitted difficulty (the model's own scale, on which the players'
+abilities lie too; higher is harder) with its 95 % interval (levels in campaign order,
 coloured by band), the players' ability histogram, and the held-out calibration plot (predicted
 vs observed first-try success). A table lists the levels with their first-try success for an
 average player, calibrated score and band. Logic in plain methods (:meth:`fit`, :meth:`rows`)
@@ -100,12 +101,13 @@ class SkillPanel:
         # the levels' points last (tests and readers find them as the axes' last collection)
         ax.scatter(x, m.difficulty, c=colours, s=22, edgecolors="black", linewidths=0.4, zorder=3)
         ax.set_xticks(x, [str(i) for i in m.level_ids], rotation=90, fontsize=6)
-        ax.set(xlabel="level (campaign order)", ylabel="difficulty β (logits)",
+        ax.set(xlabel="level (campaign order)", ylabel="difficulty (higher is harder)",
                title="fitted difficulty, 95 % interval")  # fmt: skip
         ax = self.ax_theta
         ax.clear()
         ax.hist(m.ability, bins=30, color="#4c78a8")
-        ax.set(xlabel="ability θ (0 = average player)", ylabel="players", title="abilities")
+        ax.set(xlabel="ability (0 = average player, same scale as difficulty)", ylabel="players",
+               title="abilities")  # fmt: skip
         ax = self.ax_cal
         ax.clear()
         self.report.figure(ax=ax)
@@ -114,7 +116,8 @@ class SkillPanel:
         metrics = self.report.metrics
         self.summary.value = (
             f"<b>{len(m.level_ids)} levels, {len(m.player_ids)} players</b> · spread of "
-            f"abilities (standard deviation) {m.ability_sd:.2f} logits · held-out log-loss "
+            f"abilities (standard deviation) {m.ability_sd:.2f} on the difficulty scale · held-out "
+            f"log-loss "
             f"(lower predicts better): skill model {metrics['skill model']['log_loss']:.3f}, "
             f"structural score {metrics['structural score']['log_loss']:.3f}, calibrated index "
             f"{metrics['calibrate index']['log_loss']:.3f}"
@@ -122,7 +125,8 @@ class SkillPanel:
         )
         self.summary.value += "".join(
             f"<br><b style='color:#c1121f'>⚠ {html.escape(str(f['later']))} looks easier than "
-            f"{html.escape(str(f['earlier']))} (by {f['drop']:.2f} logits): probability the "
+            f"{html.escape(str(f['earlier']))} (by {f['drop']:.2f} on the difficulty scale): "
+            f"probability the "
             f"order is wrong {f['p_wrong']:.2f}</b>"
             for f in flagged
         )
@@ -143,7 +147,7 @@ class SkillPanel:
             f"<td>{structural.get(r['level'], '')}</td><td>{r['band']}</td></tr>"
             for r in self.rows()
         )
-        head = ("level", "difficulty β (logits)", "95 % interval", "attempts",
+        head = ("level", "difficulty (higher is harder)", "95 % interval", "attempts",
                 "first-try success (average player)", "skill-model score (0–100, own scale)",
                 "structural score (0–100)", "band")  # fmt: skip
         return "<table><tr>" + "".join(f"<th>{h}</th>" for h in head) + f"</tr>{rows}</table>"

@@ -88,3 +88,26 @@ def test_one_target_puts_the_trial_number_on_the_x_axis():
     art = draw_pareto(tuned, ax=_axes())
     assert art["trials"].get_offsets().tolist() == [[0.0, 3.0], [1.0, 1.0]]
     assert art["ax"].get_xlabel() == "trial" and "checked" not in art
+
+
+def test_a_share_of_variance_below_zero_is_drawn_as_about_zero():
+    # issue 47: the seed block's first-order bar went below 0 (a share of variance cannot); its
+    # estimate is noise around 0: the bar and its interval stop at 0 and the label says so
+    imp = _importance("sobol")
+    imp.table.loc[5, ["value", "lo", "hi"]] = [-0.04, -0.09, 0.02]
+    art = draw_importance(imp, ax=_axes())
+    widths = [b.get_width() for b in art["first"].patches]
+    assert widths == [0.5, 0.15, 0.0]
+    ends = [seg[:, 0].tolist() for seg in art["first"].errorbar.lines[2][0].get_segments()]
+    assert ends[2] == [0.0, 0.02] and min(min(e) for e in ends) >= 0
+    assert [t.get_text() for t in art["ax"].texts] == ["about 0"]
+    labels = [t.get_text() for t in art["ax"].get_legend().get_texts()]
+    assert labels == ["total share of variance", "first-order share of variance"]
+    assert art["ax"].get_xlabel() == "share of variance (95 % interval)"
+
+
+def test_morris_bars_are_labelled_in_words():
+    imp = _importance("morris")
+    imp.main = "mu_star"
+    art = draw_importance(imp, ax=_axes())
+    assert art["ax"].get_xlabel() == "effect (change over the knob's range; 95 % interval)"

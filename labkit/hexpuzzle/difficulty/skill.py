@@ -312,16 +312,14 @@ class SkillModel:
             else "quitting ignored (assumed to depend on results only)",
         ]
         if self.quit_model is not None:
-            lo, hi = self.quit_model.interval("ability")
-            a = self.quit_model.coefficients["ability"]
-            parts.append(
-                f"quit odds x{np.exp(a):.2f} per logit of skill [{np.exp(lo):.2f}, "
-                f"{np.exp(hi):.2f}]"
-            )
+            parts.append(_skill_and_quitting(self.quit_model, self.ability_sd))
         if self.learning:
-            parts.append(f"retries {self.learning:+.2f} logits each")
+            how = "raises" if self.learning > 0 else "lowers"
+            parts.append(f"each retry {how} the odds of a win by "
+                         f"{abs(np.expm1(self.learning)) * 100:.0f} %")  # fmt: skip
         if self.discrimination is not None:
             parts.append("per-level discrimination")
+        parts += _impossible_words(self.fit_info.get("impossible") or {})
         return "; ".join(parts)  # fmt: skip
 
     def __repr__(self) -> str:
@@ -491,6 +489,44 @@ def fit_skill_model(
             telemetry, levels, features,
             dropout=dropout, retries=bool(retries), discrimination=bool(discrimination),
         )  # fmt: skip
+
+
+def _impossible_words(counts: dict) -> list[str]:
+    """The fit's impossible rows and mid-campaign starters in words (none: nothing said)."""
+    said = []
+    for key, one, many in (("after_win", "attempt after a win kept", "attempts after a win kept"),
+                           ("gaps", "gap in attempt numbers kept", "gaps in attempt numbers kept"),
+                           ("mid_campaign", "player starts after the first level",
+                            "players start after the first level")):  # fmt: skip
+        n = int(counts.get(key, 0))
+        if n:
+            said.append(f"{n} {one if n == 1 else many}")
+    return said
+
+
+#: An odds ratio interval wider than this factor (high end / low end) says nothing a designer
+#: can use (the issue's "×1.00 [0.00, 350.37]"): it is said as "cannot tell".
+TOO_WIDE = 20.0
+
+
+def _odds_change(ratio: float) -> str:
+    """An odds ratio as a designer says it: ``0.61`` → "39 % lower", ``1.3`` → "30 % higher"."""
+    return f"{(1 - ratio) * 100:.0f} % lower" if ratio < 1 else f"{(ratio - 1) * 100:.0f} % higher"
+
+
+def _skill_and_quitting(quit_model: Any, spread: float) -> str:
+    """What skill does to quitting, per one spread (sd) of the players' skill, in words."""
+    lo, hi = (float(np.exp(x * spread)) for x in quit_model.interval("ability"))
+    mid = float(np.exp(quit_model.coefficients["ability"] * spread))
+    if not (np.isfinite(lo) and np.isfinite(hi)) or lo <= 0 or hi / lo > TOO_WIDE:
+        return "whether skill changes quitting: cannot tell from this data"
+    if lo <= 1 <= hi:
+        return (f"no clear effect of skill on the odds of quitting (95 %: {_odds_change(lo)} "
+                f"to {_odds_change(hi)})")  # fmt: skip
+    ends = sorted((_odds_change(lo).split(" %")[0], _odds_change(hi).split(" %")[0]), key=int)
+    way = "lower" if mid < 1 else "higher"
+    return (f"a player one spread (sd) of skill above another has {_odds_change(mid)} odds of "
+            f"quitting (95 %: {ends[0]} % to {ends[1]} % {way})")
 
 
 def _fit(

@@ -354,6 +354,10 @@ def format_summary(summary) -> str:
     for _, r in summary.iterrows():
         interval = (f"{_shown(r['figure'], r['low'])} - {_shown(r['figure'], r['high'])}"
                     if r["seeds"] > 1 else "(one seed)")  # fmt: skip
+        if r["seeds"] > 1 and r["figure"] not in _SHARES and r["low"] <= 0 < r["mean"]:
+            # the interval reached below 0 and was cut there: the cost could be anything from
+            # nothing to twice its mean, which is no interval a reader can use
+            interval = f"too few seeds to tell ({r['seeds']})"
         lines.append(f"{r['generator']:<22} {r['figure']:<30} "
                      f"{_shown(r['figure'], r['mean']):>8}  {interval:<22}")  # fmt: skip
     return "\n".join(lines)

@@ -222,12 +222,24 @@ def test_dropout_and_describe_say_which_model_is_in_use():
     full = made(quit_model=QuitModel(coef, cov), learning=0.25,
                 discrimination=np.ones(3))  # fmt: skip
     assert full.dropout == "model"
-    lo, hi = math.exp(-0.5 - Z95 * 0.1), math.exp(-0.5 + Z95 * 0.1)
+    # per one spread (sd 1.25) of skill: odds × exp(-0.5 × 1.25) = 0.535 (95 %: 0.419 to
+    # 0.685), i.e. 46 % lower (32 % to 58 % lower); a retry: odds × exp(0.25) = 1.284
     assert full.describe() == (
-        f"quitting modelled jointly with skill; quit odds x{math.exp(-0.5):.2f} per logit of "
-        f"skill [{lo:.2f}, {hi:.2f}]; retries +0.25 logits each; per-level discrimination"
+        "quitting modelled jointly with skill; a player one spread (sd) of skill above another "
+        "has 46 % lower odds of quitting (95 %: 32 % to 58 % lower); each retry raises the "
+        "odds of a win by 28 %; per-level discrimination"
     )
-    assert made(learning=-0.1).describe().endswith("; retries -0.10 logits each")
+    assert made(learning=-0.1).describe().endswith("; each retry lowers the odds of a win by 10 %")
+    # issue 47: "quit odds ×1.00 per logit of skill [0.00, 350.37]" is said in words
+    cov[1, 1] = 9.0  # ability: -0.5 ± 1.96 × 3: an interval over three orders of magnitude
+    vague = made(quit_model=QuitModel(coef, cov))
+    assert vague.describe() == ("quitting modelled jointly with skill; whether skill changes "
+                                "quitting: cannot tell from this data")  # fmt: skip
+    cov[1, 1] = 0.04  # -0.5 ± 0.39 on the logit scale: 0.535 (0.33 to 0.87) per spread
+    coef["ability"] = 0.0
+    none = made(quit_model=QuitModel(coef, cov))
+    assert none.describe().endswith("no clear effect of skill on the odds of quitting "
+                                    "(95 %: 39 % lower to 63 % higher)")  # fmt: skip
 
 
 def test_repr_and_html_name_the_levels():

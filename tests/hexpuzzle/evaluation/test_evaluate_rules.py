@@ -379,3 +379,14 @@ def test_targets_are_refused_naming_the_target_and_the_rule():
 def test_the_cpu_time_is_the_generators_own(run):
     r = ev.evaluate_generator(run.generator([50, 50]), [{"score": 50}], n=2, seeds=[0], budget=5)
     assert ((r.table["cpu_s"] >= 0) & (r.table["cpu_s"] < 1.0)).all()  # a stand-in: no work
+
+
+def test_an_interval_as_wide_as_its_value_is_said_in_words():
+    # issue 47: "solver calls per valid level 24.4 (0 – 49.8)": the interval reached below 0 and
+    # was cut there; a cost can be anything from nothing to twice its mean, so say that
+    rows = _rows([0], cpu=(0.1, 0.1)) + _rows([1], cpu=(0.2, 0.2)) + _rows([2], cpu=(0.6, 0.6))
+    lines = str(ev.GeneratorReport(rows, name="g", budget=1)).splitlines()
+    cpu = next(line for line in lines if "CPU s per valid level" in line)
+    assert cpu.rstrip().endswith("too few seeds to tell (3)"), cpu
+    calls = next(line for line in lines if "solver calls per valid level" in line)
+    assert calls.rstrip().endswith("10.5 - 10.5")  # every seed the same: a real interval
