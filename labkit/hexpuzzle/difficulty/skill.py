@@ -526,7 +526,7 @@ def _skill_and_quitting(quit_model: Any, spread: float) -> str:
     ends = sorted((_odds_change(lo).split(" %")[0], _odds_change(hi).split(" %")[0]), key=int)
     way = "lower" if mid < 1 else "higher"
     return (f"a player one spread (sd) of skill above another has {_odds_change(mid)} odds of "
-            f"quitting (95 %: {ends[0]} % to {ends[1]} % {way})")
+            f"quitting (95 %: {ends[0]} % to {ends[1]} % {way})")  # fmt: skip
 
 
 def _fit(
