@@ -486,6 +486,38 @@ def _roots(points: list[float], y: dict[float, np.ndarray], target: float,
     return rate, odds
 
 
+_BLOCK = 2_000_000  # Poisson weights held at once by the bootstrap (16 MB)
+
+
+def _lines(x: np.ndarray, r: np.ndarray, n: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Weighted least-squares lines of ``r`` on ``x`` (weights ``n``), one per row: (intercept,
+    slope), nan where fewer than two values carry weight."""
+    with np.errstate(invalid="ignore", divide="ignore"):
+        tot = n.sum(axis=1, keepdims=True)
+        xm = (n * x).sum(axis=1, keepdims=True) / tot
+        rm = (n * r).sum(axis=1, keepdims=True) / tot
+        sxx = (n * (x - xm) ** 2).sum(axis=1)
+        slope = np.where(sxx > 0, (n * (x - xm) * (r - rm)).sum(axis=1) / sxx, np.nan)
+    return rm[:, 0] - slope * xm[:, 0], slope
+
+
+def _resampled_roots(points: list[float], y: dict[float, np.ndarray], target: float,
+                     w: np.ndarray) -> tuple[np.ndarray, np.ndarray]:  # fmt: skip
+    """:func:`_roots` for many resamples at once: row i of ``w`` weights the seeds (a point
+    played on n seeds takes the first n weights, as in :func:`_fit`); nan where a line has no
+    slope."""
+    x = np.asarray(points, dtype=float)
+    n = np.stack([w[:, : y[v].size].sum(axis=1) for v in points], axis=1)
+    k = np.stack([w[:, : y[v].size] @ y[v].astype(float) for v in points], axis=1)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        i, b = _lines(x, np.where(n > 0, k / n, 0.0), n)
+        p = (k + 0.5) / (n + 1)
+        li, lb = _lines(x, np.log((k + 0.5) / (n - k + 0.5)), n * p * (1 - p))
+        rate = np.where(b != 0, (target - i) / b, np.nan)
+        odds = np.where(lb != 0, (math.log(target / (1 - target)) - li) / lb, np.nan)
+    return rate, odds
+
+
 def _crossing(points: list[float], y: dict[float, np.ndarray], target: float,
               bootstrap: int) -> tuple[float, tuple[float, float], bool]:  # fmt: skip
     """The crossing, its 95 % interval and whether any resample gave a root.
@@ -501,10 +533,12 @@ def _crossing(points: list[float], y: dict[float, np.ndarray], target: float,
     rng = np.random.default_rng(0)  # the interval is a function of the data, not of the clock
     size = max(y[v].size for v in points)
     roots = []
-    for _ in range(bootstrap):
-        r, o = _roots(points, y, target, rng.poisson(1.0, size).astype(float))
-        if math.isfinite(r) and math.isfinite(o):
-            roots.append((r + o) / 2)
+    block = max(1, _BLOCK // size)  # resamples drawn together, in bounded memory
+    for first in range(0, bootstrap, block):
+        w = rng.poisson(1.0, (min(block, bootstrap - first), size)).astype(float)
+        r, o = _resampled_roots(points, y, target, w)
+        keep = np.isfinite(r) & np.isfinite(o)
+        roots.extend(((r + o) / 2)[keep].tolist())
     if not roots or math.isnan(root):
         return root, (math.nan, math.nan), bool(roots)
     lo, hi = map(float, np.percentile(roots, [2.5, 97.5]))

@@ -482,6 +482,19 @@ def test_a_rising_response_whose_ends_tie_at_first_is_bracketed_on_its_crossing(
     assert [v for v, _ in r.calls][-2:] == [32.0, 33.0]
 
 
+def test_the_resamples_are_fitted_as_the_data_are():
+    # the bootstrap fits every resample at once; each row must give what _fit and _roots give
+    # for its weights (a point on n seeds takes the first n weights; no weight, no point)
+    y = {1.0: np.array([1, 1, 0, 0, 1, 0]), 2.0: np.array([1, 0, 0, 1]), 3.0: np.array([0, 0])}
+    w = np.array([[1.0, 2, 0, 1, 3, 1], [0, 0, 1, 1, 1, 1], [1, 1, 1, 1, 1, 1],
+                  [0, 0, 0, 0, 2, 1], [0, 0, 0, 0, 0, 0]])  # fmt: skip
+    rate, odds = tm._resampled_roots([1.0, 2.0, 3.0], y, 0.4, w)
+    for row, r, o in zip(w, rate, odds):
+        want = tm._roots([1.0, 2.0, 3.0], y, 0.4, row)
+        assert (r, o) == pytest.approx(want, abs=1e-12, nan_ok=True)
+    assert math.isnan(rate[3]) and math.isnan(rate[4])  # one point or none with weight
+
+
 def test_the_fit_skips_points_without_weight_and_needs_two():
     y = {1.0: np.array([1, 1, 0, 0]), 3.0: np.array([0, 0, 0, 0]), 5.0: np.array([1, 1, 1, 1])}
     # weights 1, 1, 0, 0: 1.0 has rate 1, 3.0 rate 0, 5.0 rate 1 -- all with weight 2
@@ -895,8 +908,10 @@ def test_resamples_whose_line_is_flat_or_undefined_give_no_root(monkeypatch):
     # no rate line (too few points with weight: nan) and one a flat log-odds line (nan): the
     # interval is the percentiles of the other two crossings, 5 and 4, alone (widened to hold
     # the root 5, the curve's term being 0)
-    pairs = iter([(5.0, 5.0), (math.nan, 4.0), (4.0, math.nan), (5.0, 5.0), (4.0, 4.0)])
-    monkeypatch.setattr(tm, "_roots", lambda points, y, target, w: next(pairs))
+    monkeypatch.setattr(tm, "_roots", lambda points, y, target, w: (5.0, 5.0))
+    nan = math.nan
+    resamples = (np.array([nan, 4.0, 5.0, 4.0]), np.array([4.0, nan, 5.0, 4.0]))
+    monkeypatch.setattr(tm, "_resampled_roots", lambda points, y, target, w: resamples)
     s = tm._Search(lambda v, k: pytest.fail("nothing more is played"), np.arange(10), 100, None)
     s.y = {0.0: np.zeros(10, bool), 10.0: np.ones(10, bool)}
     t = tm._result("/x", 0.5, "npc_win", s, False, (0.0, 10.0), True, pd, 4)
