@@ -137,6 +137,29 @@ def out_file(text: str) -> str:
     return _writable(text, check_writable, "")
 
 
+def out_file_as(*suffixes: str) -> Callable[[str], str]:
+    """An output file path as :func:`out_file` whose suffix is one of ``suffixes`` (the format
+    written follows the suffix, so any other suffix would name the wrong format).
+
+    Examples
+    --------
+    >>> out_file_as(".csv", ".parquet")("t.xlsx")
+    Traceback (most recent call last):
+    ...
+    argparse.ArgumentTypeError: must end in .csv or .parquet (got 't.xlsx')
+    """
+
+    def parse(text: str) -> str:
+        if not text.lower().endswith(suffixes):
+            raise argparse.ArgumentTypeError(
+                f"must end in {' or '.join(suffixes)} (got {text[:80]!r})"
+            )
+        return out_file(text)
+
+    parse.__name__ = "output file"
+    return parse
+
+
 def out_dir(text: str) -> str:
     """An output folder (existing or to be created) that files can be written into."""
     from labkit.io import check_writable_dir

@@ -179,6 +179,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     Exit status: 0 success, 1 a bad file or a failed check (one ``labkit: error:`` line on
     stderr), 2 a bad argument (argparse's usage line), 130/143 interrupted (SIGINT/SIGTERM).
     """
+    import concurrent.futures
     import signal
 
     previous = None
@@ -213,6 +214,17 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 1
     except MemoryError:
         print("labkit: error: out of memory", file=sys.stderr)
+        return 1
+    except concurrent.futures.CancelledError:
+        # dask cancels every pending future when the scheduler goes away mid-run.
+        import shlex
+
+        from labkit import _shorten
+
+        again = _shorten("labkit " + shlex.join(argv or []), 300)
+        print(f"labkit: error: the run was cancelled: the cluster's scheduler went away; "
+              f"re-run `{again}` (with --out it resumes from the games saved)",
+              file=sys.stderr)  # fmt: skip
         return 1
     except KeyboardInterrupt:
         print("labkit: interrupted", file=sys.stderr)

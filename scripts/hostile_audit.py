@@ -18,6 +18,7 @@ Usage::
     PYTHONPATH=. python scripts/hostile_audit.py [--quick] [--verbose]
     PYTHONPATH=. python scripts/hostile_audit.py --surfaces   # issue 33's class table
     PYTHONPATH=. python scripts/hostile_audit.py --wave3      # escaping, grids, wave 3's inputs
+    PYTHONPATH=. python scripts/hostile_audit.py --options    # issue 46: cache, clusters, numbers
 
 Exit status 0 when every case is clean.
 """
@@ -66,7 +67,12 @@ def main() -> int:
     parser.add_argument("--wave3", action="store_true",
                         help="escaping in every app and repr, grid limits, wave 3's new "
                         "inputs (tests/test_hostile_iii.py): class x cases x clean")  # fmt: skip
+    parser.add_argument("--options", action="store_true",
+                        help="issue 46's numba cache, cluster options and typed/bounded "
+                        "options (tests/test_hostile_options.py and the cache tests)")  # fmt: skip
     args = parser.parse_args()
+    if args.options:
+        return surfaces_table(OPTIONS_FILES, OPTIONS)
     if args.surfaces:
         return surfaces_table()
     if args.wave3:
@@ -171,7 +177,28 @@ WAVE3 = {
 }
 
 
-def surfaces_table(test_file: str = "test_hostile.py", classes: dict | None = None) -> int:
+#: Issue 46.1/.4/.5 (tests/test_hostile_options.py, the numba cache's and the clusters' tests).
+OPTIONS_FILES = ("test_hostile_options.py", "test_jit_cache.py",
+                 "encounter/cli/test_options_cluster.py")  # fmt: skip
+OPTIONS = {
+    "numba cache: planted or foreign files": r"test_jit_cache.*(can_write|another_owner|untrusted)",
+    "numba cache: corrupt entries recompile": r"test_jit_cache.*corrupt",
+    "clusters: options before connecting": r"test_cluster_options_are_refused",
+    "clusters: bounded waits, lost scheduler": r"test_options_cluster.*(timeout|connected_to|lost)",
+    "numbers: sim compare (API)": r"api_numbers.*\[compare survival|api_numbers.*\[compare metrics",
+    "numbers: evaluate_generator (API)": r"api_numbers.*\[evaluate",
+    "numbers: compare_fits (API)": r"api_numbers.*\[compare_fits",
+    "numbers: importance sizes and products (API)": r"api_numbers.*\[importance",
+    "options: duplicate or ignored (CLI)": r"cli_options.*\[(\w+ --knob twice|tune --\w+ with)",
+    "options: output paths and suffixes (CLI)": r"cli_options.*(--patch-out|--table-out|--csv|"
+                                                r"--plot|--out folder)",
+    "numbers: bounds and products (CLI)": r"cli_options.*(--budget|--games 1e9|--n 2|--folds|"
+                                          r"calls product)",
+}  # fmt: skip
+
+
+def surfaces_table(test_file: str | tuple[str, ...] = "test_hostile.py",
+                   classes: dict | None = None) -> int:  # fmt: skip
     """Run the pinned cases of ``test_file`` and print the class x cases x clean table."""
     classes = SURFACES if classes is None else classes
     import re
@@ -187,7 +214,9 @@ def surfaces_table(test_file: str = "test_hostile.py", classes: dict | None = No
                 self.outcomes[report.nodeid] = report.outcome
 
     collect = Collect()
-    argv = [str(ROOT / "tests" / test_file), "-q", "-p", "no:cacheprovider", "--no-header"]
+    files = (test_file,) if isinstance(test_file, str) else test_file
+    argv = [*(str(ROOT / "tests" / f) for f in files), "-q", "-p", "no:cacheprovider",
+            "--no-header"]  # fmt: skip
     if classes is SURFACES:
         argv += ["-k", " or ".join(p for v in SURFACES.values() for p in v.split("|"))]
     pytest.main(argv, plugins=[collect])

@@ -22,6 +22,7 @@ import json
 from typing import Any
 
 from labkit import ArgumentError
+from labkit import _args as A
 from labkit._args import int_range
 from labkit.encounter.cli.options import (
     cluster_options,
@@ -48,7 +49,7 @@ def register(sub: argparse._SubParsersAction, game_options: Any) -> None:
     sw.add_argument("--seeds", default="0:100", help="A:B (range) or a,b,c (default 0:100)")
     sw.add_argument("--baseline", type=int, help="point index for paired differences")
     sw.add_argument("--out", help="directory of Parquet parts (resumable)")
-    sw.add_argument("--csv", help="also write the rows as CSV")
+    sw.add_argument("--csv", type=A.out_file_as(".csv"), help="also write the rows as CSV")
     _engine_options(sw)
     sw.set_defaults(func=_cmd_sweep)
     tu = sub.add_parser("tune", help="find the value of a parameter that hits a target rate")
@@ -58,18 +59,18 @@ def register(sub: argparse._SubParsersAction, game_options: Any) -> None:
                     help="rate to hit, e.g. 0.5; with --knob (repeatable): npc_win=0.5±0.02, "
                          "steps=60:90, step_limit<0.05")  # fmt: skip
     tu.add_argument("--bounds", help="LOW,HIGH (integers search integers)")
-    tu.add_argument(
-        "--metric", default="npc_win", help="npc_win, monster_win, step_limit or mutual_death"
-    )
+    tu.add_argument("--metric", help="npc_win (default), monster_win, step_limit or "
+                    "mutual_death")  # fmt: skip
     tu.add_argument("--seeds", default="0:4000", help="seed list (each point plays a prefix)")
     tu.add_argument(
         "--budget",
         type=int_range(1, 100_000_000),
         help="most games to play (default 20000); with --knob: trials (default 300)",
     )
-    tu.add_argument("--start", type=int_range(10, 1_000_000), default=200,
-                    help="seeds per point at first (at least 10)")  # fmt: skip
-    tu.add_argument("--patch-out", help="write {pointer: value} as JSON (atomic)")
+    tu.add_argument("--start", type=int_range(10, 1_000_000),
+                    help="seeds per point at first (at least 10; default 200)")  # fmt: skip
+    tu.add_argument("--patch-out", type=A.out_file_as(".json"),
+                    help="write {pointer: value} as JSON (atomic)")  # fmt: skip
     _engine_options(tu)
     from labkit.encounter.cli import search
 
@@ -177,12 +178,21 @@ def _cmd_sweep(args: argparse.Namespace) -> int:
 
 
 def _cmd_tune(args: argparse.Namespace) -> int:
+    from labkit.encounter.cli.search import MANY_ONLY, cmd_tune_many
     from labkit.encounter.sim.tune import tune
 
+    # One form or the other: an option of the other form would be ignored without a word.
     if args.knob:  # several targets over several knobs
-        from labkit.encounter.cli.search import cmd_tune_many
-
+        for name in ("param", "bounds", "metric", "start"):
+            if getattr(args, name) is not None:
+                raise ArgumentError("belongs to the one-parameter form (without --knob); "
+                                    "with --knob each knob carries its range",
+                                    argument=f"--{name}", value=getattr(args, name))  # fmt: skip
         return cmd_tune_many(args)
+    for name in MANY_ONLY:
+        if getattr(args, name) is not None:
+            raise ArgumentError("belongs to the several-target form: give --knob NAME=LOW:HIGH",
+                                argument=f"--{name}", value=getattr(args, name))  # fmt: skip
     if args.param is None or args.bounds is None or len(args.target) != 1:
         raise ArgumentError("the one-parameter form needs --param, --bounds and one --target "
                             "rate; several targets need --knob NAME=LOW:HIGH",
@@ -199,8 +209,8 @@ def _cmd_tune(args: argparse.Namespace) -> int:
     base = settings_from_args(args, 0)
     executor, close = _executor(args)
     try:
-        t = tune(base, args.param, target, metric=args.metric, bounds=bounds,
-                 seeds=parse_seeds(args.seeds), executor=executor, start=args.start,
+        t = tune(base, args.param, target, metric=args.metric or "npc_win", bounds=bounds,
+                 seeds=parse_seeds(args.seeds), executor=executor, start=args.start or 200,
                  budget=args.budget or 20_000, progress=not args.quiet)  # fmt: skip
     finally:
         if close is not None:

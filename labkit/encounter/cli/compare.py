@@ -33,7 +33,8 @@ def register(sub: argparse._SubParsersAction, game_options: Any) -> None:
     cp.add_argument("--balance-b", help="balance file of version B (default: shipped edition)")
     cp.add_argument("--seeds", default="0:2000", help="A:B (range) or a,b,c (default 0:2000)")
     cp.add_argument("--out", help="directory of Parquet parts for the games (resumable)")
-    cp.add_argument("--table-out", help="write the metric table (.csv or .parquet)")
+    cp.add_argument("--table-out", type=A.out_file_as(".csv", ".parquet"), metavar="FILE",
+                    help="write the metric table (.csv or .parquet)")  # fmt: skip
     cp.add_argument("--bootstrap", type=A.int_range(1, 10_000), default=1000,
                     help="paired resamples (1-10000, default 1000)")  # fmt: skip
     cp.add_argument(
@@ -125,7 +126,7 @@ def _cmd_compare(args: argparse.Namespace) -> int:
         from labkit.io import atomic_write
 
         with atomic_write(args.table_out, "wb") as fh:
-            if str(args.table_out).endswith(".parquet"):
+            if str(args.table_out).lower().endswith(".parquet"):
                 table.to_parquet(fh, index=False)
             else:
                 fh.write(table.to_csv(index=False).encode())

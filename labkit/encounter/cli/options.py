@@ -33,6 +33,8 @@ __all__ = [
     "parse_seeds",
     "cluster_options",
     "dask_client",
+    "scheduler_address",
+    "scheduler_file",
 ]
 
 
@@ -116,25 +118,116 @@ def parse_seeds(value: str | list[int]) -> list[int]:
         raise LabkitError(f"--seeds: {exc}") from None
 
 
+#: The comm schemes of dask.distributed a scheduler address may use.
+SCHEDULER_SCHEMES = ("tcp", "tls", "inproc", "ucx", "ws", "wss")
+#: A scheduler file is a few hundred bytes of JSON; anything over this is not one.
+MAX_SCHEDULER_FILE = 2**20
+#: Seconds to reach the scheduler, and to wait for its first worker (the options' defaults).
+CONNECT_TIMEOUT = 30.0
+WORKERS_TIMEOUT = 60.0
+
+
+def scheduler_address(text: str) -> str:
+    """``--scheduler``: ``SCHEME://HOST:PORT`` (or ``HOST:PORT``, meaning tcp), checked before
+    connecting.
+
+    Examples
+    --------
+    >>> scheduler_address("tcp://127.0.0.1:8786"), scheduler_address("10.0.0.2:8786")
+    ('tcp://127.0.0.1:8786', 'tcp://10.0.0.2:8786')
+    >>> scheduler_address("foo://bar")
+    Traceback (most recent call last):
+    ...
+    argparse.ArgumentTypeError: the scheme must be one of tcp, tls, inproc, ucx, ws, wss (got 'foo://bar')
+    """
+    if not text.strip():
+        raise argparse.ArgumentTypeError(
+            "empty address (give tcp://HOST:PORT, or leave --scheduler out to play here)"
+        )
+    if not text.isprintable() or any(c.isspace() for c in text) or len(text) > 1000:
+        raise argparse.ArgumentTypeError(f"not an address: {text[:60]!r}")
+    scheme, sep, rest = text.partition("://")
+    if not sep:
+        scheme, rest = "tcp", text
+    if scheme not in SCHEDULER_SCHEMES:
+        raise argparse.ArgumentTypeError(
+            f"the scheme must be one of {', '.join(SCHEDULER_SCHEMES)} (got {text[:60]!r})"
+        )
+    host, colon, port = rest.rpartition(":")
+    if scheme != "inproc" and (
+        not colon or not host or not port.isdigit() or not 0 < int(port) < 65536
+    ):
+        raise argparse.ArgumentTypeError(f"needs HOST:PORT after {scheme}:// (got {text[:60]!r})")
+    return f"{scheme}://{rest}"
+
+
+def scheduler_file(text: str) -> str:
+    """``--scheduler-file``: the address in the JSON file a scheduler wrote, read and checked
+    now (an existing regular file of at most :data:`MAX_SCHEDULER_FILE` bytes, a JSON object
+    with an ``address`` string that :func:`scheduler_address` accepts)."""
+    from labkit.io import FormatError, parse_json, read_bytes
+
+    if not text:
+        raise argparse.ArgumentTypeError("empty path")
+    try:
+        doc = parse_json(read_bytes(text, max_bytes=MAX_SCHEDULER_FILE), file=text)
+    except FormatError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+    address = doc.get("address") if isinstance(doc, dict) else None
+    if not isinstance(address, str):
+        raise argparse.ArgumentTypeError(
+            f"{text}: not a scheduler file (a JSON object with an 'address' string)"
+        )
+    try:
+        return scheduler_address(address)
+    except argparse.ArgumentTypeError as exc:
+        raise argparse.ArgumentTypeError(f"{text}: /address: {exc}") from None
+
+
 def cluster_options(p: argparse.ArgumentParser) -> None:
-    """``--scheduler ADDRESS`` or ``--scheduler-file FILE``: play on a running Dask cluster."""
+    """``--scheduler ADDRESS`` or ``--scheduler-file FILE``: play on a running Dask cluster,
+    with the two waits bounded (``--connect-timeout``, ``--workers-timeout``)."""
     where = p.add_mutually_exclusive_group()
-    where.add_argument(
-        "--scheduler",
-        metavar="ADDRESS",
-        help="dask.distributed scheduler address (tcp://HOST:8786)",
-    )
-    where.add_argument("--scheduler-file", type=A.in_file, metavar="FILE",
+    where.add_argument("--scheduler", type=scheduler_address, metavar="ADDRESS",
+                       help="dask.distributed scheduler address (tcp://HOST:8786)")  # fmt: skip
+    where.add_argument("--scheduler-file", type=scheduler_file, metavar="FILE",
                        help="the JSON file `dask scheduler --scheduler-file FILE` wrote "
-                            "(on a shared folder)")  # fmt: skip
+                            "(on a shared folder; read once, before connecting)")  # fmt: skip
+    p.add_argument("--connect-timeout", type=A.float_range(0.1, 3600.0), metavar="SECONDS",
+                   default=CONNECT_TIMEOUT, help="give up reaching the scheduler after this "
+                   f"long (default {CONNECT_TIMEOUT:g})")  # fmt: skip
+    p.add_argument("--workers-timeout", type=A.float_range(0.1, 86400.0), metavar="SECONDS",
+                   default=WORKERS_TIMEOUT, help="give up when no worker has joined the "
+                   f"scheduler after this long (default {WORKERS_TIMEOUT:g})")  # fmt: skip
 
 
 def dask_client(args: argparse.Namespace) -> Any:
-    """A ``distributed.Client`` for ``--scheduler``/``--scheduler-file``, or None for neither."""
-    address = getattr(args, "scheduler", None)
-    file = getattr(args, "scheduler_file", None)
-    if not address and not file:
+    """A ``distributed.Client`` for ``--scheduler``/``--scheduler-file``, or None for neither.
+
+    Both waits are bounded: reaching the scheduler (``--connect-timeout``) and its first worker
+    (``--workers-timeout``); either ends in a :class:`~labkit.LabkitError` naming the option.
+    """
+    address = getattr(args, "scheduler", None) or getattr(args, "scheduler_file", None)
+    if not address:
         return None
+    option = "--scheduler" if getattr(args, "scheduler", None) else "--scheduler-file"
+    connect = getattr(args, "connect_timeout", CONNECT_TIMEOUT)
+    wait = getattr(args, "workers_timeout", WORKERS_TIMEOUT)
     from distributed import Client
 
-    return Client(address) if address else Client(scheduler_file=file)
+    try:
+        client = Client(address, timeout=connect, set_as_default=False)
+    except (OSError, TimeoutError) as exc:
+        raise LabkitError(
+            f"{option}: no scheduler answered at {address} within {connect:g} s "
+            f"(--connect-timeout): {type(exc).__name__}"
+        ) from None
+    try:
+        client.wait_for_workers(1, timeout=wait)
+    except (OSError, TimeoutError):
+        client.close()
+        raise LabkitError(
+            f"{option}: the scheduler at {address} has no worker after {wait:g} s "
+            "(--workers-timeout; start one with `dask worker ADDRESS`)"
+        ) from None
+    return client

@@ -20,6 +20,8 @@ import argparse
 from typing import Any
 
 from labkit import ArgumentError
+from labkit import _args as A
+from labkit._args import int_range
 
 
 def parse_knobs(items: list[str]) -> dict[str, tuple]:
@@ -29,6 +31,10 @@ def parse_knobs(items: list[str]) -> dict[str, tuple]:
     --------
     >>> parse_knobs(["/characters/monster/life=2:10", "/priority/base=0.3:0.7"])
     {'/characters/monster/life': (2, 10), '/priority/base': (0.3, 0.7)}
+    >>> parse_knobs(["npcs=2:3", "npcs=3:4"])
+    Traceback (most recent call last):
+    ...
+    labkit.ArgumentError: --knob: names a knob already given (got 'npcs=3:4')
     >>> parse_knobs(["life=2"])
     Traceback (most recent call last):
     ...
@@ -46,6 +52,8 @@ def parse_knobs(items: list[str]) -> dict[str, tuple]:
         except ValueError:
             raise ArgumentError("LOW and HIGH must be numbers", argument="--knob",
                                 value=item) from None  # fmt: skip
+        if name.strip() in knobs:  # the later range would silently replace the first
+            raise ArgumentError("names a knob already given", argument="--knob", value=item)
         knobs[name.strip()] = values
     return knobs
 
@@ -75,8 +83,9 @@ def register(sub: argparse._SubParsersAction, game_options: Any, engine_options:
     im.add_argument("--seeds", default="0:1000000", help="seed pool, cut into blocks")
     im.add_argument("--rng", type=int, default=0, help="seed of the design and bootstrap")
     im.add_argument("--out", help="directory of the evaluations (the same command resumes)")
-    im.add_argument("--csv", help="write the tidy table as CSV")
-    im.add_argument("--plot", help="save the bar chart (PNG, SVG, PDF)")
+    im.add_argument("--csv", type=A.out_file_as(".csv"), help="write the tidy table as CSV")
+    im.add_argument("--plot", type=A.out_file_as(".png", ".svg", ".pdf"),
+                    help="save the bar chart (PNG, SVG, PDF)")  # fmt: skip
     engine_options(im)
     im.set_defaults(func=_cmd_importance, make_executor=make_executor)
 
@@ -85,15 +94,29 @@ def add_tune_options(tu: argparse.ArgumentParser) -> None:
     """The several-target options of ``labkit sim tune`` (used when a ``--knob`` is given)."""
     tu.add_argument("--knob", action="append", metavar="NAME=LOW:HIGH",
                     help="several-target form: a knob and its range (repeatable)")  # fmt: skip
-    tu.add_argument("--games", type=int, default=400, help="several targets: games per trial")
-    tu.add_argument("--fresh", type=int, default=2000,
-                    help="several targets: fresh games per re-checked candidate")  # fmt: skip
-    tu.add_argument("--sampler", choices=("tpe", "nsga2"), default="tpe")
-    tu.add_argument("--enough", type=int, help="stop after this many trials meet every target")
-    tu.add_argument("--refine", type=int, default=0,
+    # Defaults are None so that the one-parameter form can refuse them (MANY_ONLY).
+    tu.add_argument("--games", type=int_range(2, MAX_GAMES), metavar="N",
+                    help="several targets: games per trial (default 400)")  # fmt: skip
+    tu.add_argument("--fresh", type=int_range(2, MAX_GAMES), metavar="N",
+                    help="several targets: fresh games per re-checked candidate "
+                         "(default 2000)")  # fmt: skip
+    tu.add_argument("--sampler", choices=("tpe", "nsga2"), help="several targets (default tpe)")
+    tu.add_argument(
+        "--enough",
+        type=int_range(1, MAX_TRIALS),
+        help="several targets: stop after this many trials meet every target",
+    )
+    tu.add_argument("--refine", type=int_range(0, MAX_TRIALS),
                     help="several targets: trials of the budget kept for a local refinement "
                          "when the re-check fails (confirmed on further fresh seeds)")  # fmt: skip
     tu.add_argument("--out", help="several targets: directory of the study (resumable)")
+
+
+#: ``labkit sim tune`` options of the several-target form (with ``--knob``) only.
+MANY_ONLY = ("games", "fresh", "sampler", "enough", "refine", "out")
+#: Most trials of the several-target form, and games per trial or per re-check.
+MAX_TRIALS = 10_000
+MAX_GAMES = 1_000_000
 
 
 def _executor(args: argparse.Namespace) -> tuple[Any, Any]:
@@ -151,23 +174,40 @@ def cmd_tune_many(args: argparse.Namespace) -> int:
     """``labkit sim tune --knob ... --target ...``: exit 0 when every target is met (each
     95 % interval inside its band on the confirmation's seeds), 1 when not."""
     from labkit.encounter.cli.options import parse_seeds, settings_from_args
+    import sys
+    import warnings
+
+    from labkit.encounter.sim.importance_parts import JournalRepaired
     from labkit.encounter.sim.tune_many import CONFIRM, tune_many
 
     knobs = parse_knobs(args.knob)
+    if args.budget is not None and args.budget > MAX_TRIALS:
+        raise ArgumentError(f"with --knob it counts trials: at most {MAX_TRIALS}",
+                            argument="--budget", value=args.budget)  # fmt: skip
+    games = 400 if args.games is None else args.games
+    fresh = 2000 if args.fresh is None else args.fresh
+    refine = args.refine or 0
     base = settings_from_args(args, 0)
-    executor, close = _executor(args)
     # the search's, the re-check's and the largest confirmation's (tune_many.CONFIRM) seeds
-    wanted = args.games + args.fresh + CONFIRM
+    wanted = games + fresh + CONFIRM
     seeds = args.seeds if args.seeds != "0:4000" else f"0:{wanted}"
+    executor, close = _executor(args)
     try:
-        t = tune_many(base, knobs, args.target, budget=args.budget or 300,
-                      seeds=parse_seeds(seeds), games=args.games, fresh=args.fresh,
-                      sampler=args.sampler, enough=args.enough, out=args.out,
-                      refine=args.refine,
-                      executor=executor, progress=not args.quiet)  # fmt: skip
+        with warnings.catch_warnings(record=True) as said:
+            warnings.simplefilter("always", JournalRepaired)
+            t = tune_many(base, knobs, args.target, budget=args.budget or 300,
+                          seeds=parse_seeds(seeds), games=games, fresh=fresh,
+                          sampler=args.sampler or "tpe", enough=args.enough, out=args.out,
+                          refine=refine,
+                          executor=executor, progress=not args.quiet)  # fmt: skip
     finally:
         if close is not None:
             close()
+    for w in said:  # a repaired journal in one line; any other warning as Python says it
+        if issubclass(w.category, JournalRepaired):
+            print(f"note: {w.message}", file=sys.stderr)
+        else:
+            warnings.warn_explicit(w.message, w.category, w.filename, w.lineno)
     print("Targets:")
     for target in t.targets:
         print(f"  {target.sentence()}")

@@ -35,6 +35,7 @@ True
 
 from __future__ import annotations
 
+import itertools
 import json
 import os
 from collections.abc import Iterable, Mapping
@@ -258,6 +259,40 @@ def _measures(games: Any, turns: Iterable[int]) -> tuple[dict, dict, list[Metric
     return ma, mb, extra
 
 
+#: Most survival points, and the latest turn one may name (a game is at most this long).
+MAX_SURVIVAL_TURNS = 20
+MAX_TURN = 100_000
+
+
+def _survival_turns(value: Any) -> list[int]:
+    """``survival_turns`` as distinct whole turns in 1..MAX_TURN, at most MAX_SURVIVAL_TURNS.
+
+    Examples
+    --------
+    >>> _survival_turns([float("nan")])
+    Traceback (most recent call last):
+    ...
+    labkit.ArgumentError: survival_turns[0]: must be an integer (got nan)
+    """
+    from labkit._args import check_int
+
+    if isinstance(value, (str, bytes)) or not isinstance(value, Iterable):
+        raise ArgumentError("must be a list of turns", argument="survival_turns", value=value)
+    items = list(itertools.islice(value, MAX_SURVIVAL_TURNS + 1))
+    if len(items) > MAX_SURVIVAL_TURNS:
+        raise ArgumentError(f"at most {MAX_SURVIVAL_TURNS} turns", argument="survival_turns",
+                            value=len(items))  # fmt: skip
+    # a whole float (7.0) names a turn; NaN, 7.5 or text does not
+    turns = [
+        check_int(int(t) if isinstance(t, float) and t.is_integer() else t,
+                  f"survival_turns[{i}]", 1, MAX_TURN)
+        for i, t in enumerate(items)
+    ]  # fmt: skip
+    if len(set(turns)) != len(turns):
+        raise ArgumentError("names a turn twice", argument="survival_turns", value=turns)
+    return turns
+
+
 def compare(
     a: Version,
     b: Version,
@@ -309,8 +344,15 @@ def compare(
     >>> row["label"], row["b"] > row["a"], row["diff_lo"] <= row["diff"] <= row["diff_hi"]
     ('NPC win rate', True, True)
     """
-    turns = [int(t) for t in survival_turns]
+    turns = _survival_turns(survival_turns)
     check_options(bootstrap, detect)  # before a game is played
+    if metrics is not None:  # names checked before a game too (they were after every game)
+        metrics = list(metrics)
+        known_keys = {*METRICS, *(f"npcs_alive_after_{t}" for t in turns)}
+        for k in metrics:
+            if k not in known_keys:
+                raise ArgumentError(f"unknown metric, known: {sorted(known_keys)}",
+                                    argument="metrics", value=k)  # fmt: skip
     if games is None:
         games = play_pair(a, b, seeds, base=base, executor=executor, out=out,
                           progress=progress)  # fmt: skip

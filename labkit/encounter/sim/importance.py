@@ -84,6 +84,14 @@ def _games(n: int) -> str:
 
 #: The name of the seed-block factor in the tables.
 SEED_BLOCK = "seed block"
+#: Most evaluations of a design (``n * (knobs + 3)`` or ``trajectories * (knobs + 2)``), games
+#: per evaluation, games in all, and bootstrap resamples times evaluations (the bootstrap's
+#: arrays): each bounds the time or memory of one call, checked before any game.
+MAX_EVALUATIONS = 1_000_000
+MAX_GAMES_PER_EVALUATION = 100_000
+MAX_GAMES = 1_000_000_000
+MAX_BOOTSTRAP = 10_000
+MAX_BOOTSTRAP_CELLS = 50_000_000
 _COLUMNS = ["knob", "label", "unit", "low", "high", "index", "value", "lo", "hi", "matters",
             "rank", "tier"]  # fmt: skip
 
@@ -213,6 +221,36 @@ def _check(outcome: str, games: int, seeds: Iterable[int], method: str) -> np.nd
     return arr[: arr.size // games * games].reshape(-1, games)
 
 
+def _check_sizes(method: str, d: int, n: int, r: int, games: int, bootstrap: int) -> None:
+    """Each size and the products of sizes, bounded before any game (``n`` and ``r`` were
+    checked by ``check_design``)."""
+    from labkit._args import check_int
+
+    check_int(games, "games", 1, MAX_GAMES_PER_EVALUATION)
+    check_int(bootstrap, "bootstrap", 1, MAX_BOOTSTRAP)
+    size, what = (n, "n") if method == "sobol" else (r, "trajectories")
+    evaluations = size * (d + (3 if method == "sobol" else 2))
+    if evaluations > MAX_EVALUATIONS:
+        raise ArgumentError(
+            f"{what} x (knobs + {3 if method == 'sobol' else 2}) = {evaluations} "
+            f"evaluations, over {MAX_EVALUATIONS}",
+            argument=what,
+            value=size,
+        )
+    if evaluations * games > MAX_GAMES:
+        raise ArgumentError(
+            f"{evaluations} evaluations x {games} games is over {MAX_GAMES} games",
+            argument="games",
+            value=games,
+        )
+    if evaluations * bootstrap > MAX_BOOTSTRAP_CELLS:
+        raise ArgumentError(
+            f"{bootstrap} resamples x {evaluations} evaluations is over {MAX_BOOTSTRAP_CELLS}",
+            argument="bootstrap",
+            value=bootstrap,
+        )
+
+
 def importance(
     base: Any,
     knobs: Mapping[str, Any],
@@ -287,6 +325,7 @@ def importance(
     blocks = _check(outcome, games, seeds, method)
     check_design(method, n, trajectories, levels)  # before a process pool starts
     ks = knob_list(base if response is None else None, knobs)
+    _check_sizes(method, len(ks), n, trajectories, games, bootstrap)
     if threshold is None:
         threshold = 0.01 if method == "sobol" else 0.05
     col = GAME_OUTCOMES.index(outcome)

@@ -132,11 +132,17 @@ def check_design(method: str, n: int, r: int, p: int) -> None:
     if method == "sobol":
         if isinstance(n, bool) or not isinstance(n, int) or n < 8 or n & (n - 1):
             raise ArgumentError("must be a power of two >= 8", argument="n", value=n)
+        if n > 2**20:
+            raise ArgumentError("must be at most 2^20 (1048576)", argument="n", value=n)
         return
     if isinstance(p, bool) or not isinstance(p, int) or p < 2 or p % 2:
         raise ArgumentError("must be an even integer >= 2", argument="levels", value=p)
     if isinstance(r, bool) or not isinstance(r, int) or r < 4:
         raise ArgumentError("must be an integer >= 4", argument="trajectories", value=r)
+    if p > 1000 or r > 100_000:
+        raise ArgumentError("levels must be at most 1000 and trajectories at most 100000",
+                            argument="levels" if p > 1000 else "trajectories",
+                            value=p if p > 1000 else r)  # fmt: skip
 
 
 def _morris(knobs: list[Knob], r: int, p: int, gen: Any, boots: int, play: Any) -> tuple:

@@ -44,7 +44,7 @@ def register_evaluate(sub: Any) -> None:
                     help="levels per target and seed (default 10)")  # fmt: skip
     ev.add_argument("--seeds", type=A.seed_range, default=[0, 1, 2], metavar="A:B|a,b",
                     help="seeds (replications; default 0:3)")  # fmt: skip
-    ev.add_argument("--budget", type=A.int_range(1, 10**6), default=150, metavar="CALLS",
+    ev.add_argument("--budget", type=A.int_range(1, 100_000), default=150, metavar="CALLS",
                     help="solver calls per level, for every generator (default 150)")  # fmt: skip
     ev.add_argument("--generator", action="append", choices=list(BASELINES),
                     help="generators to run (repeatable; default all)")  # fmt: skip

@@ -10,6 +10,11 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
+from labkit import _args as A
+
+#: Most held-out folds (each is a whole fit of the model).
+MAX_FOLDS = 20
+
 
 def register_skill_commands(puzzle_subparsers: Any) -> None:
     """Add ``skill`` to the ``labkit puzzle`` sub-command group."""
@@ -18,8 +23,10 @@ def register_skill_commands(puzzle_subparsers: Any) -> None:
     )
     cmd.add_argument("telemetry", metavar="TELEMETRY", help="telemetry CSV")
     cmd.add_argument("levels", nargs="+", metavar="LEVELS", help="level/campaign files, folders")
-    cmd.add_argument("--out", metavar="FILE", help="save the model as JSON")
-    cmd.add_argument("--folds", type=int, default=5, metavar="K", help="held-out folds (0: none)")
+    cmd.add_argument("--out", type=A.out_file_as(".json"), metavar="FILE",
+                     help="save the model as JSON")  # fmt: skip
+    cmd.add_argument("--folds", type=A.int_range(0, MAX_FOLDS), default=5, metavar="K",
+                     help=f"held-out folds (0: none; at most {MAX_FOLDS})")  # fmt: skip
     cmd.add_argument("--no-features", action="store_true", help="rate levels without the parts")
     cmd.add_argument(
         "--dropout",
@@ -40,6 +47,10 @@ def _skill(args: argparse.Namespace) -> int:
     if args.folds == 1 or args.folds < 0:
         raise ArgumentError("must be 0 (no report) or >= 2", argument="--folds", value=args.folds)
     table = load_telemetry(args.telemetry, frame=False)
+    players = len(set(table["player"].tolist()))
+    if args.folds > players:  # each fold is a whole fit: more folds than players hold nothing
+        raise ArgumentError(f"must be at most the {players} players of the telemetry",
+                            argument="--folds", value=args.folds)  # fmt: skip
     model = fit_skill_model(
         table, load_levels(args.levels), features=not args.no_features, dropout=args.dropout
     )

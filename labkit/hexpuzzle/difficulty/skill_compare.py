@@ -38,6 +38,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
+from labkit import ArgumentError
 from labkit.hexpuzzle.difficulty.telemetry import as_table
 from labkit.rng import make_rng
 
@@ -102,6 +103,10 @@ class FitComparison:
         return fig
 
 
+#: Most folds of a held-out comparison: each fold is a whole fit per option.
+MAX_FOLDS = 20
+
+
 def compare_fits(
     telemetry: Any,
     levels: Sequence[Any],
@@ -126,14 +131,23 @@ def compare_fits(
     """
     from threadpoolctl import threadpool_limits
 
+    from labkit._args import check_int
     from labkit.hexpuzzle.difficulty.skill import fit_skill_model
 
+    folds = check_int(folds, "folds", 2, MAX_FOLDS)  # 0 or 1 fold holds nothing out
     options = options or {"ignore": {"dropout": "ignore"}, "model": {"dropout": "model"}}
+    if not isinstance(options, Mapping) or not all(
+        isinstance(k, str) and isinstance(v, Mapping) for k, v in options.items()
+    ):
+        raise ArgumentError("must map names to fit options", argument="options", value=options)
     table = as_table(telemetry)
     ids = [lv if isinstance(lv, str) else getattr(lv, "level_id", None) or lv.id for lv in levels]
     index = {lid: i for i, lid in enumerate(ids)}
     table = table[np.isin(table["level"], ids)]
     players, pidx = np.unique(table["player"], return_inverse=True)
+    if folds > len(players):  # a fold without players: nothing held out there
+        raise ArgumentError(f"must be at most the {len(players)} players of these levels",
+                            argument="folds", value=folds)  # fmt: skip
     fold_of = make_rng(rng).permutation(len(players)) % int(folds)
     preds: dict[str, dict[str, list]] = {k: {"responses": [], "quitting": []} for k in options}
     ys: dict[str, list] = {"responses": [], "quitting": []}

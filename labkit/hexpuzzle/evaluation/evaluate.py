@@ -74,6 +74,10 @@ DEFAULT_TARGETS = [
 CONTROLS = {"rotations": 3, "tiles": 19, "radius": 1}
 #: Most replications (seeds) one evaluation runs.
 MAX_SEEDS = 1000
+#: Most solver calls one level may cost, and in one evaluation (seeds x targets x n x budget):
+#: the default benchmark asks for 45000 per generator.
+MAX_BUDGET = 100_000
+MAX_SOLVER_CALLS = 10_000_000
 Generator = Callable[[dict, np.random.Generator, int], "Level | None"]
 #: The figures of a report: (name, column or function of one seed's rows, unit, range).
 FIGURES = ("quality", "diversity (solutions)", "diversity (layouts)", "within ±2",
@@ -208,16 +212,22 @@ def evaluate_generator(
                             argument="generate", value=generate)  # fmt: skip
     wanted = _check_targets(targets)
     check_int(n, "n", 1, 10_000)
-    check_int(budget, "budget", 1, 10**9)
+    check_int(budget, "budget", 1, MAX_BUDGET)
     seeds = list(itertools.islice(seeds, MAX_SEEDS + 1))  # range(10**9) is never listed
     if not seeds or len(seeds) > MAX_SEEDS:
         many = f"{len(seeds)}{'+' if len(seeds) > MAX_SEEDS else ''} seeds"
         raise ArgumentError(f"must name 1 to {MAX_SEEDS} seeds (replications)", argument="seeds",
                             value=many)  # fmt: skip
+    calls = len(seeds) * len(wanted) * n * budget
+    if calls > MAX_SOLVER_CALLS:
+        raise ArgumentError(f"{len(seeds)} seeds x {len(wanted)} targets x {n} levels x {budget} "
+                            f"solver calls is over {MAX_SOLVER_CALLS} calls", argument="budget",
+                            value=budget)  # fmt: skip
+    for seed in seeds:
+        check_int(seed, "seeds", 0, 2**63 - 1)
     rows: list[dict[str, Any]] = []
     bar = tqdm(total=len(seeds) * len(wanted) * n, desc=name, unit="level", disable=not progress)
     for seed in seeds:
-        check_int(seed, "seeds", 0, 2**63 - 1)
         pool = [generate_backwards(stream(seed, f"eval/reference/{i}")) for i in range(10)]
         scored = [(score(lv), lv) for lv in pool]
         for k, target in enumerate(wanted):
@@ -229,6 +239,10 @@ def evaluate_generator(
                     level = generate(target, make_rng(stream(seed, f"eval/{k}/{i}")), budget)
                 except GeneratorError:
                     level = None
+                if level is not None and not callable(getattr(level, "to_json", None)):
+                    raise ArgumentError(f"must return a Level or None (seed {seed}, target {k}, "
+                                        f"level {i})", argument="generate",
+                                        value=type(level).__name__)  # fmt: skip
                 spent, cpu = solver_calls() - calls, time.process_time() - cpu
                 row = {"generator": name, "seed": seed, "target": k,
                        "score_target": float(target["score"]),

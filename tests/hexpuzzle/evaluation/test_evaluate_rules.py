@@ -220,8 +220,8 @@ def test_refusals_name_the_argument():
         ev.evaluate_generator("not callable", [{"score": 50}], n=1, seeds=[0], budget=1)
     assert str(exc.value) == ("generate: must be callable as generate(target, rng, budget) "
                               "(got 'not callable')")  # fmt: skip
-    for budget in (0, 10**9 + 1):
-        with pytest.raises(ArgumentError, match="budget: must be between 1 and 1000000000"):
+    for budget in (0, ev.MAX_BUDGET + 1):
+        with pytest.raises(ArgumentError, match="budget: must be between 1 and 100000 "):
             ev.evaluate_generator(gen, [{"score": 50}], n=1, seeds=[0], budget=budget)
     with pytest.raises(ArgumentError) as exc:
         ev.evaluate_generator(gen, [{"score": 50}], n=1, seeds=range(1001), budget=1)
@@ -230,9 +230,16 @@ def test_refusals_name_the_argument():
 
 def test_a_thousand_seeds_and_the_largest_budget_are_accepted(run, monkeypatch):
     monkeypatch.setattr(ev, "GeneratorReport", lambda rows, name, budget: (len(rows), budget))
+    # each at the limit of solver calls in all (seeds x targets x n x budget = 10^7)
     got = ev.evaluate_generator(run.generator([50] * 1000), [{"score": 50}], n=1,
-                                seeds=range(1000), budget=10**9)  # fmt: skip
-    assert got == (1000, 10**9)
+                                seeds=range(1000), budget=10_000)  # fmt: skip
+    assert got == (1000, 10_000)
+    got = ev.evaluate_generator(run.generator([50] * 100), [{"score": 50}], n=1,
+                                seeds=range(100), budget=ev.MAX_BUDGET)  # fmt: skip
+    assert got == (100, 100_000) and 100 * ev.MAX_BUDGET == ev.MAX_SOLVER_CALLS
+    with pytest.raises(ArgumentError, match="solver calls is over 10000000 calls"):
+        ev.evaluate_generator(run.generator([50] * 101), [{"score": 50}], n=1,
+                              seeds=range(101), budget=ev.MAX_BUDGET)  # fmt: skip
 
 
 def test_the_progress_bar_counts_levels(run, monkeypatch):
