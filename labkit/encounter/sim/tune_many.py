@@ -25,8 +25,9 @@ target (:mod:`~labkit.encounter.sim.targets`) in its band:
    when the truth is further out), however many candidates were tried, and with several targets
    too (every interval must lie inside). The confirmation's size is chosen from the fresh
    games before it is played (so that the interval would fit inside the bands nine times in
-   ten if the fresh estimate were right), at least ``fresh`` games and at most ``confirm``;
-   when ``confirm`` is too small the summary says so and how many games would settle it.
+   ten if the fresh estimate were right), at least ``fresh`` games and at most ``confirm``
+   (the fewest when a fresh estimate lies outside its band: it states the interval); when
+   ``confirm`` is too small the summary says so and how many games would settle it.
 
 With ``out=DIR`` the Optuna study is a journal file ``DIR/study.journal`` beside a manifest
 (the call's knobs, targets, seeds and base); the same call again continues the study up to
@@ -299,7 +300,8 @@ def tune_many(
         Games per trial; games per re-checked candidate.
     confirm : int
         The most games the confirmation may play (it plays at least ``min(fresh, confirm)``,
-        more when the fresh estimates lie near a band's edge; never more than the seeds left).
+        more when the fresh estimates lie in their bands but near an edge; never more than the
+        seeds left).
     recheck : int
         Candidates re-played at most.
     refine : int
@@ -454,9 +456,12 @@ def tune_many(
             needed = math.inf if chosen is None else confirm_size(ts, chosen, fresh)
         best, n = None, 0
         if chosen is not None:
-            # sized from the fresh games only, before any confirmation game is seen: one look
+            # sized from the fresh games only, before any confirmation game is seen: one look.
+            # A fresh estimate outside a band (inf) gets the fewest games, to state its interval:
+            # more would rarely turn it into a met and would cost the most
             left = confirm_seeds.size
-            n = left if needed > left else max(floor, math.ceil(needed))
+            n = (floor if needed == math.inf else left if needed > left
+                 else max(floor, math.ceil(needed)))  # fmt: skip
             point = {k.name: chosen[k.name] for k in ks}
             played = player.play([point], [confirm_seeds[:n]])
             row = _judge(ts, [point], played, [int(chosen["trial"])], "confirm")

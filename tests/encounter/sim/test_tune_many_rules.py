@@ -106,7 +106,7 @@ def test_the_score_adds_scaled_misses_and_prefers_depth_once_all_are_met():
 
 
 def test_the_seeds_are_split_into_search_fresh_and_confirmation():
-    for target, confirm_games in (("steps<=1000", 20), ("steps>=1000", 70)):
+    for target, confirm_games in (("steps<=1000", 20), ("steps>=1000", 20)):
         spy = Spy()
         t = run(seeds=range(100, 200), budget=4, response=spy, targets=[target])
         search = [s for p, s in spy.calls[:4]]
@@ -114,15 +114,24 @@ def test_the_seeds_are_split_into_search_fresh_and_confirmation():
         rechecks = len(t.checked) - 1
         assert all(s == list(range(110, 130)) for _, s in spy.calls[4 : 4 + rechecks])
         # the confirmation: the seeds after those; a length without luck inside its band needs
-        # no more than the fewest (fresh = 20), one outside its band gets every seed left (70)
+        # no more than the fewest (fresh = 20), and one outside its band gets the fewest too
+        # (no number of games would make it met: they only state its interval)
         confirmed = [(t.patch(), list(range(130, 130 + confirm_games)))]
         assert spy.calls[4 + rechecks :] == confirmed
         assert (t.search_games, t.fresh_games, t.sampler) == (10, 20, "tpe")
         assert t.confirm_games == confirm_games
         assert t.games == 4 * 10 + rechecks * 20 + confirm_games
-    # at most confirm= games
+    # NPC wins on seeds ending 0-4 (a in 4-4.5): 50 % of every 10 seeds, inside 20-80 % by 0.3;
+    # its fresh estimate asks for (3.24 × 0.5 / 0.3)² = 29.2 games: 30 played, at most confirm=
+    # and at most the seeds left
+    args = dict(budget=4, knobs={"a": (4.0, 4.5), "b": (0, 30)}, targets=["npc_win=0.5±0.3"])
+    t = run(seeds=range(100, 200), **args)
+    assert t.confirm_needed == pytest.approx((1.959964 + 1.281552) ** 2 * 0.25 / 0.09)
+    assert t.confirm_games == 30 and t.met  # 15 of 30: [33 %, 67 %] inside 20-80 %
+    assert run(seeds=range(100, 200), confirm=25, **args).confirm_games == 25
+    assert run(seeds=range(100, 155), **args).confirm_games == 25  # 55 - 10 - 20 left
     t = run(seeds=range(100, 200), budget=4, targets=["steps>=1000"], confirm=30)
-    assert t.confirm_games == 30 and t.confirm_needed == float("inf")
+    assert t.confirm_games == 20 and t.confirm_needed == float("inf")
 
 
 class Study:
@@ -360,8 +369,8 @@ def test_refinement_when_the_choice_cannot_be_confirmed(monkeypatch):
     monkeypatch.setattr(tr, "refine", fake)
     spy = Spy()
     # steps >= 1000 never holds: the choice cannot be confirmed, the refinement runs on what is
-    # left, and its best point (b = 11: 55 steps, the closer) alone is confirmed on every seed
-    # left after the fresh ones (its estimate lies outside the band: no size would do)
+    # left, and its best point (b = 11: 55 steps, the closer) alone is confirmed on the fewest
+    # seeds after the fresh ones (its estimate lies outside the band: no size would do)
     t = run(budget=8, refine=3, recheck=2, targets=["steps>=1000"], seeds=range(70),
             response=spy)  # fmt: skip
     # refine stops once its centre is half a band's half-width deep (-0.5): the depth that
@@ -374,10 +383,10 @@ def test_refinement_when_the_choice_cannot_be_confirmed(monkeypatch):
     assert t.refined["trial"].tolist() == [first, first + 1]
     assert t.refined["stage"].tolist() == ["refine", "refine"]
     assert spy.calls[-3:-1] == [({"b": 10}, list(range(10, 30))), ({"b": 11}, list(range(10, 30)))]
-    assert spy.calls[-1] == ({"b": 11}, list(range(30, 70)))
+    assert spy.calls[-1] == ({"b": 11}, list(range(30, 50)))
     assert t.checked["stage"].tolist() == ["recheck"] * len(rechecked) + ["confirm"]
     assert t.best == {"trial": first + 1, "b": 11} and t.met is False
-    assert t.confirm_games == 40 and t.checked.index.tolist() == list(range(len(t.checked)))
+    assert t.confirm_games == 20 and t.checked.index.tolist() == list(range(len(t.checked)))
     # no refinement when the choice can be confirmed (a length without luck inside its band)
     seen.clear()
     t = run(budget=8, refine=3, targets=["steps<=1000"], seeds=range(50))
