@@ -65,20 +65,29 @@ def format_table(table: Any) -> list[str]:
     --------
     >>> import numpy as np
     >>> from labkit.encounter.sim.paired import paired_table
-    >>> t = paired_table({"turns": np.arange(9.0)}, {"turns": np.arange(9.0) + 2},
-    ...                  metrics=["length_mean"], bootstrap=50)
-    >>> print(format_table(t)[1])
-    game length, mean (turns)                     4.0      6.0  +2.0 [+2.0, +2.0]  p<0.001  -  n=2
+    >>> a = {"turns": np.arange(12.0), "npc_win": np.zeros(12)}
+    >>> b = {"turns": np.arange(12.0) + [2, 3] * 6, "npc_win": np.zeros(12)}
+    >>> t = paired_table(a, b, metrics=["length_mean", "npc_win"], bootstrap=200)
+    >>> for line in format_table(t)[1:]:  # doctest: +NORMALIZE_WHITESPACE
+    ...     print(line)
+    game length, mean (turns)   5.5   8.0  +2.5 [+2.2, +2.9]  p<0.001  x80.2  n=3
+    NPC win rate              0.000 0.000  +0.000 [no interval]  p=1  -  n=4906
+        (A and B ended alike on all 12 seeds: that cannot show how large a change is (no
+        interval); play about 4906 seeds to tell a change of 2 points)
     """
     lines = [f"{'metric':<42}{'A':>7}{'B':>9}  B - A [95 % interval]  p  pairing  seeds"]
     for r in table.itertuples():
         unit = f" ({r.unit})" if r.unit == "turns" else ""
         fmt = ".1f" if r.unit == "turns" else ".3f"
         vr = "-" if not math.isfinite(r.variance_reduction) else f"x{r.variance_reduction:.1f}"
-        p = "<0.001" if r.p_value < 0.001 else f"={r.p_value:.3g}"
+        p = ("=-" if math.isnan(r.p_value) else "<0.001" if r.p_value < 0.001
+             else f"={r.p_value:.3g}")  # fmt: skip
+        ends = ("no interval" if math.isnan(r.diff_lo)  # the note below says why
+                else f"{r.diff_lo:+{fmt}}, {r.diff_hi:+{fmt}}")  # fmt: skip
         lines.append(f"{r.label + unit:<42}{_num(r.a, r.unit):>7}{_num(r.b, r.unit):>9}  "
-                     f"{r.diff:+{fmt}} [{r.diff_lo:+{fmt}}, {r.diff_hi:+{fmt}}]  p{p}  {vr}  "
-                     f"n={r.seeds_needed}")  # fmt: skip
+                     f"{r.diff:+{fmt}} [{ends}]  p{p}  {vr}  n={r.seeds_needed}")  # fmt: skip
+        if getattr(r, "note", ""):
+            lines.append(f"    ({r.note})")
     return lines
 
 

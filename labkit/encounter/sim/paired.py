@@ -5,15 +5,43 @@ the same seed: common random numbers) and gives one row per metric: both values 
 intervals, the paired difference B − A with its 95 % interval, a p-value, the variance reduction
 the pairing bought and the seeds needed to detect a given change.
 
-* **Intervals** are percentile intervals of a *paired* bootstrap: each resample draws seeds
-  with replacement and keeps both versions' games of a drawn seed together. A point estimate
-  never sits outside its interval (the interval is widened to hold it in the rare skewed case).
-* **p-values**: an exact McNemar test for the yes/no metrics (win, step limit, mutual death):
-  only the seeds where A and B disagree carry information, and under "no change" each of them
-  goes either way with probability 1/2. Other metrics give a two-sided paired-bootstrap
-  p-value (twice the share of resampled differences on the far side of 0). A difference
-  whose resampled variance is at most 1e-18 · max(Var A + Var B, 1) is rounding noise: it never
-  varies, and then p is 0 for a change and 1 for none (a change within 1e-12 is none).
+* **Intervals** (95 %) are chosen per kind of metric and checked by simulation from a known
+  truth at 30 and 100 seeds (issue 45; ``tests/encounter/sim/test_paired_calibration.py``,
+  ``benchmarks/bench_calibration_compare.py``, docs/rules/research.md W10):
+
+  - a yes/no **rate** of one version: Wilson's score interval, with Brown, Cai and
+    DasGupta's Poisson end for 1-2 yes or no (1-3 above 50 games) (:func:`wilson_interval`);
+  - the **change of a rate**: Tango's (1998) score interval for paired rates
+    (:func:`tango_interval`); it reaches 0 whenever the exact McNemar p is 5 % or more, so
+    the interval and the test always agree on "changed at the 5 % level" (conservative: the
+    exact test is the stricter of the two, and the other way round never happens: every split
+    of up to 3,000 seeds that ended differently was checked, exact p < 5 % implies Tango's
+    interval misses 0). No seed that ended differently gives **no interval** (NaN) and a
+    ``note`` with the seeds needed (the rule of three: up to 3 of n seeds may still differ);
+  - **means** (game length, NPCs alive, survival points, lead changes): the studentized
+    (bootstrap-t) paired bootstrap; a mean over the games that have a value (decided at),
+    **spreads** and **quantiles**: BCa (bias-corrected and accelerated, the acceleration from
+    the jackknife) at Hesterberg's expanded level sqrt(n / (n − 1)) · t(n − 1);
+  - **balance** = 1 − |gap|: the gap's (NPC win − monster win) bootstrap-t interval, folded;
+    its change only while each version's leading side is settled (the gap's interval misses
+    0): near an even game the fold makes any interval of the change untrustworthy, so the row
+    says so and how many seeds would settle it;
+  - a spread or a quantile's tail needs more seeds than a mean to be trusted (measured on the
+    monster-life change: a change of spread held the truth in 71 % of 30-seed blocks and
+    93.5 % at 1,000 seeds): below :func:`fewest_seeds` the row has no interval and says how
+    many seeds it needs. Every row has none below :data:`MIN_SEEDS` seeds, or when its change
+    came out the same in every resample (nothing to measure its spread from).
+
+  A value never sits outside its interval (the interval is widened to hold it); shares stay
+  in 0…1 and their changes in −1…1.
+* **p-values**: the exact McNemar test for the yes/no metrics: only the seeds where A and B
+  disagree carry information, and under "no change" each of them goes either way with
+  probability 1/2. Other metrics: the level at which their own interval's end reaches 0 (the
+  bootstrap-t or BCa map run backwards), so p < 0.05 exactly when the interval misses 0 (at
+  the boundary, where a few resamples' rounding could part them, the interval reaches 0 or
+  p is 0.05). A difference whose resampled variance is at most 1e-18 · max(Var A + Var B, 1)
+  is rounding noise: it never varies, and then p is 0 for a change and 1 for none (a change
+  within 1e-12 is none); a row without an interval for too few seeds has no p (NaN).
 * **Variance reduction** = (Var(stat A) + Var(stat B)) / Var(stat B − stat A) from the same
   bootstrap: the variance of the difference had A and B been played on independent seeds,
   over its variance with pairing. 2 means pairing halves the seeds needed.
@@ -69,6 +97,9 @@ __all__ = [
     "seeds_needed",
     "game_measures",
     "npcs_alive_after",
+    "wilson_interval",
+    "tango_interval",
+    "fewest_seeds",
 ]
 
 Z_975, Z_80 = 1.959963984540054, 0.8416212335729143
@@ -302,13 +333,298 @@ def npcs_alive_after(frame: Any, turn: int) -> np.ndarray:
     return up / np.maximum(there, 1)
 
 
-def _interval(x: np.ndarray, point: float) -> tuple[float, float]:
-    if np.isnan(x).all():
-        return math.nan, math.nan
-    lo, hi = np.nanpercentile(x, [2.5, 97.5])
-    if math.isnan(point):
+def _holding(lo: float, hi: float, point: float) -> tuple[float, float]:
+    """``(lo, hi)`` widened to hold ``point`` (a value never sits outside its interval)."""
+    if math.isnan(point) or math.isnan(lo):
         return float(lo), float(hi)
-    return float(min(lo, point)), float(max(hi, point))  # a value never leaves its interval
+    return float(min(lo, point)), float(max(hi, point))
+
+
+def wilson_interval(k: int, n: int, z: float = Z_975) -> tuple[float, float]:
+    """Wilson's score interval of a rate, ``k`` yes out of ``n`` (95 % by default), with Brown,
+    Cai and DasGupta's (2001) repair near 0 and 1: with 1 or 2 yes (1 to 3 above 50 games) the
+    end near 0 is the Poisson one, λ/n with P(Poisson(λ) ≥ k) = 5 % (plain Wilson's end stands
+    above a rate of a few in a thousand that a single yes in 30 games is quite likely from);
+    the same for no near 1.
+
+    Examples
+    --------
+    >>> [round(x, 4) for x in wilson_interval(0, 30)]  # no yes in 30: up to 11 %, not 0
+    [0.0, 0.1135]
+    >>> [round(x, 4) for x in wilson_interval(15, 30)]
+    [0.3315, 0.6685]
+    >>> round(wilson_interval(1, 30)[0], 5)  # the Poisson end: 0.0513 / 30
+    0.00171
+    """
+    if n <= 0:
+        return math.nan, math.nan
+    p, zz = k / n, z * z
+    mid = (p + zz / (2 * n)) / (1 + zz / n)
+    half = z * math.sqrt(p * (1 - p) / n + zz / (4 * n * n)) / (1 + zz / n)
+    lo, hi = max(0.0, mid - half), min(1.0, mid + half)
+    few = 2 if n <= 50 else 3
+    if abs(z - Z_975) < 1e-12 and 1 <= k <= few:
+        lo = _POISSON_5[k] / n
+    if abs(z - Z_975) < 1e-12 and 1 <= n - k <= few:
+        hi = 1 - _POISSON_5[n - k] / n
+    return lo, hi
+
+
+#: λ with P(Poisson(λ) ≥ k) = 5 %, k = 1, 2, 3 (Brown, Cai and DasGupta 2001, table).
+_POISSON_5 = {1: 0.051293294, 2: 0.355361510, 3: 0.817691447}
+
+
+def _tango_score(up: int, down: int, n: int, d: float) -> float:
+    """Tango's score statistic of a change ``d`` of a paired rate (decreasing in ``d``)."""
+    # the restricted maximum-likelihood share of seeds going down, given the change is d
+    qa, qb, qc = 2.0 * n, -up - down + (2.0 * n - up + down) * d, -down * d * (1.0 - d)
+    q = (-qb + math.sqrt(max(qb * qb - 4 * qa * qc, 0.0))) / (2 * qa)
+    var, num = n * (2 * q + d * (1 - d)), up - down - n * d
+    if var <= 0:  # only at a change of -1 or +1
+        return math.copysign(math.inf, num) if num else 0.0
+    return num / math.sqrt(var)
+
+
+def tango_interval(up: int, down: int, n: int, z: float = Z_975) -> tuple[float, float]:
+    """Tango's (1998) score interval of the change B − A of a paired rate: ``up`` seeds where
+    only B said yes, ``down`` where only A did, ``n`` seeds in all (95 % by default).
+
+    Examples
+    --------
+    >>> [round(x, 4) for x in tango_interval(4, 0, 40)]  # 4 seeds up, none down
+    [0.0036, 0.2305]
+    """
+
+    def root(target: float) -> float:
+        lo, hi = -1.0, 1.0
+        while hi - lo > 1e-12:
+            mid = 0.5 * (lo + hi)
+            lo, hi = (mid, hi) if _tango_score(up, down, n, mid) > target else (lo, mid)
+        return round(0.5 * (lo + hi), 11)  # (±1 exactly, not a hair inside)
+
+    return root(z), root(-z)
+
+
+def _levels(n: int) -> float:
+    """The normal point the interval's ends stand at: Hesterberg's expanded percentile,
+    sqrt(n / (n − 1)) · t(n − 1) instead of 1.96 (a bootstrap of n seeds sees a spread
+    narrower by that factor; at 30 seeds 2.08, at 100 seeds 1.99)."""
+    from scipy.special import stdtrit
+
+    return math.sqrt(n / (n - 1)) * float(stdtrit(n - 1, 0.975)) if n > 1 else math.inf
+
+
+def _bca(boot: np.ndarray, point: float, jack: np.ndarray, n: int) -> tuple[float, float, float]:
+    """The bias-corrected and accelerated (BCa) interval of ``point`` from its resamples
+    ``boot`` and its jackknife values ``jack``, at the expanded 95 % level; and the two-sided
+    p-value of 0 under the same map (the level at which the interval's end reaches 0)."""
+    from scipy.special import ndtr, ndtri, stdtr
+
+    ok = boot[~np.isnan(boot)]
+    if ok.size == 0 or math.isnan(point):
+        return math.nan, math.nan, math.nan
+    tol = 1e-12 * max(1.0, abs(point))
+
+    def share_below(x: float) -> float:
+        s = (np.sum(ok < x - tol) + 0.5 * np.sum(np.abs(ok - x) <= tol)) / ok.size
+        return float(np.clip(s, 0.5 / ok.size, 1 - 0.5 / ok.size))
+
+    z0 = float(ndtri(share_below(point)))  # the bias: how far the resamples sit off the value
+    j = jack[~np.isnan(jack)]
+    u = j.mean() - j if j.size else np.zeros(1)
+    ss = float(np.sum(u * u))
+    acc = float(np.sum(u**3) / (6 * ss**1.5)) if ss > 0 else 0.0  # the skew of the influence
+    zl = _levels(n)
+    ends = []
+    for z in (-zl, zl):
+        den = 1 - acc * (z0 + z)
+        ends.append(float(ndtr(z0 + (z0 + z) / den)) if den > 0 else float(z > 0))
+    lo, hi = np.percentile(ok, [100 * ends[0], 100 * ends[1]])
+    # p: the BCa map run backwards from where 0 sits among the resamples
+    w = float(ndtri(share_below(0.0))) - z0
+    den = 1 + acc * w
+    za = w / den - z0 if den > 0 else math.copysign(math.inf, -w)
+    s = math.sqrt(n / (n - 1)) if n > 1 else math.inf
+    p = float(min(1.0, 2 * stdtr(n - 1, -abs(za) / s))) if n > 1 else 1.0
+    return float(lo), float(hi), p
+
+
+#: Fewest seeds any bootstrap row draws an interval from (fewer: the row says so instead).
+MIN_SEEDS = 10
+#: Fewest seeds for a spread's interval: one version's, and a change's. Measured on the monster
+#: life 5 -> 4 change (benchmarks/bench_calibration_compare.py): a change of spread rests on
+#: the few seeds whose games moved far, and held the truth in 71 % of 30-seed blocks, 83 % at
+#: 100, 88 % at 300 and 93.5 % at 1,000 seeds; one version's spread 82 %, 91.5 %, 94.5 %.
+SPREAD_SEEDS = (300, 1000)
+#: Games beyond a quantile (on its thinner side) its interval needs: one version's, a change's.
+#: Whole-turn game lengths make a tail point's interval miss (the 90 % point's change held the
+#: truth in 83 % of 30-seed blocks, 92 % at 100 and 96.5 % at 300 seeds).
+QUANTILE_GAMES = (5, 15)
+
+
+def fewest_seeds(m: Metric) -> tuple[int, int]:
+    """Fewest seeds for an interval of one version's value and of the change of metric ``m``.
+
+    Examples
+    --------
+    >>> fewest_seeds(METRICS["length_q90"]), fewest_seeds(METRICS["length_sd"])
+    ((50, 150), (300, 1000))
+    """
+    if m.kind == "spread":
+        return SPREAD_SEEDS
+    thin = min(m.quantile or 0.0, 1 - (m.quantile or 0.0))
+    if m.kind == "quantile" and thin > 0:
+        return tuple(max(MIN_SEEDS, math.ceil(k / thin - 1e-9)) for k in QUANTILE_GAMES)  # type: ignore[return-value]
+    return MIN_SEEDS, MIN_SEEDS
+
+
+#: Most jackknife values the acceleration is read from (more seeds: left out in groups).
+MAX_JACKKNIFE = 400
+
+
+def _jackknife_weights(size: int) -> np.ndarray:
+    """Leave-one-out weights (a row per seed left out), or leave-a-group-out for many seeds."""
+    groups = min(size, MAX_JACKKNIFE)
+    which = np.arange(size) * groups // size
+    return (which[None, :] != np.arange(groups)[:, None]).astype(float)
+
+
+def _points(d: float) -> str:
+    return f"{d * 100:g} points"
+
+
+def _rate_rows(x: np.ndarray, y: np.ndarray, diff: float, detect: float, need: int):
+    """Wilson intervals of both rates, Tango's of the change (reaching 0 whenever the exact
+    McNemar p is 5 % or more), the p-value, the note and the seeds needed."""
+    n = x.size
+    up, down = int((~x & y).sum()), int((x & ~y).sum())
+    p = mcnemar_exact(x, y)
+    ends = [wilson_interval(int(x.sum()), n), wilson_interval(int(y.sum()), n)]
+    ends = [_holding(*e, v) for e, v in zip(ends, (x.mean(), y.mean()))]
+    if up + down == 0:
+        # no seed ended differently: the change could be anything up to about 3 seeds in n
+        # (the rule of three), so size the run for that much disagreement
+        need = seeds_needed(math.sqrt(3 / n), detect) if detect > 0 else -1
+        more = f"about {need} seeds to tell a change of {_points(detect)}" if need > 0 else (
+            "more seeds")  # fmt: skip
+        note = (f"A and B ended alike on all {n} seeds: that cannot show how large a change "
+                f"is (no interval); play {more}")  # fmt: skip
+        return [*ends, (math.nan, math.nan)], p, note, need
+    lo, hi = tango_interval(up, down, n)
+    if p >= 0.05:  # the exact test finds no change: the interval holds 0 (the other way round
+        lo, hi = min(lo, 0.0), max(hi, 0.0)  # never happens, see the module notes)
+    return [*ends, _holding(lo, hi, diff)], p, "", need
+
+
+def _student(x: np.ndarray, weights: np.ndarray) -> tuple[float, float, float]:
+    """The studentized (bootstrap-t) interval of the mean of per-seed values ``x`` and the
+    two-sided p-value of 0 under it: each resample's mean, less the sample's, over the
+    resample's own standard error, stands for the sample's distance from the truth."""
+    n = x.size
+    m, se = float(x.mean()), float(x.std(ddof=1)) / math.sqrt(n)
+    tol = 1e-12 * max(1.0, abs(m))
+    ms = weights @ x / n
+    var = np.maximum((weights @ (x * x) - n * ms * ms) / (n - 1), 0.0)
+    ses = np.sqrt(var / n)
+    gap = ms - m
+    with np.errstate(invalid="ignore", divide="ignore"):
+        t = np.where(ses > tol, gap / ses, np.where(np.abs(gap) <= tol, 0.0, np.sign(gap) * np.inf))
+    # the order statistics themselves: a resample whose seeds all agree has t = ±inf
+    q_lo, q_hi = np.quantile(t, [0.025, 0.975], method="inverted_cdf")
+    lo, hi = m - q_hi * se, m - q_lo * se
+    t0 = m / se if se > tol else math.copysign(math.inf, m) if abs(m) > tol else 0.0
+    p = min(1.0, 2 * min(float(np.mean(t >= t0)), float(np.mean(t <= t0))))
+    return float(lo), float(hi), p
+
+
+def _agree(lo: float, hi: float, p: float) -> tuple[float, float, float]:
+    """The interval and the p-value say the same about "changed at the 5 % level" (they can
+    part only by the rounding of a few resamples): the interval reaches 0 when p is 5 % or
+    more, and p is 5 % when the interval holds 0."""
+    if p >= 0.05:
+        return min(lo, 0.0), max(hi, 0.0), p
+    return lo, hi, (0.05 if lo <= 0 <= hi else p)
+
+
+def _bootstrap_rows(m: Metric, A: dict, B: dict, boots, jacks, weights, var_d: float,
+                    need: int):  # fmt: skip
+    """Intervals of both values and of the change, the p-value, note and seeds needed, for a
+    metric that is not a yes/no rate: bootstrap-t for means, through the win-rate gap for the
+    balance, BCa for the rest."""
+    size = weights.shape[1]
+    (ba, bb), (ja, jb) = boots, jacks
+    full = np.ones((1, size))
+    va, vb = float(m.value(_Weighted(A, full))[0]), float(m.value(_Weighted(B, full))[0])
+    diff, nan2 = vb - va, (math.nan, math.nan)
+    one, change = fewest_seeds(m)
+    if size < change:
+        note = (
+            f"{size} seeds are too few for a trustworthy interval of this change: it "
+            f"needs at least {change} seeds (fewer missed the truth too often, see W10)"
+        )
+        need = max(need, change) if need > 0 else need
+        if size < one:
+            return [nan2] * 3, math.nan, note, need
+    col = m.needs[0]
+    if m.kind == "balance":
+        return _balance_rows(A, B, weights, var_d, need)
+    mean = m.kind == "mean" and not (np.isnan(A[col]).any() or np.isnan(B[col]).any())
+    ends = []
+    for v, x, boot, jack in zip((va, vb), (A[col], B[col]), boots, jacks):
+        lo, hi, _ = _student(x, weights) if mean else _bca(boot, v, jack, size)
+        ends.append(_holding(lo, hi, v))
+    if size < change:
+        return [*ends, nan2], math.nan, note, need
+    if var_d == 0:  # the difference never varies: none of it (p 1) or certain (p 0)
+        p = 1.0 if math.isclose(vb, va, rel_tol=1e-12, abs_tol=1e-12) else 0.0
+        note = (
+            f"the change came out {diff:+.3g} however the {size} seeds were redrawn: no "
+            f"spread to draw an interval from; play more seeds (at least {2 * size})"
+        )
+        return [*ends, nan2], p, note, -1
+    if mean:
+        lo, hi, p = _student(B[col] - A[col], weights)
+    else:
+        lo, hi, p = _bca(bb - ba, diff, jb - ja, size)
+    lo, hi, p = _agree(*_holding(lo, hi, diff), p)
+    return [*ends, (lo, hi)], p, "", need
+
+
+def _balance_rows(A: dict, B: dict, weights: np.ndarray, var_d: float, need: int):
+    """Balance is 1 − |gap| with gap = NPC win − monster win, a mean of each game's +1, 0 or
+    −1: its interval is the gap's (bootstrap-t) folded. The change of balance is a paired mean
+    only while each version's leading side is settled (its gap's interval misses 0); near an
+    even game the fold makes any interval of the change untrustworthy, and the row says so."""
+    size = weights.shape[1]
+    ends, gaps = [], []
+    for V in (A, B):
+        g = V["npc_win"] - V["monster_win"]
+        lo, hi, _ = _student(g, weights)
+        lo, hi = max(lo, -1.0), min(hi, 1.0)  # (a resample of one winner only: t is infinite)
+        far, near = max(abs(lo), abs(hi)), (0.0 if lo <= 0 <= hi else min(abs(lo), abs(hi)))
+        ends.append(_holding(1 - far, 1 - near, 1 - abs(float(g.mean()))))
+        gaps.append((g, lo <= 0 <= hi))
+    (ga, open_a), (gb, open_b) = gaps
+    va, vb = 1 - abs(float(ga.mean())), 1 - abs(float(gb.mean()))
+    if open_a or open_b:
+        which = " and ".join(v for v, o in (("A", open_a), ("B", open_b)) if o)
+        want = max(seeds_needed(float(g.std(ddof=1)), abs(float(g.mean()))) if g.mean() else -1
+                   for g, o in gaps if o)  # fmt: skip
+        more = f"about {want} seeds would settle it" if want > 0 else "more seeds may settle it"
+        note = (f"{which}: too close to even at {size} seeds to say which side leads, so a "
+                f"change of balance has no trustworthy interval; {more} (the win-rate rows "
+                "show the change)")  # fmt: skip
+        return [*ends, (math.nan, math.nan)], math.nan, note, need
+    c = np.sign(ga.mean()) * ga - np.sign(gb.mean()) * gb  # each seed's change of 1 − |gap|
+    if var_d == 0 or np.ptp(c) == 0:
+        note = (
+            f"the change came out {vb - va:+.3g} however the {size} seeds were redrawn: "
+            f"no spread to draw an interval from; play more seeds (at least {2 * size})"
+        )
+        return [*ends, (math.nan, math.nan)], 1.0 if vb == va else 0.0, note, -1
+    lo, hi, p = _student(c, weights)
+    lo, hi, p = _agree(*_holding(lo, hi, vb - va), p)
+    return [*ends, (lo, hi)], p, "", need
 
 
 #: Most paired resamples, and resamples x seeds (the draws are held at once: 8 bytes each).
@@ -362,17 +678,22 @@ def paired_table(
     pandas.DataFrame
         ``metric``, ``label``, ``unit``, ``a``, ``a_lo``, ``a_hi``, ``b``, ``b_lo``, ``b_hi``,
         ``diff`` (B − A), ``diff_lo``, ``diff_hi``, ``p_value``, ``test``,
-        ``variance_reduction``, ``detect``, ``seeds_needed``, ``seeds_unpaired``, ``pairs``.
+        ``variance_reduction``, ``detect``, ``seeds_needed``, ``seeds_unpaired``, ``pairs``,
+        ``note`` (empty, or why a row has no interval, in words: NaN ends then).
 
     Examples
     --------
-    B plays 3 turns longer on every seed: the difference is exact, its interval 0 wide.
+    B plays 3 turns longer on every seed: no seed's change differs from another's, so there is
+    no spread to draw an interval from, and the row says so instead of a zero-wide interval.
 
     >>> a = {"turns": np.arange(40.0)}
     >>> b = {"turns": np.arange(40.0) + 3}
     >>> t = paired_table(a, b, metrics=["length_mean"], bootstrap=100)
     >>> t[["label", "diff", "diff_lo", "diff_hi"]].values.tolist()
-    [['game length, mean', 3.0, 3.0, 3.0]]
+    [['game length, mean', 3.0, nan, nan]]
+    >>> print(t.loc[0, "note"])  # doctest: +NORMALIZE_WHITESPACE
+    the change came out +3 however the 40 seeds were redrawn: no spread to draw an interval
+    from; play more seeds (at least 80)
     """
     import pandas as pd
 
@@ -409,6 +730,9 @@ def paired_table(
     ones = np.ones((1, size))
     ra, rb, full_a, full_b = (_Weighted(A, weights), _Weighted(B, weights), _Weighted(A, ones),
                               _Weighted(B, ones))  # fmt: skip
+    if any(not m.binary for m in chosen):
+        jack = _jackknife_weights(size)
+        ja, jb = _Weighted(A, jack), _Weighted(B, jack)
     rows = []
     for m in chosen:
         va, vb = float(m.value(full_a)[0]), float(m.value(full_b)[0])
@@ -418,24 +742,29 @@ def paired_table(
         var_u = float(np.nanvar(ba, ddof=1) + np.nanvar(bb, ddof=1))  # as if on other seeds
         if var_d <= 1e-18 * max(var_u, 1.0):  # rounding noise of a difference that never varies
             var_d = 0.0
-        if m.binary:
-            p, test = mcnemar_exact(A[m.needs[0]], B[m.needs[0]]), "McNemar exact"
-        else:
-            far = np.nanmean(d <= 0) if vb - va > 0 else np.nanmean(d >= 0)
-            if var_d == 0:  # the difference never varies: none of it (p 1) or certain (p 0)
-                far = 0.5 if math.isclose(vb, va, rel_tol=1e-12, abs_tol=1e-12) else 0.0
-            p, test = float(min(1.0, 2 * far)), "paired bootstrap"
         dd = detect.get(m.unit, math.nan)
         sd_pair, sd_free = math.sqrt(var_d * size), math.sqrt(var_u * size)
+        need = seeds_needed(sd_pair, dd) if dd > 0 else -1
+        if m.binary:
+            x, y = A[m.needs[0]] != 0, B[m.needs[0]] != 0
+            ends, p, note, need = _rate_rows(x, y, vb - va, dd, need)
+            test = "McNemar exact"
+        else:
+            ends, p, note, need = _bootstrap_rows(
+                m, A, B, (ba, bb), (m.value(ja), m.value(jb)), weights, var_d, need
+            )
+            test = "paired bootstrap"
+        if m.unit == "share":  # a share's interval stays in 0…1, a change's in −1…1
+            ends = [(max(lo, -k), min(hi, 1.0)) for (lo, hi), k in zip(ends, (0.0, 0.0, 1.0))]
         vr = var_u / var_d if var_d > 0 else (math.inf if var_u > 0 else math.nan)
         rows.append({
             "metric": m.key, "label": m.label, "unit": m.unit,
-            "a": va, **dict(zip(("a_lo", "a_hi"), _interval(ba, va))),
-            "b": vb, **dict(zip(("b_lo", "b_hi"), _interval(bb, vb))),
-            "diff": vb - va, **dict(zip(("diff_lo", "diff_hi"), _interval(d, vb - va))),
+            "a": va, "a_lo": ends[0][0], "a_hi": ends[0][1],
+            "b": vb, "b_lo": ends[1][0], "b_hi": ends[1][1],
+            "diff": vb - va, "diff_lo": ends[2][0], "diff_hi": ends[2][1],
             "p_value": p, "test": test, "variance_reduction": vr, "detect": dd,
-            "seeds_needed": seeds_needed(sd_pair, dd) if dd > 0 else -1,
+            "seeds_needed": need,
             "seeds_unpaired": seeds_needed(sd_free, dd) if dd > 0 else -1,
-            "pairs": size,
+            "pairs": size, "note": note,
         })  # fmt: skip
     return pd.DataFrame(rows)

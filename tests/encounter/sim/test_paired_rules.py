@@ -14,6 +14,9 @@ from statistics import NormalDist
 import numpy as np
 import pandas as pd
 import pytest
+from scipy.optimize import brentq, minimize_scalar
+from scipy.stats import poisson
+from scipy.stats import t as student_t
 
 from labkit import ArgumentError
 from labkit.encounter.sim import paired as pm
@@ -212,14 +215,13 @@ def test_seeds_needed_by_the_formula():
         assert msg(seeds_needed, 1.0, 1.0, power=p) == f"power: must be in (0, 1) (got {p})"
 
 
-def test_intervals_are_percentiles_widened_to_hold_their_point():
-    x = np.arange(41.0)  # 2.5 % and 97.5 % points: 1 and 39
-    assert pm._interval(x, 20.0) == (1.0, 39.0)
-    assert pm._interval(x, 0.5) == (0.5, 39.0) and pm._interval(x, 45.0) == (1.0, 45.0)
-    assert pm._interval(x, math.nan) == (1.0, 39.0)
-    assert pm._interval(np.append(x, np.nan), 20.0) == (1.0, 39.0)  # undefined resamples out
-    assert all(math.isnan(v) for v in pm._interval(np.full(3, np.nan), 1.0))
-    assert all(type(v) is float for v in pm._interval(x, math.nan) + pm._interval(x, 3.0))
+def test_an_interval_is_widened_to_hold_its_value():
+    assert pm._holding(1.0, 39.0, 20.0) == (1.0, 39.0)
+    assert pm._holding(1.0, 39.0, 0.5) == (0.5, 39.0)
+    assert pm._holding(1.0, 39.0, 45.0) == (1.0, 45.0)
+    assert pm._holding(1.0, 39.0, math.nan) == (1.0, 39.0)
+    assert all(math.isnan(v) for v in pm._holding(math.nan, math.nan, 1.0))
+    assert all(type(v) is float for v in pm._holding(np.float64(1), np.float64(2), 3.0))
 
 
 def test_options():
@@ -379,11 +381,86 @@ def mcnemar_by_hand(a, b):
                                   / 2**n)  # fmt: skip
 
 
-def widened(x, point):
-    x = np.asarray(x)
-    x = x[~np.isnan(x)]
-    lo, hi = np.percentile(x, [2.5, 97.5])
-    return min(lo, point), max(hi, point)
+def wilson_by_hand(k, n):
+    """Wilson's score interval, with the Poisson ends for 1-2 yes (or no) in up to 50 games."""
+    z = Z975
+    p = k / n
+    centre = (k + z * z / 2) / (n + z * z)
+    half = z * math.sqrt(n) / (n + z * z) * math.sqrt(p * (1 - p) + z * z / (4 * n))
+    lo, hi = max(0.0, centre - half), min(1.0, centre + half)
+    lam = {1: -math.log(0.95), 2: brentq(lambda x: poisson.sf(1, x) - 0.05, 0.01, 5)}
+    if k in lam:
+        lo = lam[k] / n
+    if n - k in lam:
+        hi = 1 - lam[n - k] / n
+    return lo, hi
+
+
+def tango_by_hand(up, down, n):
+    """Tango's score interval with the restricted likelihood maximised numerically: the cell
+    probabilities (only B, only A) = (q + d, q) maximise the multinomial likelihood."""
+
+    def score(d):
+        def minus_loglik(q):
+            cells = [q + d, q, 1 - 2 * q - d]
+            return -sum(k * math.log(c) for k, c in zip((up, down, n - up - down), cells) if k)
+
+        lo_q, hi_q = max(0.0, -d) + 1e-12, (1 - d) / 2 - 1e-12
+        q = minimize_scalar(minus_loglik, bounds=(lo_q, hi_q), method="bounded",
+                            options={"xatol": 1e-13}).x  # fmt: skip
+        return (up - down - n * d) / math.sqrt(n * (2 * q + d * (1 - d)))
+
+    return (brentq(lambda d: score(d) - Z975, -0.999999, 0.999999, xtol=1e-12),
+            brentq(lambda d: score(d) + Z975, -0.999999, 0.999999, xtol=1e-12))  # fmt: skip
+
+
+def student_by_hand(x, draws):
+    """Bootstrap-t: the resamples' (mean − mean) / own standard error, their 2.5 % and 97.5 %
+    order statistics, and the p-value where the sample's own t sits among them."""
+    n = len(x)
+    m, se = x.mean(), x.std(ddof=1) / math.sqrt(n)
+    t = []
+    for i in draws:
+        s = x[i].std(ddof=1) / math.sqrt(n)
+        gap = x[i].mean() - m
+        t.append(gap / s if s > 1e-12 else (0.0 if abs(gap) < 1e-12 else math.copysign(1e300, gap)))
+    t = np.sort(np.array(t))
+    q_lo, q_hi = t[math.ceil(0.025 * len(t)) - 1], t[math.ceil(0.975 * len(t)) - 1]
+    t0 = m / se
+    p = min(1.0, 2 * min(np.mean(t >= t0), np.mean(t <= t0)))
+    return m - q_hi * se, m - q_lo * se, p
+
+
+def bca_by_hand(stat, n, draws):
+    """BCa at the expanded level sqrt(n / (n − 1)) · t(n − 1): bias from the share of
+    resamples below the value, acceleration from the leave-one-out values; p where 0 sits."""
+    point = stat(np.arange(n))
+    boot = np.array([stat(i) for i in draws])
+    boot = boot[~np.isnan(boot)]
+    jack = np.array([stat(np.delete(np.arange(n), i)) for i in range(n)])
+    jack = jack[~np.isnan(jack)]
+    u = jack.mean() - jack
+    ss = (u**2).sum()
+    acc = (u**3).sum() / (6 * ss**1.5) if ss > 0 else 0.0  # all alike: no skew to correct
+
+    def below(x):
+        s = (np.sum(boot < x - 1e-12) + 0.5 * np.sum(abs(boot - x) <= 1e-12)) / len(boot)
+        return min(max(s, 0.5 / len(boot)), 1 - 0.5 / len(boot))
+
+    z0 = NormalDist().inv_cdf(below(point))
+    zl = math.sqrt(n / (n - 1)) * student_t.ppf(0.975, n - 1)
+    ends = [NormalDist().cdf(z0 + (z0 + z) / (1 - acc * (z0 + z))) for z in (-zl, zl)]
+    lo, hi = np.percentile(boot, [100 * e for e in ends])
+    w = NormalDist().inv_cdf(below(0.0)) - z0
+    za = w / (1 + acc * w) - z0
+    p = min(1.0, 2 * student_t.cdf(-abs(za) / math.sqrt(n / (n - 1)), n - 1))
+    return min(lo, point), max(hi, point), p
+
+
+def agreeing(lo, hi, p):
+    if p >= 0.05:
+        return min(lo, 0.0), max(hi, 0.0), p
+    return lo, hi, 0.05 if lo <= 0 <= hi else p
 
 
 def expected(m, a, b, boot, rng, detect):
@@ -395,33 +472,99 @@ def expected(m, a, b, boot, rng, detect):
     d = bb - ba
     var_d = float(np.nanvar(d, ddof=1))
     var_u = float(np.nanvar(ba, ddof=1) + np.nanvar(bb, ddof=1))
-    if m.binary:
-        p = mcnemar_by_hand(a[m.needs[0]], b[m.needs[0]])
-    else:
-        far = np.mean(d <= 0) if vb > va else np.mean(d >= 0)
-        p = min(1.0, 2 * far)
     dd = detect[m.unit]
     z = Z975 + Z80
+    need = max(2, math.ceil(z * z * var_d * size / dd**2))
+    nan = math.nan
+    note = ""
+    col = m.needs[0]
+    if m.binary:
+        p, test = mcnemar_by_hand(a[col], b[col]), "McNemar exact"
+        ka, kb = int(a[col].sum()), int(b[col].sum())
+        up = int(((a[col] == 0) & (b[col] == 1)).sum())
+        down = int(((a[col] == 1) & (b[col] == 0)).sum())
+        lo, hi = tango_by_hand(up, down, size)
+        if p >= 0.05:
+            lo, hi = min(lo, 0.0), max(hi, 0.0)
+        ends = [wilson_by_hand(ka, size), wilson_by_hand(kb, size), (lo, hi)]
+    else:
+        test = "paired bootstrap"
+        if m.kind == "spread" or (m.kind == "quantile" and m.quantile != 0.5):
+            # 12 seeds: a spread needs 300 (a change 1000), the 10 % and 90 % points 50 (150)
+            change = 1000 if m.kind == "spread" else 150
+            ends, p, need = [(nan, nan)] * 3, nan, max(need, change)
+            note = (
+                f"12 seeds are too few for a trustworthy interval of this change: it needs "
+                f"at least {change} seeds (fewer missed the truth too often, see W10)"
+            )
+        elif m.kind == "quantile":  # the median: 10 seeds for a value, 30 for a change
+            stat_a = lambda i: resampled(m, a, i)  # noqa: E731
+            stat_b = lambda i: resampled(m, b, i)  # noqa: E731
+            ends = [bca_by_hand(stat_a, size, draws)[:2], bca_by_hand(stat_b, size, draws)[:2],
+                    (nan, nan)]  # fmt: skip
+            p, need = nan, max(need, 30)
+            note = (
+                "12 seeds are too few for a trustworthy interval of this change: it needs "
+                "at least 30 seeds (fewer missed the truth too often, see W10)"
+            )
+        elif m.kind == "balance":  # the gap NPC win − monster win, folded
+            ga, gb = a["npc_win"] - a["monster_win"], b["npc_win"] - b["monster_win"]
+            ends, open_ = [], []
+            for g in (ga, gb):
+                lo, hi, _ = student_by_hand(g, draws)
+                lo, hi = max(lo, -1.0), min(hi, 1.0)  # the gap is in -1…1
+                near = 0.0 if lo <= 0 <= hi else min(abs(lo), abs(hi))
+                ends.append((1 - max(abs(lo), abs(hi)), 1 - near))
+                open_.append(lo <= 0 <= hi)
+            if any(open_):  # a leading side not settled: no interval of the change
+                which = " and ".join(v for v, o in zip("AB", open_) if o)
+                want = max(max(2, math.ceil((z * g.std(ddof=1) / abs(g.mean())) ** 2))
+                           for g, o in zip((ga, gb), open_) if o)  # fmt: skip
+                note = (f"{which}: too close to even at 12 seeds to say which side leads, so "
+                        f"a change of balance has no trustworthy interval; about {want} seeds "
+                        "would settle it (the win-rate rows show the change)")  # fmt: skip
+                ends.append((nan, nan))
+                p = nan
+            else:
+                c = np.sign(ga.mean()) * ga - np.sign(gb.mean()) * gb
+                lo, hi, p = agreeing(*student_by_hand(c, draws))
+                ends.append((lo, hi))
+        elif m.kind == "mean" and not np.isnan(a[col]).any():
+            ends = [student_by_hand(a[col], draws)[:2], student_by_hand(b[col], draws)[:2]]
+            lo, hi, p = agreeing(*student_by_hand(b[col] - a[col], draws))
+            ends.append((lo, hi))
+        else:  # a mean over the games that have a value: BCa
+            stat_a = lambda i: resampled(m, a, i)  # noqa: E731
+            stat_b = lambda i: resampled(m, b, i)  # noqa: E731
+            ends = [bca_by_hand(stat_a, size, draws)[:2], bca_by_hand(stat_b, size, draws)[:2]]
+            lo, hi, p = agreeing(*bca_by_hand(lambda i: stat_b(i) - stat_a(i), size, draws))
+            ends.append((lo, hi))
+    ends = [(min(lo, v), max(hi, v)) if not math.isnan(lo) else (lo, hi)
+            for (lo, hi), v in zip(ends, (va, vb, vb - va))]  # fmt: skip
+    if m.unit == "share":  # shares in 0…1, changes in −1…1
+        ends = [(max(lo, -k), min(hi, 1.0)) for (lo, hi), k in zip(ends, (0.0, 0.0, 1.0))]
     return {
         "metric": m.key, "label": m.label, "unit": m.unit,
-        "a": va, "a_lo": widened(ba, va)[0], "a_hi": widened(ba, va)[1],
-        "b": vb, "b_lo": widened(bb, vb)[0], "b_hi": widened(bb, vb)[1],
-        "diff": vb - va, "diff_lo": widened(d, vb - va)[0], "diff_hi": widened(d, vb - va)[1],
-        "p_value": p, "test": "McNemar exact" if m.binary else "paired bootstrap",
-        "variance_reduction": var_u / var_d, "detect": dd,
-        "seeds_needed": max(2, math.ceil(z * z * var_d * size / dd**2)),
+        "a": va, "a_lo": ends[0][0], "a_hi": ends[0][1],
+        "b": vb, "b_lo": ends[1][0], "b_hi": ends[1][1],
+        "diff": vb - va, "diff_lo": ends[2][0], "diff_hi": ends[2][1],
+        "p_value": p, "test": test, "variance_reduction": var_u / var_d, "detect": dd,
+        "seeds_needed": need,
         "seeds_unpaired": max(2, math.ceil(z * z * var_u * size / dd**2)),
-        "pairs": size,
+        "pairs": size, "note": note,
     }  # fmt: skip
 
 
 COLUMNS = ["metric", "label", "unit", "a", "a_lo", "a_hi", "b", "b_lo", "b_hi", "diff",
            "diff_lo", "diff_hi", "p_value", "test", "variance_reduction", "detect",
-           "seeds_needed", "seeds_unpaired", "pairs"]  # fmt: skip
+           "seeds_needed", "seeds_unpaired", "pairs", "note"]  # fmt: skip
 
 
 @pytest.mark.parametrize("rng", [0, 7])
-def test_every_metric_matches_a_plain_paired_bootstrap(rng):
+def test_every_metric_matches_a_plain_computation_of_its_interval(rng):
+    # yes/no rates: Wilson and Tango (no resampling); means: bootstrap-t; balance: its gap's
+    # bootstrap-t folded; a mean with undefined games and the median: BCa; rows with too few
+    # seeds: none, and a note. Each written out with index resamples of the same draws.
     keys = ["npc_win", "monster_win", "balance", "length_mean", "length_sd", "length_q10",
             "length_q50", "length_q90", "decided_at"]  # fmt: skip
     detect = {"share": 0.1, "turns": 2.0, "per game": 0.05}
@@ -434,8 +577,10 @@ def test_every_metric_matches_a_plain_paired_bootstrap(rng):
         for col in COLUMNS:
             if isinstance(want[col], str):
                 assert row[col] == want[col], (key, col)
+            elif math.isnan(want[col]):
+                assert math.isnan(row[col]), (key, col)
             else:
-                assert row[col] == pytest.approx(want[col], rel=1e-9, abs=1e-12), (key, col)
+                assert row[col] == pytest.approx(want[col], rel=1e-9, abs=1e-9), (key, col)
 
 
 def test_the_default_metrics_are_those_both_versions_have_columns_for():
@@ -459,16 +604,22 @@ def test_a_certain_difference_has_p_zero_and_no_difference_p_one():
     a = {"turns": np.arange(40.0)}
     t = paired_table(a, {"turns": a["turns"] + 3}, metrics=["length_mean", "length_q50"],
                      bootstrap=100).set_index("metric")  # fmt: skip
-    assert t["diff"].tolist() == [3.0, 3.0] and t["diff_lo"].tolist() == [3.0, 3.0]
-    assert t["p_value"].tolist() == [0.0, 0.0]
+    assert t["diff"].tolist() == [3.0, 3.0] and t["p_value"].tolist() == [0.0, 0.0]
+    # ... and no spread to draw an interval from: none, and the row says so (issue 45: a
+    # zero-wide interval read as certainty where 40 seeds cannot give any)
+    assert t["diff_lo"].isna().all() and t["diff_hi"].isna().all()
+    assert t.loc["length_mean", "note"] == (
+        "the change came out +3 however the 40 seeds were redrawn: no spread to draw an "
+        "interval from; play more seeds (at least 80)")  # fmt: skip
     assert t["variance_reduction"].tolist() == [math.inf, math.inf]
-    assert t["seeds_needed"].tolist() == [2, 2]
+    assert t["seeds_needed"].tolist() == [-1, -1]  # unknown: no spread measured
     # shorter by 3: the same
     t = paired_table(a, {"turns": a["turns"] - 3}, metrics=["length_mean"], bootstrap=100)
     assert t.loc[0, "p_value"] == 0.0
     # A against itself: nothing differs, p is 1 and the variance reduction undefined
     same = paired_table(a, a, metrics=["length_mean"], bootstrap=100).iloc[0]
-    assert same["p_value"] == 1.0 and same["diff"] == 0.0 and same["seeds_needed"] == 2
+    assert same["p_value"] == 1.0 and same["diff"] == 0.0 and same["seeds_needed"] == -1
+    assert math.isnan(same["diff_lo"]) and same["note"].startswith("the change came out +0 ")
     assert math.isinf(same["variance_reduction"])
     const = {"turns": np.full(40, 5.0)}
     flat = paired_table(const, const, metrics=["length_mean"], bootstrap=100).iloc[0]

@@ -49,6 +49,14 @@ GAMES: list[pd.DataFrame] = [pd.DataFrame()]
 N, M = "npc", "monster"
 
 
+def same(got: dict, want: dict) -> bool:
+    """Equal dicts, an undefined (NaN) value equal to another (a row without an interval)."""
+    nan = [k for k, v in want.items() if isinstance(v, float) and math.isnan(v)]
+    return got.keys() == want.keys() and all(math.isnan(got[k]) for k in nan) and {
+        k: v for k, v in got.items() if k not in nan} == {
+        k: v for k, v in want.items() if k not in nan}  # fmt: skip
+
+
 def sorted_games(g, point):
     return g[g["point"] == point].sort_values("seed").reset_index(drop=True)
 
@@ -68,7 +76,7 @@ def test_round_robin_rows_follow_the_pairings_rules(sweeps):
         nw, mw = int(m["npc_win"].sum()), int(m["monster_win"].sum())
         lo, hi = wilson_interval(nw, nw + mw)
         row = p.iloc[k].to_dict()
-        assert row == {
+        assert same(row, {
             "npc": row["npc"], "monster": "x", "games": 8,
             "npc_win": t.loc["npc_win", "a"], "npc_win_lo": t.loc["npc_win", "a_lo"],
             "npc_win_hi": t.loc["npc_win", "a_hi"], "monster_win": t.loc["monster_win", "a"],
@@ -76,7 +84,7 @@ def test_round_robin_rows_follow_the_pairings_rules(sweeps):
             "balance_hi": t.loc["balance", "a_hi"], "npc_share_of_decided": nw / (nw + mw),
             "decided_lo": float(lo), "decided_hi": float(hi), "npc_wins": nw,
             "monster_wins": mw, "draws": 8 - nw - mw,
-        }  # fmt: skip
+        })  # fmt: skip
     assert (p.loc[0, "npc_wins"], p.loc[0, "monster_wins"], p.loc[0, "draws"]) == (5, 2, 1)
     assert p.loc[0, "npc_win"] == 5 / 8 and p.loc[1, "npc_share_of_decided"] == 1 / 6
     assert p.loc[0, "npc_win_lo"] < 5 / 8 < p.loc[0, "npc_win_hi"]
@@ -106,13 +114,13 @@ def test_policy_balance_compares_each_pairing_paired_by_seed(sweeps):
         want = paired_table(game_measures(sorted_games(GAMES[0], k)),
                             game_measures(sorted_games(GAMES[0], k + 2)), metrics=["balance"],
                             bootstrap=400, rng=k).iloc[0]  # fmt: skip
-        assert t.iloc[k].to_dict() == {
+        assert same(t.iloc[k].to_dict(), {
             "npc": t.loc[k, "npc"], "monster": "x", "balance_a": want["a"],
             "balance_a_lo": want["a_lo"], "balance_a_hi": want["a_hi"], "balance_b": want["b"],
             "balance_b_lo": want["b_lo"], "balance_b_hi": want["b_hi"], "diff": want["diff"],
             "diff_lo": want["diff_lo"], "diff_hi": want["diff_hi"],
             "b_balanced": bool(want["b"] >= 0.8), "games": 6,
-        }  # fmt: skip
+        })  # fmt: skip
     # balance = 1 − |npc win rate − monster win rate|: B's (s, x) 4 of 6 against 2 of 6
     assert t.loc[0, "balance_b"] == pytest.approx(1 - abs(4 / 6 - 2 / 6))
     assert t.loc[1, "balance_b"] == 1.0 and bool(t.loc[1, "b_balanced"])
@@ -135,7 +143,8 @@ def test_policy_balance_is_balanced_from_the_threshold_on(sweeps):
     base = SimulationSettings(npcs=2)
     ratings.policy_balance({}, {}, range(4), base=base, npc=["s"], monster=["x"])
     assert sweeps[-1]["base"] is base
-    assert np.isfinite(t.loc[0, "diff_lo"])
+    # 4 seeds are too few for a balance interval (paired_table's MIN_SEEDS, issue 45): none
+    assert np.isnan(t.loc[0, "diff_lo"]) and np.isnan(t.loc[0, "balance_a_lo"])
 
 
 def test_entries_are_labelled_by_their_loadout_and_bad_ones_refused(sweeps):
