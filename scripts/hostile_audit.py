@@ -19,6 +19,7 @@ Usage::
     PYTHONPATH=. python scripts/hostile_audit.py --surfaces   # issue 33's class table
     PYTHONPATH=. python scripts/hostile_audit.py --wave3      # escaping, grids, wave 3's inputs
     PYTHONPATH=. python scripts/hostile_audit.py --options    # issue 46: cache, clusters, numbers
+    PYTHONPATH=. python scripts/hostile_audit.py --files      # issue 46: files, telemetry, folders
 
 Exit status 0 when every case is clean.
 """
@@ -70,7 +71,12 @@ def main() -> int:
     parser.add_argument("--options", action="store_true",
                         help="issue 46's numba cache, cluster options and typed/bounded "
                         "options (tests/test_hostile_options.py and the cache tests)")  # fmt: skip
+    parser.add_argument("--files", action="store_true",
+                        help="issue 46's study folders, balance files, model files, impossible "
+                        "telemetry and funnel numbers (tests/test_hostile_files.py)")  # fmt: skip
     args = parser.parse_args()
+    if args.files:
+        return surfaces_table(FILES_TESTS, FILES)
     if args.options:
         return surfaces_table(OPTIONS_FILES, OPTIONS)
     if args.surfaces:
@@ -194,6 +200,26 @@ OPTIONS = {
                                                 r"--plot|--out folder)",
     "numbers: bounds and products (CLI)": r"cli_options.*(--budget|--games 1e9|--n 2|--folds|"
                                           r"calls product)",
+}  # fmt: skip
+
+
+#: Issue 46.2/.3/.6 (tests/test_hostile_files.py and the held-out predictor's by-hand test): a
+#: refusal case is one parameter set, named by its class; the other tests pin what is repaired,
+#: counted or stated instead of refused.
+FILES_TESTS = ("test_hostile_files.py", "hexpuzzle/playthrough/test_holdout.py")
+FILES = {
+    "importance folders": r"refuses.*\[importance |test_an_importance_run",
+    "tune journals": r"refuses.*\[tune journal|test_a_torn_last_journal|test_a_refused_journal",
+    "balance files and compare(games=)": r"refuse.*\[balance |test_a_whole_balance|"
+                                         r"test_games_played_by",
+    "model files": r"refuses.*\[model |test_the_shipped_model_and",
+    "impossible telemetry": r"refuses.*\[telemetry |test_impossible_rows|test_a_fit_counts|"
+                            r"test_shipped_telemetry|test_two_levels|test_retries_above",
+    "numbers (funnel goals, holdout, max_rows, funnel size)": r"refuse.*\[numbers |"
+                                                             r"test_puzzle_funnel_shows|"
+                                                             r"test_the_funnel_size_cap|"
+                                                             r"test_max_rows_is_crossed",
+    "held-out predictor: by-hand reference": r"test_the_held_out_prediction",
 }  # fmt: skip
 
 

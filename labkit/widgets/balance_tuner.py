@@ -117,7 +117,10 @@ class BalanceTuner(CodeMixin):
         self.low = W.FloatText(description="low")
         self.high = W.FloatText(description="high")
         self.metric = W.Dropdown(
-            options=[(words(m), m) for m in METRICS], value="npc_win", description="metric"
+            options=[(words(m), m) for m in METRICS],
+            value="npc_win",
+            description="metric",
+            layout=W.Layout(width="auto"),  # wide enough for its longest option (issue 47)
         )
         self.target = W.FloatSlider(0.5, min=0.05, max=0.95, step=0.01, description="target")
         self.budget = W.IntText(budget, description="games ≤")

@@ -87,8 +87,10 @@ class KnobExplorer(CodeMixin):
         # labelled beside it: a ToggleButtons' own description gets no width and vanishes
         self.method = W.ToggleButtons(options=["morris", "sobol"], value=method)
         # shown in the glossary's words; the values stay the outcome's code name
+        # width auto: the box fits its longest option, not cut mid-word (issue 47)
         self.outcome = W.Dropdown(options=[(words(o), o) for o in GAME_OUTCOMES],
-                                  value=outcome, description="outcome")  # fmt: skip
+                                  value=outcome, description="outcome",
+                                  layout=W.Layout(width="auto"))  # fmt: skip
         self.games = W.IntSlider(value=games, min=1, max=200, description="games / evaluation",
                                  style={"description_width": "initial"})  # fmt: skip
         self.importance_button = W.Button(description="which knob matters",

@@ -84,7 +84,7 @@ class PathfindingPlayground(CodeMixin):
                                              style={"button_width": "70px"})  # fmt: skip
         self.corners = W.Dropdown(options=list(CORNERS), description="8-way corners",
                                   style={"description_width": "initial"},
-                                  layout=W.Layout(width="330px"))  # fmt: skip
+                                  layout=W.Layout(width="auto"))  # fmt: skip
         self.cost_field = W.Dropdown(options=COST_FIELDS, value="uniform", description="cost",
                                      layout=W.Layout(width="260px"))  # fmt: skip
         self.status = W.HTML()

@@ -116,7 +116,7 @@ cell => {
   // A text is cut when its natural width exceeds its box's content width (ellipsis or
   // overflow: hidden). Chromium reports neither for an ellipsised button, so the text is
   // measured on its own, in the element's font, in a hidden span.
-  const textWidth = el => {
+  const textWidth = (el, text) => {
     const span = document.createElement('span');
     const style = getComputedStyle(el);
     span.style.font = style.font;
@@ -124,7 +124,7 @@ cell => {
     span.style.whiteSpace = 'pre';
     span.style.position = 'absolute';
     span.style.visibility = 'hidden';
-    span.textContent = (el.textContent || '').trim();
+    span.textContent = (text === undefined ? el.textContent || '' : text).trim();
     document.body.appendChild(span);
     const width = span.getBoundingClientRect().width;
     span.remove();
@@ -145,6 +145,19 @@ cell => {
     const need = html ? scrolled : Math.max(scrolled, textWidth(el));
     if (need > room + 1)
       problems.push(`text cut (${Math.round(need)}px in ${Math.round(room)}px): ${name(el)}`);
+  }
+  // A dropdown cuts the option it shows when the option is wider than the box (its padding
+  // holds the arrow); a designer then reads half a word (issue 47). Any option may be chosen:
+  // the widest must fit.
+  for (const el of root.querySelectorAll('select')) {
+    if (!visible(el) || !el.options.length || el.multiple) continue;
+    const style = getComputedStyle(el);
+    const room = el.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
+    const widths = [...el.options].map(o => [textWidth(el, o.text), o.text]);
+    const [need, text] = widths.reduce((a, b) => (b[0] > a[0] ? b : a));
+    if (need > room + 1)
+      problems.push(`dropdown cuts its text (${Math.round(need)}px in ${Math.round(room)}px): ` +
+                    `"${text}"`);
   }
   // Text a person cannot read without scrolling: inside a box that clips or scrolls its
   // content (overflow not visible), lying partly outside that box's visible area. This is how

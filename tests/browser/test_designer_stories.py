@@ -124,6 +124,16 @@ STORIES = [
     Story("step_five", "What happened in step 5 of the game?",
           "TraceViewer(encounter.simulate(encounter.SimulationSettings(seed=3)))",
           _press_on_slider("ArrowRight", 5), r"step 5 of \d+.*what happened", CLICK_S),
+    # issue 47: one screen, one number per idea; a comparison that ends in a verdict
+    Story("funnel_last_level", "How many players reach the last level, and how many finish?",
+          "FunnelView(players=200, draws=4)", _nothing,
+          r"reach the last level: \d+ %.*win the last level \(finish the campaign\): \d+ %",
+          FIRST_SHOW_S),
+    Story("balance_verdict", "Does a 2-life monster change the NPC win rate, and is the game "
+          "better balanced?", 'BalanceReport(b={"/characters/monster/life": 2}, seeds=40)',
+          _click("Compare"), r"B is the shipped balance with monster life .*set to 2.*"
+          r"B (raises|lowers|does not clearly change) the NPC win rate.*; balance( is|:)",
+          CLICK_S),
     # Last: a real Tune keeps the kernel busy (on a cold machine for minutes). A designer sees
     # the line within a second (measured headless: 0.03 s); the limit allows for the CI load.
     Story("tune_is_working", "I pressed Tune: is anything happening?", "BalanceTuner()",

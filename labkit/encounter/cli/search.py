@@ -173,10 +173,10 @@ def _num(v: float) -> str:
 def cmd_tune_many(args: argparse.Namespace) -> int:
     """``labkit sim tune --knob ... --target ...``: exit 0 when every target is met (each
     95 % interval inside its band on the confirmation's seeds), 1 when not."""
-    from labkit.encounter.cli.options import parse_seeds, settings_from_args
     import sys
     import warnings
 
+    from labkit.encounter.cli.options import parse_seeds, settings_from_args
     from labkit.encounter.sim.importance_parts import JournalRepaired
     from labkit.encounter.sim.tune_many import CONFIRM, tune_many
 

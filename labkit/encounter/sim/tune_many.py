@@ -244,17 +244,25 @@ def _open_study(out: Any, manifest: dict, sampler: Any, directions: list[Any],
 
     if out is None:
         return optuna.create_study(sampler=sampler, directions=directions)
-    from labkit.encounter.sim.importance_parts import open_run_folder
-    from labkit.encounter.sim.sweep_folder import hold
+    from labkit.encounter.sim.importance_parts import check_journal, open_run_folder, stamp_journal
+    from labkit.encounter.sim.sweep_folder import hold, identity
 
     held.enter_context(hold(Path(out), "a tune"))  # before the manifest is read or written
-    d = open_run_folder(out, manifest, MANIFEST, FORMAT, "tune")
+    d = open_run_folder(out, manifest, MANIFEST, FORMAT, "tune",
+                         leftovers=(STUDY, "a study journal"))  # fmt: skip
     from optuna.storages import JournalStorage
     from optuna.storages.journal import JournalFileBackend
 
+    # every line checked before Optuna reads it (a torn last line dropped, any other bad line
+    # refused naming it): Optuna would stop on it with a JSONDecodeError and append after it
+    run = identity(manifest)
+    stamped = check_journal(d / STUDY, "tune_many", list(manifest["knobs"]), run)
     storage = JournalStorage(JournalFileBackend(str(d / STUDY)))
-    return optuna.create_study(study_name="tune_many", storage=storage, sampler=sampler,
-                               directions=directions, load_if_exists=True)  # fmt: skip
+    study = optuna.create_study(study_name="tune_many", storage=storage, sampler=sampler,
+                                directions=directions, load_if_exists=True)  # fmt: skip
+    if not stamped:
+        stamp_journal(study, run)
+    return study
 
 
 def tune_many(

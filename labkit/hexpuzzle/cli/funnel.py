@@ -43,6 +43,7 @@ def register_funnel_commands(puzzle_subparsers: Any) -> None:
 
 
 def _funnel(args: argparse.Namespace) -> int:
+    from labkit._text import terminal_text
     from labkit.hexpuzzle.cli.calibration import load_levels
     from labkit.hexpuzzle.difficulty.skill import SkillModel
     from labkit.hexpuzzle.playthrough.model import funnel
@@ -60,10 +61,12 @@ def _funnel(args: argparse.Namespace) -> int:
           f"{'stop here':>15}{'  check' if f.check else ''}")  # fmt: skip
     for r in f.rows():
         mark = "  " + _mark(str(r["check"])) if f.check else ""
-        print(f"{r['position']:>3}  {r['level']:<18}"
+        print(f"{r['position']:>3}  {terminal_text(r['level']):<18}"
               f"{_pct(r, 'reach'):>15}{_pct(r, 'first_try'):>16}"
               f"{_num(r, 'attempts_per_clear'):>17}{_pct(r, 'quit_hazard'):>15}{mark}")  # fmt: skip
-    exits = ", ".join(f"{lid} ({share:.0%} of all players)" for lid, share in f.exits(3))
+    # level ids come from files: control characters shown as escapes, never sent raw
+    exits = ", ".join(f"{terminal_text(lid)} ({share:.0%} of all players)"
+                      for lid, share in f.exits(3))  # fmt: skip
     print(f"most players leave at {exits}; {f.finished:.0%} clear the last level")
     if args.out:
         f.save(args.out)

@@ -423,6 +423,7 @@ def fit_skill_model(
     retries: bool = DEFAULTS["retries"],
     discrimination: bool = DEFAULTS["discrimination"],
     rng: Any = None,
+    impossible: str = "refuse",
 ) -> SkillModel:
     """Fit the skill model to ``telemetry`` (see the module docstring).
 
@@ -448,6 +449,11 @@ def fit_skill_model(
         A per-level discrimination α (two-parameter model), shrunk toward 1.
     rng : ignored
         The fit is deterministic; accepted for the common signature.
+    impossible : {"refuse", "count"}
+        Rows that cannot be true (an attempt after a win, a gap in a player's attempt numbers
+        at a level): ``"refuse"`` names the first row and its player; ``"count"`` keeps them
+        and states them in ``fit_info["impossible"]`` and :meth:`SkillModel.describe` (with
+        the players whose first level is not the campaign's first, always counted there).
 
     Returns
     -------
@@ -483,12 +489,29 @@ def fit_skill_model(
 
     if dropout not in ("model", "ignore"):
         raise ArgumentError("must be 'model' or 'ignore'", argument="dropout", value=dropout)
+    from labkit.hexpuzzle.difficulty._telemetry_possible import check_choice
+
+    check_choice(impossible)
     # The matrices are small: BLAS threads only spin against each other (10x slower on 2 cores).
     with threadpool_limits(1):
         return _fit(
             telemetry, levels, features,
             dropout=dropout, retries=bool(retries), discrimination=bool(discrimination),
+            impossible=impossible,
         )  # fmt: skip
+
+
+def _impossible_words(counts: dict) -> list[str]:
+    """The fit's impossible rows and mid-campaign starters in words (none: nothing said)."""
+    said = []
+    for key, one, many in (("after_win", "attempt after a win kept", "attempts after a win kept"),
+                           ("gaps", "gap in attempt numbers kept", "gaps in attempt numbers kept"),
+                           ("mid_campaign", "player starts after the first level",
+                            "players start after the first level")):  # fmt: skip
+        n = int(counts.get(key, 0))
+        if n:
+            said.append(f"{n} {one if n == 1 else many}")
+    return said
 
 
 def _impossible_words(counts: dict) -> list[str]:
@@ -538,6 +561,7 @@ def _fit(
     dropout: str = "model",
     retries: bool = True,
     discrimination: bool = False,
+    impossible: str = "refuse",
 ) -> SkillModel:
     """The fit; ``extra`` (levels × q) adds level covariates to the LLTM design (report only)."""
     # scipy is imported here, not with the package: `import labkit.hexpuzzle` stays quick
@@ -555,6 +579,7 @@ def _fit(
     # indices by hashing (no Python string per row: 10^7 rows in seconds, little memory); a
     # loaded Telemetry is read from its compact int32 rows, its table never built
     source, lvl, code, names, attempt, won = fit_rows(telemetry, ids)
+    impossible_counts = _possible(lvl, code, names, attempt, won, ids, impossible)
     known = lvl >= 0
     first = known & (attempt == 1)
     has_first = np.bincount(code[first], minlength=len(names)) > 0
@@ -662,6 +687,7 @@ def _fit(
             **options,
             "rows": n_rows,
             "ignored_rows": n_ignored,
+            "impossible": impossible_counts,
             "players": int(len(players)),
             "decisions": int(ev.n_decisions),
             "quits": int(ev.n_quits),
@@ -671,6 +697,22 @@ def _fit(
         max_attempts=cap,
         observed=observed,
     )
+
+
+def _possible(lvl: NDArray, code: NDArray, names: NDArray, attempt: NDArray, won: NDArray,
+              ids: list[str], impossible: str) -> dict[str, int]:  # fmt: skip
+    """Rows of the fitted levels that cannot be true: the first refused (``row N`` in input
+    order, its player named), or counted with the players who start mid-campaign."""
+    from labkit.hexpuzzle.difficulty import _telemetry_possible as possible
+
+    rows = np.flatnonzero(lvl >= 0)
+    found = possible.find(lvl[rows], code[rows], attempt[rows], won[rows])
+    if impossible == "refuse" and found.first is not None:
+        i = int(rows[found.first])
+        raise SkillModelError(found.words(str(names[code[i]]), ids[int(lvl[i])]),
+                              pointer=f"row {i + 1}")  # fmt: skip
+    return {**found.counts, "mid_campaign": possible.mid_campaign(lvl[rows], code[rows],
+                                                                  len(names))}  # fmt: skip
 
 
 def shipped_skill_model() -> SkillModel:

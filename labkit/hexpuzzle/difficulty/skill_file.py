@@ -125,6 +125,7 @@ def model_from_dict(cls: Any, doc: Any) -> Any:
         "/weights_cov",
         error=E,
     )
+    _positive_semidefinite(np.array(cov, dtype=float).reshape(k, k), "/weights_cov", E)
     sd = lio.field(doc, "ability_sd", float, "", E)
     lio.check(_finite(sd) and sd > 0, "must be a positive number", "/ability_sd", sd, E)
     lio.check(
@@ -162,7 +163,29 @@ def _matrix(value: Any, k: int, at: str, E: type) -> np.ndarray:
     lio.check(
         bool(np.all(np.diag(m) >= 0)), "a variance (diagonal) must not be negative", at, error=E
     )
+    if at != "/quit_model/cov":  # (the quit model checks its own matrix, in its own words)
+        _positive_semidefinite(m, at, E)
     return m
+
+
+def _positive_semidefinite(m: np.ndarray, at: str, E: type) -> None:
+    """A covariance must be symmetric positive semi-definite: one that is not gives negative
+    variances to the sums it predicts (an unplayed level's difficulty), read silently as 0.
+
+    A rounding margin of 1e-8 of the largest entry keeps a fitted matrix valid (symmetric and
+    semi-definite up to rounding: 2e-10 of its scale seen in fits) after its JSON round trip.
+    """
+    if not m.size:
+        return
+    scale = max(float(np.abs(m).max()), 1e-300)
+    low = float(np.linalg.eigvalsh((m + m.T) / 2).min()) if np.isfinite(m).all() else -np.inf
+    lio.check(
+        bool(np.abs(m - m.T).max() <= 1e-8 * scale) and low >= -1e-8 * scale,
+        "must be symmetric positive semi-definite (a covariance matrix)",
+        at,
+        f"smallest eigenvalue {low:.3g}" if np.isfinite(low) else None,
+        E,
+    )
 
 
 def _extras(doc: dict, n_levels: int, E: type) -> dict[str, Any]:

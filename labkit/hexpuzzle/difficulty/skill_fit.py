@@ -157,4 +157,5 @@ def lltm(est: NDArray, V: NDArray, X: NDArray, X_new: NDArray):
     gamma_cov = c2 * np.eye(p) - c2 * c2 * X.T @ K @ X
     beta_new = X_new @ gamma
     var_new = np.einsum("ij,jk,ik->i", X_new, gamma_cov, X_new) + tau2
+    gamma_cov = (gamma_cov + gamma_cov.T) / 2  # symmetric as a covariance is (the file checks)
     return beta, (cov + cov.T) / 2, beta_new, var_new, gamma, gamma_cov, float(np.sqrt(tau2))

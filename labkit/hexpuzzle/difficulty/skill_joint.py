@@ -308,9 +308,14 @@ def evaluate(par, lay: Layout, ev: Events, z, logw, *, want: bool = False):
     u, v, mean and D, E only when ``want``."""
     s, c, sigma = _offsets(par, lay, ev)
     eta = s[:, None] * sigma * z[None, :] + c[:, None]
-    lp, lq, p = log_expit(eta), log_expit(-eta), expit(eta)
     J = len(s)
     gu, gv = np.zeros(J), np.zeros(J)
+    if not np.isfinite(eta).all():
+        # a step far outside the data's reach (sigma overflowed: a table every player wins or
+        # loses alike): no likelihood there, so the optimiser's line search steps back; the
+        # kernel would otherwise divide by the zero sum of a posterior of NaNs
+        return -np.inf, np.zeros(lay.size), None, None, None, None
+    lp, lq, p = log_expit(eta), log_expit(-eta), expit(eta)
     nnz = len(ev.item) if want else 1
     u, v, mean = np.zeros(nnz), np.zeros(nnz), np.zeros(ev.n_players if want else 1)
     big = len(ev.item) >= THREAD_ENTRIES

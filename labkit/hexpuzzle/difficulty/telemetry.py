@@ -27,9 +27,12 @@ Decisions the rules leave open
   U+2028 inside an id is part of the id.
 * Ids are kept exactly as given: an id holding a control character (NUL, tab, CR, ...) or
   starting or ending with a space is refused, never stripped or merged with another.
-* ``(level, player, attempt)`` must be unique. Attempt numbers need not be contiguous (a
-  telemetry pipeline may drop rows); a player with no ``attempt == 1`` row simply adds nothing
-  to a level's first-try figures.
+* ``(level, player, attempt)`` must be unique. Telemetry that cannot be true is refused by
+  default, naming the row and the player (issue 46): an attempt after a won one (a cleared
+  board has nothing to retry) and a gap in a player's attempt numbers at a level (attempt 3
+  without attempt 2, or no attempt 1: rows lost on the way, which would bias every rate).
+  ``impossible="count"`` keeps such rows and counts them instead. Skipping a level, or
+  starting the campaign at a later one, is possible (the skill fit states the latter).
 * Limits: files up to :data:`MAX_BYTES`, :data:`MAX_ROWS` rows unless ``max_rows=`` says
   otherwise (checked from a Parquet file's metadata before any row is read), ids up to
   :data:`MAX_TEXT` characters, counts and attempts up to :data:`MAX_COUNT`, seconds up to
@@ -158,7 +161,7 @@ def _encodable(text: str) -> bool:
     return True
 
 
-def parse_telemetry(text: str, *, file: str | None = None) -> NDArray:
+def parse_telemetry(text: str, *, file: str | None = None, impossible: str = "refuse") -> NDArray:
     """Parse telemetry CSV text into a structured array (see the module docstring).
 
     Raises
@@ -176,7 +179,10 @@ def parse_telemetry(text: str, *, file: str | None = None) -> NDArray:
     try:
         if not _encodable(text):
             _name_surrogate(text)
-        return parse_csv(io.BytesIO(text.encode("utf-8")), max_rows=MAX_ROWS)[0]
+        from labkit.hexpuzzle.difficulty._telemetry_possible import check_choice
+
+        return parse_csv(io.BytesIO(text.encode("utf-8")), max_rows=MAX_ROWS,
+                         impossible=check_choice(impossible))[0]  # fmt: skip
     except TelemetryError as exc:
         raise exc.with_file(file) if file else exc from None
 
@@ -200,7 +206,11 @@ def _name_surrogate(text: str) -> None:
 
 
 def load_telemetry(
-    path: str | os.PathLike, *, frame: bool | None = None, max_rows: int = MAX_ROWS
+    path: str | os.PathLike,
+    *,
+    frame: bool | None = None,
+    max_rows: int = MAX_ROWS,
+    impossible: str = "refuse",
 ) -> Any:
     """Read telemetry: a CSV file, a Parquet file or a folder of Parquet files (streamed).
 
@@ -218,6 +228,10 @@ def load_telemetry(
         array; ``True``: pandas (``ImportError`` without it); ``False``: numpy.
     max_rows : int
         Refuse more rows than this (checked from a Parquet file's metadata before reading).
+    impossible : {"refuse", "count"}
+        Telemetry that cannot be true — an attempt after a win, a gap in a player's attempt
+        numbers at a level — is refused naming the first such row and its player
+        (``"refuse"``), or kept (``"count"``; :attr:`Telemetry.impossible` counts it).
 
     Examples
     --------
@@ -226,7 +240,7 @@ def load_telemetry(
     >>> rows.dtype.names[:3], len(rows) > 0
     (('level', 'player', 'attempt'), True)
     """
-    table, _ = read_table(path, max_rows=max_rows)
+    table, _ = read_table(path, max_rows=max_rows, impossible=impossible)
     if frame is False or (frame is None and not _has_pandas()):
         return table
     return to_frame(table)

@@ -267,6 +267,7 @@ class Batches:
         self.buffers = {}
         cols = Columns(codes["level"], words["level"], codes["player"], words["player"], numbers)
         self._unique(cols)
+        cols.pointer = self.pointer  # (names a row in the impossible-row check of the reader)
         return cols
 
     def table(self) -> NDArray:
@@ -333,6 +334,27 @@ class Columns:
         self.level, self.level_words = level, level_words
         self.player, self.player_words = player, player_words
         self.numbers = numbers
+        #: how the source names row i (``line N`` of a CSV file); None: not read from a source
+        self.pointer: Callable[[int], str] | None = None
+        #: counts of impossible rows (:mod:`._telemetry_possible`), once checked
+        self.impossible: dict[str, int] | None = None
+
+    def check_possible(self, impossible: str = "refuse") -> dict[str, int]:
+        """Count the impossible rows (:mod:`._telemetry_possible`); with ``"refuse"`` the first
+        is a :class:`TelemetryError` naming its row (as the source counts it) and player."""
+        from labkit.hexpuzzle.difficulty import _telemetry_possible as possible
+
+        found = possible.find(self.level, self.player, self.numbers["attempt"],
+                              self.numbers["won"])  # fmt: skip
+        namer, self.pointer = self.pointer, None  # (a reader's closure: not kept, not pickled)
+        if impossible == "refuse" and found.first is not None:
+            i = found.first
+            name = namer(i) if namer is not None else f"row {i + 1}"
+            words = found.words(self.player_words[int(self.player[i])].as_py(),
+                                self.level_words[int(self.level[i])].as_py())  # fmt: skip
+            raise TelemetryError(words, pointer=_where(name, "attempt"))
+        self.impossible = found.counts
+        return found.counts
 
     def __len__(self) -> int:
         return len(self.level)

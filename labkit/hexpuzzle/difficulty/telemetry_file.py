@@ -129,6 +129,15 @@ class Telemetry:
     def __len__(self) -> int:
         return len(self._columns) if self._columns is not None else len(self.table)
 
+    @property
+    def impossible(self) -> dict[str, int]:
+        """Rows that cannot be true, counted: ``after_win`` (attempts after a won one) and
+        ``gaps`` (attempt numbers missing before a row); both 0 for telemetry loaded with the
+        default ``impossible="refuse"`` (:mod:`.telemetry`)."""
+        cols = self.columns()
+        return dict(cols.impossible) if cols.impossible is not None else cols.check_possible(
+            "count")  # fmt: skip
+
     def __eq__(self, other: object) -> bool:
         return (
             isinstance(other, Telemetry)
@@ -248,18 +257,21 @@ class Telemetry:
             pq.write_table(table, fh)
 
     @classmethod
-    def load(cls, path: str | os.PathLike, *, max_rows: int = MAX_ROWS) -> Telemetry:
+    def load(cls, path: str | os.PathLike, *, max_rows: int = MAX_ROWS,
+             impossible: str = "refuse") -> Telemetry:  # fmt: skip
         """Read telemetry: a CSV file, a Parquet file or a folder of Parquet files.
 
         Read as a stream and checked column by column; more than ``max_rows`` rows are refused
-        (a Parquet file's row count is read from its metadata first).
+        (a Parquet file's row count is read from its metadata first). Rows that cannot be true
+        (an attempt after a win, a gap in attempt numbers) are refused naming the first, or
+        kept and counted in :attr:`impossible` with ``impossible="count"``.
 
         Raises
         ------
         TelemetryError
             Naming the file, the line (CSV) or row (Parquet), the column and the value.
         """
-        columns, comments = read_columns(path, max_rows=max_rows)
+        columns, comments = read_columns(path, max_rows=max_rows, impossible=impossible)
         try:
             return cls(_Checked(columns=columns), comments=comments)
         except TelemetryError as exc:

@@ -55,20 +55,31 @@ PARQUET_SUFFIXES = (".parquet", ".pq")
 COMMENTS_KEY = b"labkit.comments"
 
 
-def read_table(path: str | os.PathLike, *, max_rows: int = MAX_ROWS) -> tuple[NDArray, list]:
+def read_table(path: str | os.PathLike, *, max_rows: int = MAX_ROWS,
+               impossible: str = "refuse") -> tuple[NDArray, list]:  # fmt: skip
     """``(table, comment lines)`` of a telemetry CSV file, Parquet file or Parquet folder."""
-    columns, comments = read_columns(path, max_rows=max_rows)
+    columns, comments = read_columns(path, max_rows=max_rows, impossible=impossible)
     return columns.structured(), comments
 
 
-def read_columns(path: str | os.PathLike, *, max_rows: int = MAX_ROWS) -> tuple[Columns, list]:
+def read_columns(path: str | os.PathLike, *, max_rows: int = MAX_ROWS,
+                 impossible: str = "refuse") -> tuple[Columns, list]:  # fmt: skip
     """``(compact columns, comment lines)`` of a telemetry CSV file, Parquet file or folder:
-    what :func:`read_table` returns before the structured array is built."""
+    what :func:`read_table` returns before the structured array is built. ``impossible``:
+    ``"refuse"`` the first row that cannot be true (an attempt after a win, a gap in attempt
+    numbers: :mod:`._telemetry_possible`), or ``"count"`` them (``columns.impossible``)."""
     import pyarrow as pa
 
+    from labkit._args import check_int
+    from labkit.hexpuzzle.difficulty._telemetry_possible import check_choice
+
+    max_rows = check_int(max_rows, "max_rows", 1, None)
+    check_choice(impossible)
     file = str(path)
     try:
-        return _read_columns(path, max_rows)
+        columns, comments = _read_columns(path, max_rows)
+        columns.check_possible(impossible)
+        return columns, comments
     except TelemetryError as exc:
         raise (exc if exc.file else exc.with_file(file)) from None
     finally:  # the batches' buffers back to the system, not kept by Arrow's allocator
@@ -166,9 +177,12 @@ def _header(text: str, number: int) -> tuple[int, list[int]]:
     return len(cells), [cells.index(name) for name in COLUMNS]
 
 
-def parse_csv(fh: IO[bytes], *, max_rows: int = MAX_ROWS) -> tuple[NDArray, list[str]]:
-    """``(table, comment lines)`` of telemetry CSV read from a binary stream, block by block."""
+def parse_csv(fh: IO[bytes], *, max_rows: int = MAX_ROWS,
+              impossible: str = "refuse") -> tuple[NDArray, list[str]]:  # fmt: skip
+    """``(table, comment lines)`` of telemetry CSV read from a binary stream, block by block
+    (``impossible`` as :func:`read_columns`)."""
     columns, comments = _csv_columns(fh, max_rows)
+    columns.check_possible(impossible)
     return columns.structured(), comments
 
 

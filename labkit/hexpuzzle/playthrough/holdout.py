@@ -168,10 +168,14 @@ def holdout_check(
     >>> check.test_players, bool(check.scores["reach"]["mae"] < 0.1)
     (200, True)
     """
+    import math
+    import numbers
+
     from labkit.hexpuzzle.difficulty.telemetry import as_table
 
-    if not 0.0 < float(fit_share) < 1.0:
-        raise ArgumentError("must lie strictly between 0 and 1", argument="fit_share",
+    if (isinstance(fit_share, bool) or not isinstance(fit_share, numbers.Real)
+            or not math.isfinite(fit_share) or not 0.0 < fit_share < 1.0):  # fmt: skip
+        raise ArgumentError("must be a number strictly between 0 and 1", argument="fit_share",
                             value=fit_share)  # fmt: skip
     fitter: Callable[..., Any]
     if fit is None:
@@ -188,7 +192,9 @@ def holdout_check(
     in_fit = np.array([p in chosen for p in table["player"].tolist()])
     model = fitter(table[in_fit], list(campaign), **fit_kw)
     level_ids = [_level_id(lv) for lv in campaign]
-    k = int(table["attempt"].max())
+    # the attempt cap from the fitted players' rows: a held-out player's retries must not
+    # reach the prediction (it is built from the fitted players' events alone)
+    k = int(table["attempt"][in_fit].max())
     pred = funnel(campaign, model, players=players, draws=draws, rng=gen, telemetry=table[in_fit],
                   max_attempts=k)  # fmt: skip
     obs = observed_funnel(table[~in_fit], level_ids)

@@ -75,6 +75,25 @@ class FunnelGoal:
     max_quit_hazard: float | None = 0.10
     max_band_drop: int | None = 1
 
+    def __post_init__(self) -> None:
+        # checked when made: a share of 1.5 or "0.6" would otherwise reach the funnel's
+        # comparisons (never met, or a TypeError deep inside improve_campaign)
+        import math
+        import numbers
+
+        for name in ("reach_last", "max_quit_hazard"):
+            v = getattr(self, name)
+            if v is None:
+                continue
+            if (isinstance(v, bool) or not isinstance(v, numbers.Real)
+                    or not math.isfinite(float(v)) or not 0.0 <= float(v) <= 1.0):  # fmt: skip
+                raise ArgumentError("must be a share between 0 and 1, or None", argument=name,
+                                    value=v)  # fmt: skip
+            object.__setattr__(self, name, float(v))
+        if self.max_band_drop is not None:
+            drop = check_int(self.max_band_drop, "max_band_drop", 0, len(BANDS) - 1)
+            object.__setattr__(self, "max_band_drop", drop)
+
     def describe(self) -> list[str]:
         """The goals in designer words."""
         out = []

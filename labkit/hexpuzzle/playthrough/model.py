@@ -50,6 +50,7 @@ from numpy.typing import NDArray
 from labkit import ArgumentError
 from labkit._args import check_int
 from labkit.hexpuzzle.playthrough.simulate import (
+    MAX_PLAYERS,
     Funnel,
     Tables,
     reorder,
@@ -105,6 +106,8 @@ def _discrimination(model: Any, index: NDArray) -> NDArray | None:
 
 #: The two-sided 95 % normal quantile.
 Z95 = 1.959963984540054
+#: Most players a funnel simulates (players x draws): 10^7 take ten seconds for 24 levels.
+MAX_SIMULATED = 10_000_000
 #: A level's check, in designer words.
 CHECK = {
     "fits": "fits the data",
@@ -426,6 +429,11 @@ def funnel(
     if not levels:
         raise ArgumentError("has no levels", argument="campaign", value=campaign)
     draws = check_int(draws, "draws", 1, 1000)
+    players = check_int(players, "players", 1, MAX_PLAYERS)
+    if players * draws > MAX_SIMULATED:  # the time a call takes grows with the product
+        raise ArgumentError(f"at most {MAX_SIMULATED} simulated players (fewer players or "
+                            "draws)", argument="players x draws",
+                            value=players * draws)  # fmt: skip
     if getattr(model, "quit_model", None) is None:
         raise ArgumentError("has no quit model, so it cannot say where players stop: fit it "
                             "with dropout='model' (labkit puzzle skill)",

@@ -369,8 +369,14 @@ def test_the_fit_counts_what_it_used(rows):
     orphan = base[base["attempt"] == 2][:3].copy()
     orphan["player"] = ["ghost0", "ghost1", "ghost2"]
     table = np.concatenate([base, junk, orphan])
-    model = fit_skill_model(table, IDS, features=False)
+    with pytest.raises(SkillModelError, match=f"row {len(base) + 8}: attempt 2 with no attempt 1"):
+        fit_skill_model(table, IDS, features=False)  # the orphans cannot be true (issue 46)
+    model = fit_skill_model(table, IDS, features=False, impossible="count")
     decisions, quits = hand_counts(rows)
+    starts = {}  # each player's first level in campaign order, by hand
+    for lv, pid in zip(table["level"].tolist(), table["player"].tolist()):
+        if lv in IDS:
+            starts[pid] = min(starts.get(pid, len(IDS)), IDS.index(lv))
     assert 10 < quits < 140  # quitting happened, and not by everyone
     first = rows[rows["attempt"] == 1]
     assert model.fit_info == {
@@ -379,6 +385,8 @@ def test_the_fit_counts_what_it_used(rows):
         "rows": len(rows), "ignored_rows": 7, "players": len(set(first["player"].tolist())),
         "decisions": decisions, "quits": quits,
         "population_mean": model.fit_info["population_mean"],
+        "impossible": {"after_win": 0, "gaps": 3,
+                       "mid_campaign": sum(v > 0 for v in starts.values())},
     }  # fmt: skip
     assert model.player_ids == tuple(sorted(set(first["player"].tolist())))
     assert (
@@ -643,7 +651,9 @@ def test_edges_of_the_data_a_fit_accepts(rows):
     solo = base[base["attempt"] == 1][:1].copy()
     solo["level"] = "solo"
     table = np.concatenate([base, orphan, solo])
-    model = fit_skill_model(table, [*IDS, "solo"], features=False, dropout="ignore", retries=False)
+    model = fit_skill_model(
+        table, [*IDS, "solo"], features=False, dropout="ignore", retries=False, impossible="count"
+    )  # (the orphan is a gap: counted, left out)
     assert "zzzz-ghost" not in model.player_ids and model.n_attempts[-1] == 1
     assert np.isfinite(model.difficulty).all() and np.isfinite(model.difficulty_ci).all()
     # two players are enough ("at least two players")

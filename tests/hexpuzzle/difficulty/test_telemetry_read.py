@@ -18,10 +18,11 @@ from labkit.hexpuzzle.difficulty.telemetry_columns import Batches, Columns
 
 
 def rows(n: int, players: int = 7) -> list[tuple]:
-    """``n`` attempts: player k % players at level (k // players) % 5, attempt 1 + k // 35."""
+    """``n`` attempts: player k % players at level (k // players) % 5, attempt 1 + k // 35;
+    wins only on each pair's last attempt (no attempt after a win: possible telemetry)."""
     out = []
     for k in range(n):
-        won = k % 3 == 0
+        won = k % 3 == 0 and k >= n - 5 * players
         attempt = 1 + k // (5 * players)
         out.append((f"L{(k // players) % 5}", f"p{k % players}", attempt, won and attempt == 1,
                     k % 4, k % 2, k % 5, 0, 1.5 + k, won))  # fmt: skip

@@ -163,7 +163,8 @@ def test_holdout_check_fits_the_chosen_players_and_scores_the_others(monkeypatch
     assert (check.fit_players, check.test_players) == (6, 14)
     f_campaign, model, f_kw = seen["funnel"]
     assert model == "MODEL" and f_campaign == ["a", "b", "c"]
-    assert f_kw["players"] == 123 and f_kw["draws"] == 4 and f_kw["max_attempts"] == 4
+    # the cap is the fitted players' most attempts (3), not a held-out player's 4 (issue 46)
+    assert f_kw["players"] == 123 and f_kw["draws"] == 4 and f_kw["max_attempts"] == 3
     assert sorted(set(f_kw["telemetry"]["player"].tolist())) == fitted
     others = table[~np.isin(table["player"], fitted)]
     obs = observed_funnel(others, ["a", "b", "c"])
@@ -198,11 +199,12 @@ def test_holdout_check_default_fit_is_the_skill_model_with_the_dropout_model(mon
     assert seen["kw"] == {"features": False, "dropout": "model"}  # setdefault: first call kept
 
 
-@pytest.mark.parametrize("share", [0, 0.0, 1, 1.0, -0.2, 1.5])
+@pytest.mark.parametrize("share", [0, 0.0, 1, 1.0, -0.2, 1.5, "0.5", float("nan"), True])
 def test_fit_share_must_lie_strictly_between_0_and_1(share):
     with pytest.raises(ArgumentError) as exc:
         holdout_check(ROWS, ["a", "b", "c"], fit=lambda *a, **k: None, fit_share=share)
-    assert str(exc.value) == f"fit_share: must lie strictly between 0 and 1 (got {share!r})"
+    expected = f"fit_share: must be a number strictly between 0 and 1 (got {share!r})"
+    assert str(exc.value) == expected
 
 
 @pytest.mark.filterwarnings("error")
@@ -261,3 +263,54 @@ def test_observed_funnel_of_levels_nobody_played_has_every_level_and_no_warning(
     assert obs["attempts_per_clear"][0] == 2.0
     assert obs["attempts_per_clear"].shape == (3,) and np.isnan(obs["attempts_per_clear"][1:]).all()
     assert np.isnan(obs["quit_hazard"][2]) and obs["quit_hazard"][:2].tolist() == [0.5, 1.0]
+
+
+def _by_hand(rows, level_ids, players):
+    """The observed funnel of ``players`` counted one row at a time (a reference)."""
+    L, out = len(level_ids), {"reach": [], "first_try": [], "quit_hazard": []}
+    levels = {p: set() for p in players}
+    first = {}
+    for r in rows:
+        if r["player"] in levels and r["level"] in level_ids:
+            levels[r["player"]].add(level_ids.index(r["level"]))
+            if r["attempt"] == 1 and r["won"]:
+                first[(r["player"], r["level"])] = True
+    for j, lid in enumerate(level_ids):
+        there = [p for p in players if j in levels[p]]
+        stop = [p for p in there if max(levels[p]) == j and j < L - 1]
+        wins = [p for p in there if first.get((p, lid))]
+        out["reach"].append(len(there) / len(players))
+        out["first_try"].append(len(wins) / len(there) if there else np.nan)
+        out["quit_hazard"].append(len(stop) / len(there) if there else np.nan)
+    return out
+
+
+def test_the_held_out_prediction_uses_the_fitted_players_rows_only():
+    """Issue 46.6: the prediction is built from the fitted players' events alone (a held-out
+    player's rows, changed, change nothing predicted: not even the attempt cap), and the
+    observed side equals a by-hand count of the held-out players."""
+    truth = TrueModel([-1.0, 0.0, 1.0], quit={"baseline": -1.5})
+    rows = truth.telemetry(300, rng=3)
+    ids = list(truth.level_ids)
+    check = holdout_check(rows, ids, features=False, players=500, draws=3, rng=4)
+    players = np.unique(rows["player"])
+    fitted = set(np.random.default_rng(4).permutation(players)[:150].tolist())
+    held = [p for p in players.tolist() if p not in fitted]
+    hand = _by_hand(rows, ids, held)
+    for key in ("reach", "first_try", "quit_hazard"):
+        np.testing.assert_allclose(check.observed[key], hand[key], equal_nan=True)
+    # the held-out players keep their ids but lose every row after their first attempt
+    out = np.isin(rows["player"], held)
+    keep = ~out | ((rows["level"] == ids[0]) & (rows["attempt"] == 1))
+    changed = rows[keep].copy()
+    changed["won"][np.isin(changed["player"], held)] = False
+    changed["first_try"][np.isin(changed["player"], held)] = False
+    # ... and one of them retries the first level 11 more times, more than anyone fitted
+    extra = np.repeat(changed[changed["player"] == held[0]], 11)
+    extra["attempt"] = np.arange(2, 13)
+    changed = np.concatenate([changed, extra])
+    assert changed["attempt"].max() > rows["attempt"][~out].max()
+    again = holdout_check(changed, ids, features=False, players=500, draws=3, rng=4)
+    for key in ("reach", "first_try", "quit_hazard"):
+        np.testing.assert_array_equal(again.predicted.stats[key], check.predicted.stats[key])
+    assert again.observed["reach"].tolist() == [1.0, 0.0, 0.0]
