@@ -514,19 +514,6 @@ def _impossible_words(counts: dict) -> list[str]:
     return said
 
 
-def _impossible_words(counts: dict) -> list[str]:
-    """The fit's impossible rows and mid-campaign starters in words (none: nothing said)."""
-    said = []
-    for key, one, many in (("after_win", "attempt after a win kept", "attempts after a win kept"),
-                           ("gaps", "gap in attempt numbers kept", "gaps in attempt numbers kept"),
-                           ("mid_campaign", "player starts after the first level",
-                            "players start after the first level")):  # fmt: skip
-        n = int(counts.get(key, 0))
-        if n:
-            said.append(f"{n} {one if n == 1 else many}")
-    return said
-
-
 #: An odds ratio interval wider than this factor (high end / low end) says nothing a designer
 #: can use (the issue's "×1.00 [0.00, 350.37]"): it is said as "cannot tell".
 TOO_WIDE = 20.0
