@@ -24,8 +24,8 @@ bounds (more monster life, fewer NPC wins), spending games where the answer is u
    rate line's root and the log-odds line's (a sigmoid's chord and a straight response's
    log-odds line err in opposite directions). Its 95 % interval is a bootstrap that reweights
    *seeds* (Poisson weights, the same for every point: the pairing is kept), refitting each
-   time, for the fit's uncertainty, widened on each side in quadrature by the two lines'
-   disagreement, for the curve's.
+   time, for the fit's uncertainty, plus on each side the two lines' disagreement, for the
+   curve's.
 
 The response is injectable (``response=``): ``response(value, seeds) -> 0/1 array`` per seed.
 The default plays the games (outcome-only kernel) and reads the metric
@@ -526,8 +526,9 @@ def _crossing(points: list[float], y: dict[float, np.ndarray], target: float,
     crosses nearer the bracket's middle than the curve does, a straight response's log-odds line
     the other way. The crossing is the mean of the two lines' roots; its interval is the
     bootstrap's (seeds reweighted, the same weights for every point: the pairing is kept) for
-    the fit's own uncertainty, each side widened in quadrature by the two lines' disagreement
-    for the curve's (issue 45: the rate line alone held the truth in 90-93 % of runs)."""
+    the fit's own uncertainty, each side widened by the two lines' disagreement for the
+    curve's (issue 45: the rate line alone held the truth in 90-93 % of runs; widening in
+    quadrature instead held it in 92-93 % at 6,000 games, this in 94-97 %)."""
     rate, odds = map(float, _roots(points, y, target, None))
     root = (rate + odds) / 2
     rng = np.random.default_rng(0)  # the interval is a function of the data, not of the clock
@@ -544,8 +545,7 @@ def _crossing(points: list[float], y: dict[float, np.ndarray], target: float,
     lo, hi = map(float, np.percentile(roots, [2.5, 97.5]))
     curve = abs(rate - odds)
     # max(.., 0): a root outside its resamples' range still lies in its own interval
-    return root, (root - math.hypot(max(root - lo, 0.0), curve),
-                  root + math.hypot(max(hi - root, 0.0), curve)), True  # fmt: skip
+    return root, (root - max(root - lo, 0.0) - curve, root + max(hi - root, 0.0) + curve), True
 
 
 def _result(parameter, target, metric, s, integer, where, reachable, pd, bootstrap=0,

@@ -8,12 +8,19 @@ games on common seeds do). The truth is known exactly, so every run can be score
 * the reported whole value's 95 % interval (``ci``) holds that value's true win chance;
 * a whole value declared a hit has a true win chance within 0.03 of the target.
 
-The floors are below the nominal 95 % by about two Monte-Carlo errors of these run counts (a
-fixed set of runs: the test is deterministic). The full version, at more budgets and with the
-real monster-life knob, is the ``make bench`` row in ``benchmarks/bench_calibration_tune.py``.
+Sixty runs at a small budget (600 games) and sixty at a large one (6,000); the coverage floors
+apply to the 120 runs pooled, whose Monte-Carlo error is about 0.02: 0.91 for the crossing (two
+errors below the nominal 95 %; the code before issue 45 held it in 0.90 of these runs, this code
+in 0.95) and 0.88 for the value's interval (the code before held the true rate in none: its
+``ci`` was a range of values, not of rates), and no hit may be off (before: 22 of 30 "hits"
+at 600 games were more than 0.03 off). The runs are fixed, so the test is deterministic. The
+full version, with more runs, a second shape of curve, real parameters and the real monster-life
+knob, is ``benchmarks/bench_calibration_tune.py``.
 """
 
 from __future__ import annotations
+
+import functools
 
 import numpy as np
 import pytest
@@ -43,12 +50,24 @@ def _runs(count, budget, seed):
     return out
 
 
-@pytest.mark.parametrize("budget, count", [(600, 60), (6000, 60)])
-def test_the_intervals_hold_the_truth_and_no_hit_is_off_target(budget, count):
-    runs = _runs(count, budget, seed=budget)
-    crossing = np.mean([t.root_ci[0] <= c <= t.root_ci[1] for c, t, _ in runs])
-    value = np.mean([t.ci[0] <= p <= t.ci[1] for _, t, p in runs])
-    off = [(t.value, p) for _, t, p in runs if t.hits and abs(p - TARGET) > 0.03]
+@functools.cache
+def _all_runs():
+    return {budget: _runs(60, budget, seed=budget) for budget in (600, 6000)}
+
+
+@pytest.mark.parametrize("budget", [600, 6000])
+def test_no_whole_value_called_a_hit_is_off_target(budget):
+    off = [(t.value, p) for _, t, p in _all_runs()[budget] if t.hits and abs(p - TARGET) > 0.03]
     assert off == [], f"whole values called hits whose true rate is off by > 0.03: {off}"
-    assert value >= 0.90, f"the reported value's interval held its true rate in {value:.3f}"
-    assert crossing >= 0.90, f"the crossing's interval held it in {crossing:.3f}"
+
+
+def test_the_crossing_interval_holds_the_true_crossing():
+    runs = [r for rs in _all_runs().values() for r in rs]
+    held = np.mean([t.root_ci[0] <= c <= t.root_ci[1] for c, t, _ in runs])
+    assert held >= 0.91, f"the crossing's interval held it in {held:.3f} of {len(runs)} runs"
+
+
+def test_the_reported_value_interval_holds_its_true_rate():
+    runs = [r for rs in _all_runs().values() for r in rs]
+    held = np.mean([t.ci[0] <= p <= t.ci[1] for _, t, p in runs])
+    assert held >= 0.88, f"the value's interval held its true rate in {held:.3f} of {len(runs)}"
