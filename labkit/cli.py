@@ -197,7 +197,24 @@ def main(argv: Sequence[str] | None = None) -> int:
         if not getattr(args, "func", None):
             parser.print_help()
             return 2
-        return int(args.func(args) or 0)
+        try:
+            return int(args.func(args) or 0)
+        except Exception as exc:
+            # A dask scheduler gone mid-run: its futures are cancelled, its comm closes or the
+            # client's calls fail; whichever surfaces, the client is no longer running.
+            client = getattr(args, "cluster_client", None)
+            cancelled = isinstance(exc, concurrent.futures.CancelledError)
+            lost = client is not None and client.status != "running"
+            if isinstance(exc, labkit.LabkitError) or not (cancelled or lost):
+                raise
+            import shlex
+
+            again = labkit._shorten("labkit " + shlex.join(argv), 300)
+            raise labkit.LabkitError(
+                f"the run was cut off: the cluster's scheduler went away "
+                f"({type(exc).__name__}); re-run `{again}` (with --out it resumes from the "
+                "games saved)"
+            ) from None
     except labkit.ArgumentError as exc:
         print(f"labkit: error: {exc}", file=sys.stderr)
         return 2
@@ -214,17 +231,6 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 1
     except MemoryError:
         print("labkit: error: out of memory", file=sys.stderr)
-        return 1
-    except concurrent.futures.CancelledError:
-        # dask cancels every pending future when the scheduler goes away mid-run.
-        import shlex
-
-        from labkit import _shorten
-
-        again = _shorten("labkit " + shlex.join(argv or []), 300)
-        print(f"labkit: error: the run was cancelled: the cluster's scheduler went away; "
-              f"re-run `{again}` (with --out it resumes from the games saved)",
-              file=sys.stderr)  # fmt: skip
         return 1
     except KeyboardInterrupt:
         print("labkit: interrupted", file=sys.stderr)

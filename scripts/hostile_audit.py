@@ -195,6 +195,7 @@ OPTIONS = {
     "numbers: evaluate_generator (API)": r"api_numbers.*\[evaluate",
     "numbers: compare_fits (API)": r"api_numbers.*\[compare_fits",
     "numbers: importance sizes and products (API)": r"api_numbers.*\[importance",
+    "numbers: tune_many trials and games (API)": r"api_numbers.*\[tune_many",
     "options: duplicate or ignored (CLI)": r"cli_options.*\[(\w+ --knob twice|tune --\w+ with)",
     "options: output paths and suffixes (CLI)": r"cli_options.*(--patch-out|--table-out|--csv|"
                                                 r"--plot|--out folder)",

@@ -140,6 +140,16 @@ def _importance(knobs: Any = None, **kw: Any) -> Callable[[Path], Any]:
     return call
 
 
+def _tune_many(**kw: Any) -> Callable[[Path], Any]:
+    def call(tmp: Path) -> Any:
+        from labkit.encounter.sim.tune_many import tune_many
+
+        return tune_many(None, {"a": (0.0, 1.0)}, ["npc_win=0.5±0.05"], response=_never,
+                         progress=False, **kw)  # fmt: skip
+
+    return call
+
+
 def api_cases() -> list[tuple[str, Callable[[Path], Any], str]]:
     """Numbers and types of the API: (name, call, part of the one-line error)."""
     nan = float("nan")
@@ -164,6 +174,7 @@ def api_cases() -> list[tuple[str, Callable[[Path], Any], str]]:
         ("compare_fits folds True", _compare_fits(folds=True), "folds: must be an integer"),
         ("compare_fits folds > players", _compare_fits(folds=20),
          "folds: must be at most the"),
+        ("compare_fits folds 21", _compare_fits(folds=21), "folds: must be between 2 and 20"),
         ("compare_fits options text", _compare_fits(options="x"), "options: must map names"),
         ("importance n 2^30", _importance(method="sobol", n=2**30), "n: must be at most 2^20"),
         ("importance n x knobs", _importance({f"k{i}": (0.0, 1.0) for i in range(40)},
@@ -171,6 +182,12 @@ def api_cases() -> list[tuple[str, Callable[[Path], Any], str]]:
          "n x (knobs + 3) = 1409024 evaluations, over 1000000"),
         ("importance trajectories 1e9", _importance(trajectories=10**9),
          "trajectories at most 100000"),
+        ("importance levels 1002", _importance(levels=1002),
+         "levels: levels must be at most 1000 and trajectories at most 100000"),
+        ("tune_many budget 1e9", _tune_many(budget=10**9), "budget: must be at most 10000"),
+        ("tune_many games 1e9", _tune_many(games=10**9), "games: must be at most 1000000"),
+        ("tune_many budget x games", _tune_many(budget=10_000, games=20_000),
+         "budget: 10000 trials x 20000 games is over 100000000 games"),
         ("importance bootstrap 1e9", _importance(bootstrap=10**9),
          "bootstrap: must be between 1 and 10000"),
         ("importance bootstrap x evaluations", _importance(method="sobol", n=2**17,
@@ -212,6 +229,8 @@ def cli_cases() -> list[tuple[str, Callable[[Path], list[str]], str]]:
          "--budget: with --knob it counts trials: at most 10000"),
         ("tune --knob --games 1e9", lambda t: [*tune, "--knob", LIFE, "--games", "1000000000"],
          "argument --games: must be between 2 and 1000000"),
+        ("tune --knob --refine 1e6", lambda t: [*tune, "--knob", LIFE, "--refine", "1000000"],
+         "argument --refine: must be between 0 and 10000"),
         ("tune --patch-out .txt", lambda t: [*one, "--patch-out", str(t / "p.txt")],
          "argument --patch-out: must end in .json"),
         ("compare --table-out folder", lambda t: [*cmp, "--table-out", str(_folder(t, "d.csv"))],

@@ -60,3 +60,21 @@ def test_cli_options_are_refused_before_any_work(name, argv, message, tmp_path, 
     assert verdict == "clean" and rc in (1, 2), (name, verdict, rc, err)
     assert len(err.strip().splitlines()) == 1 and message in err, (name, err)
     assert not list(tmp_path.glob("*.xlsx")) and not list(tmp_path.glob("p.*")), "wrote a file"
+
+
+def test_importance_sizes_at_their_limits_are_accepted_and_one_more_is_not():
+    """The products are bounded where they cross, not below (values from the limits)."""
+    from labkit.encounter.sim import importance as imp
+
+    # sobol, 4 knobs: 2^17 x 7 = 917504 evaluations; x 1000 games = 9.2e8; x 54 resamples
+    imp._check_sizes("sobol", 4, 2**17, 4, 1000, 54)
+    assert 2**17 * 7 * 54 <= imp.MAX_BOOTSTRAP_CELLS < 2**17 * 7 * 55
+    with pytest.raises(ArgumentError, match="bootstrap: 55 resamples x 917504 evaluations"):
+        imp._check_sizes("sobol", 4, 2**17, 4, 1000, 55)
+    assert 2**17 * 7 * 1089 <= imp.MAX_GAMES < 2**17 * 7 * 1090
+    imp._check_sizes("sobol", 4, 2**17, 4, 1089, 1)
+    with pytest.raises(ArgumentError, match="games: 917504 evaluations x 1090 games"):
+        imp._check_sizes("sobol", 4, 2**17, 4, 1090, 1)
+    imp._check_sizes("morris", 1, 8, 333_333, 1, 1)  # 999999 evaluations (check_design caps r)
+    with pytest.raises(ArgumentError, match="trajectories x \\(knobs \\+ 2\\) = 1000002"):
+        imp._check_sizes("morris", 1, 8, 333_334, 1, 1)

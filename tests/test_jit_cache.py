@@ -138,3 +138,12 @@ def test_untrusted_reason_names_owner_mode_and_parents(tmp_path):
     os.chmod(shared, 0o1777)  # like /tmp
     assert _jit.untrusted_reason(inner) is None
     assert _jit.untrusted_reason(tmp_path / "missing").startswith("cannot be read")
+
+
+def test_a_cache_file_over_the_size_limit_is_not_read(tmp_path, monkeypatch):
+    entry = tmp_path / "big.nbc"
+    entry.write_bytes(b"x" * 65)
+    monkeypatch.setattr(_jit, "MAX_CACHE_FILE", 64)
+    assert _jit._read_own_file(str(entry)) is None
+    monkeypatch.setattr(_jit, "MAX_CACHE_FILE", 65)
+    assert _jit._read_own_file(str(entry)) == b"x" * 65

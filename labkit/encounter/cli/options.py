@@ -213,9 +213,14 @@ def dask_client(args: argparse.Namespace) -> Any:
     option = "--scheduler" if getattr(args, "scheduler", None) else "--scheduler-file"
     connect = getattr(args, "connect_timeout", CONNECT_TIMEOUT)
     wait = getattr(args, "workers_timeout", WORKERS_TIMEOUT)
+    import logging
+
     from distributed import Client
 
+    # The client logs its lost connection itself; the command says it in its one error line.
+    logging.getLogger("distributed.client").setLevel(logging.CRITICAL)
     try:
+        # ``timeout`` also bounds the reconnection after a scheduler is lost mid-run
         client = Client(address, timeout=connect, set_as_default=False)
     except (OSError, TimeoutError) as exc:
         raise LabkitError(
@@ -230,4 +235,5 @@ def dask_client(args: argparse.Namespace) -> Any:
             f"{option}: the scheduler at {address} has no worker after {wait:g} s "
             "(--workers-timeout; start one with `dask worker ADDRESS`)"
         ) from None
+    args.cluster_client = client  # the labkit command reads it when a run is cut off
     return client

@@ -81,6 +81,11 @@ MANIFEST = "tune_many.json"
 FORMAT = "labkit.tune_many"
 #: The most games a confirmation plays by default (about 6 s of real games on two cores).
 CONFIRM = 40_000
+#: Most trials of one study, games per trial or check, and games of the search in all
+#: (trials x games): each bounds one call's time before any game is played.
+MAX_TRIALS = 10_000
+MAX_GAMES = 1_000_000
+MAX_SEARCH_GAMES = 100_000_000
 # The confirmation is sized so that, were the fresh estimate the truth, its 95 % interval would
 # clear the nearer edge about nine times in ten: z(97.5 %) for the interval, z(90 %) for power.
 _Z, _POWER_Z = 1.959964, 1.281552
@@ -371,6 +376,15 @@ def tune_many(
                         ("refine", refine, 0)):  # fmt: skip
         if isinstance(v, bool) or not isinstance(v, int) or v < lo:
             raise ArgumentError(f"must be an integer >= {lo}", argument=name, value=v)
+    for name, v, hi in (("budget", budget, MAX_TRIALS), ("games", games, MAX_GAMES),
+                        ("fresh", fresh, MAX_GAMES), ("confirm", confirm, MAX_GAMES),
+                        ("recheck", recheck, MAX_TRIALS),
+                        ("batch", batch, MAX_TRIALS)):  # fmt: skip
+        if v > hi:
+            raise ArgumentError(f"must be at most {hi}", argument=name, value=v)
+    if budget * games > MAX_SEARCH_GAMES:  # every trial plays the search seeds
+        raise ArgumentError(f"{budget} trials x {games} games is over {MAX_SEARCH_GAMES} games",
+                            argument="budget", value=budget)  # fmt: skip
     if sampler not in ("tpe", "nsga2"):
         raise ArgumentError("must be 'tpe' or 'nsga2'", argument="sampler", value=sampler)
     if refine >= budget:

@@ -18,11 +18,11 @@ from tests.hostile_cases import run_cli
 BATCH = ["sim", "batch", "--seeds", "0:4", "--quiet"]
 
 
-def _one_line(argv: list[str], message: str, rc: int) -> None:
+def _one_line(argv: list[str], message: str, rc: int, also: str = "") -> None:
     verdict, got, out, err = run_cli(argv, seconds=60)
     assert (verdict, got) == ("clean", rc), (verdict, got, err)
     lines = err.strip().splitlines()
-    assert len(lines) == 1 and message in lines[0], err
+    assert len(lines) == 1 and message in lines[0] and also in lines[0], err
 
 
 def test_a_scheduler_with_no_worker_is_given_up_after_workers_timeout():
@@ -60,7 +60,8 @@ def test_a_scheduler_lost_mid_run_names_the_command_to_re_run(monkeypatch):
 
     monkeypatch.setattr(batch, "run_batch", lost)
     _one_line([*BATCH, "--out", "r.csv"],
-              "the cluster's scheduler went away; re-run `labkit sim batch --seeds 0:4 --quiet "
+              "the cluster's scheduler went away (FutureCancelledError); re-run `labkit sim batch "
+              "--seeds 0:4 --quiet "
               "--out r.csv`", 1)  # fmt: skip
 
 
@@ -71,3 +72,31 @@ def test_addresses_dask_writes_are_accepted(text):
 
     got = scheduler_address(text)
     assert got.endswith(text.partition("://")[2] or text) and "://" in got
+
+
+def test_a_scheduler_lost_as_the_run_starts_names_the_command_to_re_run(monkeypatch, tmp_path):
+    """A real loss: the cluster closes just as the games are handed out (whatever distributed
+    raises then, a cancelled future, a closed comm or a failed call, it is one line)."""
+    import labkit.encounter.sim.engine as engine
+
+    cluster = distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=False,
+                                       dashboard_address=None, silence_logs=40)  # fmt: skip
+    real = engine._worker_count
+
+    def lose(executor):
+        cluster.close()
+        return real(executor)
+
+    monkeypatch.setattr(engine, "_worker_count", lose)
+    out = str(tmp_path / "r.csv")
+    argv = [*BATCH, "--scheduler", cluster.scheduler_address, "--connect-timeout", "1",
+            "--out", out]  # fmt: skip
+    try:
+        _one_line(
+            argv,
+            "the cluster's scheduler went away (",
+            1,
+            also=f"re-run `labkit sim batch --seeds 0:4 --quiet --scheduler {argv[6]}",
+        )
+    finally:
+        cluster.close()
