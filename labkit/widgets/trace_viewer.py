@@ -77,7 +77,7 @@ class TraceViewer(CodeMixin):
         self.pane = FigurePane(self.fig)
         last = len(self.frames) - 1
         self.step = W.IntSlider(value=0, min=0, max=last, description="step",
-                                continuous_update=True, layout=W.Layout(width="420px"))  # fmt: skip
+                                continuous_update=True, layout=W.Layout(width="400px"))  # fmt: skip
         self.play = W.Play(value=0, min=0, max=last, interval=300, description="play")
         W.jslink((self.play, "value"), (self.step, "value"))
         self.events = W.HTML()
@@ -86,7 +86,7 @@ class TraceViewer(CodeMixin):
         # The journal (what happened, what was heard) right under the step slider, the board
         # beside them: both on one screen while stepping (issue 47: it sat below the board).
         journal = W.VBox([W.HBox([self.play, self.step]), self.status, self.events],
-                         layout=W.Layout(width="520px", min_width="420px"))  # fmt: skip
+                         layout=W.Layout(width="440px"))  # fmt: skip
         self.ui = W.VBox([W.HBox([journal, self.pane.widget],
                                  layout=W.Layout(flex_flow="row wrap"))])  # fmt: skip
         self.show(0)
