@@ -120,8 +120,10 @@ class FunnelView(CodeMixin):
                           self.status, self.pane.widget, self.advice, self.table])  # fmt: skip
         self._draw()
         # lay the figure out once, then keep that layout: re-solving the constrained layout on
-        # every redraw would cost more than playing the players
-        self.fig.canvas.draw()
+        # every redraw would cost more than playing the players. Laid out without rendering: a
+        # canvas.draw() here sent a frame before the browser could take it, and the chart
+        # stayed blank on some opens (issue 47); frames go when the browser asks for them.
+        self.fig.draw_without_rendering()
         self.fig.set_layout_engine("none")
         self._add_code_button()
 
@@ -241,7 +243,7 @@ class FunnelView(CodeMixin):
         f = self.funnel
         checked = bool(getattr(f, "check", ()))
         timed = "seconds" in f.stats
-        head = ["#", "level", "reach it", "win at the first try", "attempts per win",
+        head = ["#", "level", "reach it", "win at the first try", "attempts per clear",
                 "stop here (of those who reach it)"]  # fmt: skip
         head += ["seconds there"] if timed else []
         head += ["check against the data"] if checked else []

@@ -139,3 +139,21 @@ def test_a_canvas_shown_after_its_first_frames_gets_a_whole_frame(in_kernel):
     canvas._handle_custom_msg({"type": "draw"}, [])  # the front-end asks for the frame
     assert modes[-1] == "full", modes
     assert pane.widget is canvas
+
+
+def test_the_funnel_view_sends_no_frame_while_its_cell_runs(in_kernel, monkeypatch):
+    # issue 47: FunnelView's chart stayed blank on some opens. It drew (canvas.draw()) in its
+    # constructor, which sends a frame at once, before the browser has a view to take it; the
+    # later frames were diffs against it. Frames must wait for the browser's request.
+    from ipympl.backend_nbagg import Canvas
+
+    from labkit.hexpuzzle import TrueModel
+    from labkit.widgets import FunnelView
+
+    sent: list[int] = []
+    monkeypatch.setattr(Canvas, "send_binary", lambda self, data: sent.append(len(data)))
+    view = FunnelView(["L01", "L02"], TrueModel([0.5, -0.5], quit={"baseline": -1.5}),
+                      players=200, draws=2)  # fmt: skip
+    assert view.pane.interactive and sent == []
+    view.fig.canvas.handle_draw({})  # the browser asks: the whole laid-out picture goes
+    assert len(sent) == 1
