@@ -191,7 +191,7 @@ OPTIONS = {
     "numba cache: corrupt entries recompile": r"test_jit_cache.*corrupt",
     "clusters: options before connecting": r"test_cluster_options_are_refused",
     "clusters: bounded waits, lost scheduler": r"test_options_cluster.*(timeout|connected_to|lost)",
-    "numbers: sim compare (API)": r"api_numbers.*\[compare survival|api_numbers.*\[compare metrics",
+    "numbers: sim compare (API)": r"api_numbers.*\[compare (survival|metrics|bootstrap)",
     "numbers: evaluate_generator (API)": r"api_numbers.*\[evaluate",
     "numbers: compare_fits (API)": r"api_numbers.*\[compare_fits",
     "numbers: importance sizes and products (API)": r"api_numbers.*\[importance",
@@ -200,7 +200,7 @@ OPTIONS = {
     "options: output paths and suffixes (CLI)": r"cli_options.*(--patch-out|--table-out|--csv|"
                                                 r"--plot|--out folder)",
     "numbers: bounds and products (CLI)": r"cli_options.*(--budget|--games 1e9|--n 2|--folds|"
-                                          r"calls product)",
+                                          r"calls product|--refine|--bootstrap x)",
 }  # fmt: skip
 
 

@@ -89,6 +89,16 @@ def _compare(**kw: Any) -> Callable[[Path], Any]:
     return call
 
 
+def _compare_seeds(n: int, bootstrap: int) -> Any:
+    import labkit.encounter.sim.compare as c
+
+    keep, c.play_pair = c.play_pair, _never
+    try:
+        return c.compare({}, {}, range(n), bootstrap=bootstrap)
+    finally:
+        c.play_pair = keep
+
+
 class _Text:
     """A generator that returns a string where a Level belongs."""
 
@@ -162,6 +172,8 @@ def api_cases() -> list[tuple[str, Callable[[Path], Any], str]]:
          "survival_turns: must be a list of turns"),
         ("compare survival_turns range(1e9)", _compare(survival_turns=range(1, 10**9)),
          "survival_turns: at most 20 turns"),
+        ("compare bootstrap x seeds before games", lambda t: _compare_seeds(10**6, 10_000),
+         "bootstrap: 10000 resamples x 1000000 seeds is more than 50000000 draws"),
         ("compare metrics unknown before games", _compare(metrics=["bogus"]),
          "metrics: unknown metric"),
         ("evaluate generator returns a string", _evaluate(_Text()),
@@ -233,6 +245,9 @@ def cli_cases() -> list[tuple[str, Callable[[Path], list[str]], str]]:
          "argument --refine: must be between 0 and 10000"),
         ("tune --patch-out .txt", lambda t: [*one, "--patch-out", str(t / "p.txt")],
          "argument --patch-out: must end in .json"),
+        ("compare --bootstrap x --seeds", lambda t: [*cmp[:3], "0:1000000", "--bootstrap",
+                                                     "10000", "--quiet"],
+         "--bootstrap: 10000 resamples x 1000000 seeds is more than 50000000 draws"),
         ("compare --table-out folder", lambda t: [*cmp, "--table-out", str(_folder(t, "d.csv"))],
          "argument --table-out: cannot write"),
         ("compare --table-out .xlsx", lambda t: [*cmp, "--table-out", str(t / "t.xlsx")],

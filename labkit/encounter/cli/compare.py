@@ -93,9 +93,10 @@ def format_table(table: Any) -> list[str]:
 
 def _cmd_compare(args: argparse.Namespace) -> int:
     from labkit.encounter.cli.balance import _executor
-    from labkit.encounter.sim.compare import compare, play_pair, version_patch
+    from labkit.encounter.sim.compare import _check_draws, compare, play_pair, version_patch
 
     seeds = parse_seeds(args.seeds)
+    _check_draws(args.bootstrap, len(seeds), "--bootstrap")  # before a game, not after all
     base = settings_from_args(args, 0)
     a = version_patch(args.balance_a) if args.balance_a else {}
     b = version_patch(args.balance_b) if args.balance_b else {}

@@ -263,6 +263,23 @@ def _measures(games: Any, turns: Iterable[int]) -> tuple[dict, dict, list[Metric
     return ma, mb, extra
 
 
+def _check_draws(bootstrap: int, seeds: int, argument: str) -> None:
+    """The paired bootstrap draws ``bootstrap x seeds`` indices: bounded before any game.
+
+    Examples
+    --------
+    >>> _check_draws(10_000, 6_000, "b")
+    Traceback (most recent call last):
+    ...
+    labkit.ArgumentError: b: 10000 resamples x 6000 seeds is more than 50000000 draws (got 10000)
+    """
+    from labkit.encounter.sim.paired import MAX_DRAWS
+
+    if bootstrap * seeds > MAX_DRAWS:
+        raise ArgumentError(f"{bootstrap} resamples x {seeds} seeds is more than {MAX_DRAWS} "
+                            "draws", argument=argument, value=bootstrap)  # fmt: skip
+
+
 #: Most survival points, and the latest turn one may name (a game is at most this long).
 MAX_SURVIVAL_TURNS = 20
 MAX_TURN = 100_000
@@ -357,6 +374,8 @@ def compare(
             if k not in known_keys:
                 raise ArgumentError(f"unknown metric, known: {sorted(known_keys)}",
                                     argument="metrics", value=k)  # fmt: skip
+    if games is None and hasattr(seeds, "__len__"):  # the bootstrap's size, before a game
+        _check_draws(bootstrap, len(seeds), "bootstrap")
     if games is None:
         games = play_pair(a, b, seeds, base=base, executor=executor, out=out,
                           progress=progress)  # fmt: skip
