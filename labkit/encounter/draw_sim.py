@@ -330,7 +330,8 @@ def draw_response(ax: Any, tuned: Any, **style: Any) -> dict[str, Any]:
     """
     st = styled(RESPONSE_STYLE, style)
     c = tuned.curve
-    err = np.vstack([c["rate"] - c["lo"], c["hi"] - c["rate"]])
+    # clipped at 0: a Wilson end of a rate of 0 or 1 may miss it by a rounding error
+    err = np.clip(np.vstack([c["rate"] - c["lo"], c["hi"] - c["rate"]]), 0, None)
     points = ax.errorbar(c["value"], c["rate"], yerr=err, fmt="o", color=st["colour"], capsize=3,
                          label="measured (95 % CI)")  # fmt: skip
     target = ax.axhline(tuned.target, color=st["target_colour"], ls="--", lw=1, label="target")
@@ -342,11 +343,12 @@ def draw_response(ax: Any, tuned: Any, **style: Any) -> dict[str, Any]:
         if tuned.integer and tuned.whole is not None:
             # the whole values the answer is about, each with its measured rate and interval
             w = tuned.whole
-            ax.errorbar(w["value"], w["rate"], yerr=np.vstack([w["rate"] - w["lo"],
-                        w["hi"] - w["rate"]]), fmt="s", color=st["chosen_colour"], capsize=4,
-                        label="neighbouring whole values")  # fmt: skip
+            ax.errorbar(w["value"], w["rate"], yerr=np.clip(np.vstack([w["rate"] - w["lo"],
+                        w["hi"] - w["rate"]]), 0, None), fmt="s", color=st["chosen_colour"],
+                        capsize=4, label="neighbouring whole values")  # fmt: skip
         label = (f"chosen {tuned.value:g}" if tuned.hits
-                 else f"nearest {tuned.value:g} (no whole value hits)")  # fmt: skip
+                 else f"nearest {tuned.value:g} (no whole value hits)" if tuned.settled
+                 else f"nearest so far {tuned.value:g} (too few games to tell)")  # fmt: skip
         out["value"] = ax.axvline(tuned.value, color=st["chosen_colour"], lw=1.5, label=label)
         icpt, slope = tuned.fit
         xs = np.array([min(lo, tuned.root) - 0.5, max(hi, tuned.root) + 0.5])

@@ -625,6 +625,29 @@ def test_tuned_plot_draws_on_the_axes_it_is_given():
     plt.close(fig)
 
 
+@pytest.mark.parametrize("precision, label", [
+    (0.15, "chosen 32"), (0.02, "nearest so far 32 (too few games to tell)")])  # fmt: skip
+def test_tuned_plot_labels_the_value_by_its_verdict(precision, label):
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    # the integer plateau: both neighbours give 40 of 80, inside 0.35-0.65 but not 0.48-0.52
+    # (and its ends win 80 of 80 and 0 of 80: Wilson ends a rounding error off the rate)
+    t = tune(None, "/x", 0.5, bounds=(0, 64), seeds=SEEDS[:80], start=10, budget=10_000,
+             bootstrap=5, response=Recorder(plateau), progress=False,
+             precision=precision)  # fmt: skip
+    fig, ax = plt.subplots()
+    assert t.plot(ax)["value"].get_label() == label
+    plt.close(fig)
+    t = tune(None, "/x", 0.5, bounds=(0, 64), seeds=SEEDS, start=10, budget=2000,
+             bootstrap=5, response=step(20.3), progress=False)  # fmt: skip
+    fig, ax = plt.subplots()
+    assert t.plot(ax)["value"].get_label() == "nearest 20 (no whole value hits)"
+    plt.close(fig)
+
+
 def test_tuned_defaults():
     t = Tuned("p", 0.5, "npc_win", 1.0, (0.0, 2.0), 1.0, True, (1.0, 0.5), None, 10, False)
     assert all(math.isnan(v) for v in (*t.fit, *t.root_ci))
