@@ -294,12 +294,12 @@ class BalanceReport(CodeMixin):
                 change = (f"{_fmt(r['diff'], u, True)}{unit} [{_fmt(r['diff_lo'], u, True)}, "
                           f"{_fmt(r['diff_hi'], u, True)}]")  # fmt: skip
                 seeds = f"{int(r['seeds_needed']):,}" if r["seeds_needed"] > 0 else "–"
-            note = f"<td>{html.escape(str(r.get('note') or ''))}</td>" if notes else ""
-            rows.append(
-                f"<tr><td>{label}</td><td>{_fmt(r['a'], u)}</td><td>{_fmt(r['b'], u)}</td>"
-                f"<td>{change}</td><td>{_p(r['p_value'])}</td><td>{pairing}</td>"
-                f"<td>{seeds}</td>{note}</tr>"
-            )
+            note = (f"<td style='font-size:smaller'>{html.escape(str(r.get('note') or ''))}</td>"
+                    if notes else "")  # fmt: skip
+            # numbers never break inside ("41.0 %" on two lines read as two numbers)
+            nums = [_fmt(r["a"], u), _fmt(r["b"], u), change, _p(r["p_value"]), pairing, seeds]
+            cells = "".join(f"<td style='white-space:nowrap'>{c}</td>" for c in nums)
+            rows.append(f"<tr><td>{label}</td>{cells}{note}</tr>")
         return f"<table>{head}{''.join(rows)}</table>"
 
     def policy_html(self) -> str:
