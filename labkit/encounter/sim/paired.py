@@ -572,8 +572,13 @@ def _bootstrap_rows(m: Metric, A: dict, B: dict, boots, jacks, weights, var_d: f
     ends = []
     for v, x, boot, jack in zip((va, vb), (A[col], B[col]), boots, jacks):
         lo, hi, _ = _student(x, weights) if mean else _bca(boot, v, jack, size)
-        ends.append(_holding(lo, hi, v))
+        ends.append(_holding(lo, hi, v) if np.sum(~np.isnan(x)) >= MIN_SEEDS else nan2)
     if size < change:
+        return [*ends, nan2], math.nan, note, need
+    have = min(int(np.sum(~np.isnan(A[col]))), int(np.sum(~np.isnan(B[col]))))
+    if have < MIN_SEEDS:  # a mean over the games that have a value (a winner, for decided at)
+        note = (f"too few games with a value here ({have} in one version): an interval needs "
+                f"at least {MIN_SEEDS}; play more seeds")  # fmt: skip
         return [*ends, nan2], math.nan, note, need
     if var_d == 0:  # the difference never varies: none of it (p 1) or certain (p 0)
         p = 1.0 if math.isclose(vb, va, rel_tol=1e-12, abs_tol=1e-12) else 0.0
@@ -754,6 +759,8 @@ def paired_table(
                 m, A, B, (ba, bb), (m.value(ja), m.value(jb)), weights, var_d, need
             )
             test = "paired bootstrap"
+        if math.isnan(ends[2][0]) and not note:  # (no game of either version had a value)
+            note = "no games with a value to draw an interval from; play more seeds"
         if m.unit == "share":  # a share's interval stays in 0…1, a change's in −1…1
             ends = [(max(lo, -k), min(hi, 1.0)) for (lo, hi), k in zip(ends, (0.0, 0.0, 1.0))]
         vr = var_u / var_d if var_d > 0 else (math.inf if var_u > 0 else math.nan)

@@ -533,12 +533,20 @@ def expected(m, a, b, boot, rng, detect):
             ends = [student_by_hand(a[col], draws)[:2], student_by_hand(b[col], draws)[:2]]
             lo, hi, p = agreeing(*student_by_hand(b[col] - a[col], draws))
             ends.append((lo, hi))
-        else:  # a mean over the games that have a value: BCa
+        else:  # a mean over the games that have a value: BCa, from 10 games with a value
             stat_a = lambda i: resampled(m, a, i)  # noqa: E731
             stat_b = lambda i: resampled(m, b, i)  # noqa: E731
-            ends = [bca_by_hand(stat_a, size, draws)[:2], bca_by_hand(stat_b, size, draws)[:2]]
-            lo, hi, p = agreeing(*bca_by_hand(lambda i: stat_b(i) - stat_a(i), size, draws))
-            ends.append((lo, hi))
+            have = [int((~np.isnan(v[col])).sum()) for v in (a, b)]
+            ends = [bca_by_hand(s, size, draws)[:2] if k >= 10 else (nan, nan)
+                    for s, k in zip((stat_a, stat_b), have)]  # fmt: skip
+            if min(have) < 10:
+                ends.append((nan, nan))
+                p = nan
+                note = (f"too few games with a value here ({min(have)} in one version): an "
+                        "interval needs at least 10; play more seeds")  # fmt: skip
+            else:
+                lo, hi, p = agreeing(*bca_by_hand(lambda i: stat_b(i) - stat_a(i), size, draws))
+                ends.append((lo, hi))
     ends = [(min(lo, v), max(hi, v)) if not math.isnan(lo) else (lo, hi)
             for (lo, hi), v in zip(ends, (va, vb, vb - va))]  # fmt: skip
     if m.unit == "share":  # shares in 0…1, changes in −1…1
@@ -661,7 +669,17 @@ def test_none_is_an_undefined_value(side):
     (a if side == "a" else b)["decided_at"] = with_none
     t = paired_table(a, b, metrics=["decided_at"], bootstrap=20).iloc[0]
     assert t["a"] == t["b"] == pytest.approx(np.nanmean(A["decided_at"]))
-    assert t["diff"] == 0.0 and t["p_value"] == 1.0
+    # (9 games with a value: too few for an interval or a p, see the too-few test)
+    assert t["diff"] == 0.0 and math.isnan(t["p_value"]) and "(9 in one version)" in t["note"]
+    # the whole row as with NaN itself, more games with a value too
+    more = np.r_[A["decided_at"], A["decided_at"]]
+    nones = [None if math.isnan(x) else float(x) for x in more]
+    t = paired_table({"decided_at": nones}, {"decided_at": more}, metrics=["decided_at"],
+                     bootstrap=20)  # fmt: skip
+    want = paired_table({"decided_at": more}, {"decided_at": more}, metrics=["decided_at"],
+                        bootstrap=20)  # fmt: skip
+    pd.testing.assert_frame_equal(t, want)
+    assert t.loc[0, "p_value"] == 1.0  # 18 games with a value, the same in A and B
 
 
 def test_p_values_of_changes_smaller_than_one():
@@ -724,6 +742,26 @@ def test_a_difference_varies_unless_its_variance_is_rounding():
     assert 0 < var_u < 1
     t = paired_table({"turns": s}, {"turns": s + 0.5}, metrics=["length_mean"], bootstrap=100)
     assert t.loc[0, "variance_reduction"] == math.inf
+
+
+def test_too_few_games_with_a_value_give_no_interval_and_say_so():
+    # decided at is defined in games with a winner only: 9 such games are fewer than the 10
+    # any interval needs (MIN_SEEDS), whatever the seed count
+    x = np.r_[np.full(31, np.nan), np.linspace(0.1, 0.9, 9)]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # (resamples without a defined game)
+        r = paired_table({"decided_at": x}, {"decided_at": x * 0.8}, metrics=["decided_at"],
+                         bootstrap=50).iloc[0]  # fmt: skip
+        gone = {"decided_at": np.full(40, np.nan)}
+        none = paired_table(gone, gone, metrics=["decided_at"], bootstrap=50).iloc[0]
+    assert r["a"] == pytest.approx(0.5) and math.isnan(r["a_lo"]) and math.isnan(r["diff_lo"])
+    assert math.isnan(r["p_value"]) and r["note"] == (
+        "too few games with a value here (9 in one version): an interval needs at least 10; "
+        "play more seeds")  # fmt: skip
+    assert math.isnan(none["a"]) and math.isnan(none["diff_hi"])
+    assert none["note"] == (
+        "too few games with a value here (0 in one version): an interval needs at least 10; "
+        "play more seeds")  # fmt: skip
 
 
 def test_a_unit_without_a_change_to_detect_has_no_seed_count():
