@@ -215,7 +215,8 @@ FILES = {
                                          r"test_games_played_by",
     "model files": r"refuses.*\[model |test_the_shipped_model_and",
     "impossible telemetry": r"refuses.*\[telemetry |test_impossible_rows|test_a_fit_counts|"
-                            r"test_shipped_telemetry|test_two_levels|test_retries_above",
+                            r"test_shipped_telemetry|test_two_levels|test_retries_above|"
+                            r"wins_or_loses_alike",
     "numbers (funnel goals, holdout, max_rows, funnel size)": r"refuse.*\[numbers |"
                                                              r"test_puzzle_funnel_shows|"
                                                              r"test_the_funnel_size_cap|"

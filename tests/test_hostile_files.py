@@ -192,6 +192,33 @@ def test_two_levels_of_first_attempts_fit_at_a_hundred_thousand_players():
     assert abs((m.difficulty[1] - m.difficulty[0]) - 1.0) < 0.1
 
 
+@pytest.mark.parametrize("won", ["every", "none", "first level only"])
+def test_a_table_every_player_wins_or_loses_alike_fits_at_a_hundred_thousand_players(won):
+    """Everyone winning (or losing) alike sent the optimiser's spread to overflow, and the
+    likelihood kernel divided by zero (issue 46): the fit now ends, with difficulties far out
+    on the side the data say and the same for levels the data cannot tell apart."""
+    from labkit.hexpuzzle.difficulty.skill import fit_skill_model
+    from labkit.hexpuzzle.difficulty.telemetry_rules import COLUMNS
+
+    n = 100_000
+    dtype = [(k, "U8" if v == "text" else {"seconds": "f8", "flag": "?"}.get(v, "i8"))
+             for k, v in COLUMNS.items()]  # fmt: skip
+    t = np.zeros(2 * n, dtype=dtype)
+    t["level"][:n], t["level"][n:] = "A", "B"
+    t["player"] = np.tile(np.char.add("p", np.arange(n).astype(str)), 2)
+    t["attempt"], t["seconds"] = 1, 5.0
+    t["won"] = {"every": True, "none": False, "first level only": np.arange(2 * n) < n}[won]
+    t["first_try"] = t["won"]
+    m = fit_skill_model(t, ["A", "B"], features=False, dropout="ignore")
+    assert np.isfinite(m.difficulty).all()
+    if won == "every":
+        assert m.difficulty[0] == pytest.approx(m.difficulty[1]) and m.difficulty[0] < -3
+    elif won == "none":
+        assert m.difficulty[0] == pytest.approx(m.difficulty[1]) and m.difficulty[0] > 3
+    else:
+        assert m.difficulty[0] < -3 < 3 < m.difficulty[1]
+
+
 # --- the funnel on the terminal ----------------------------------------------------------------
 
 

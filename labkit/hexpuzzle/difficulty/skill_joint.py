@@ -306,8 +306,9 @@ def _gradient(par, lay: Layout, ev: Events, s, sigma, gu, gv) -> NDArray:
 def evaluate(par, lay: Layout, ev: Events, z, logw, *, want: bool = False):
     """``(loglik, grad, u, v, mean, (D, E))`` of the data (no prior); ``mean`` in units of z;
     u, v, mean and D, E only when ``want``."""
-    s, c, sigma = _offsets(par, lay, ev)
-    eta = s[:, None] * sigma * z[None, :] + c[:, None]
+    with np.errstate(over="ignore", invalid="ignore"):  # (a step too far: handled below)
+        s, c, sigma = _offsets(par, lay, ev)
+        eta = s[:, None] * sigma * z[None, :] + c[:, None]
     J = len(s)
     gu, gv = np.zeros(J), np.zeros(J)
     if not np.isfinite(eta).all():
