@@ -91,7 +91,7 @@ class BalanceReport(CodeMixin):
         self.path_a, self.path_b = (
             W.Text("" if isinstance(v, dict) else str(v), description=f"version {side.upper()}",
                    placeholder="given in code (said below)" if isinstance(v, dict)
-                   else "balance file or shipped name (empty: shipped)",
+                   else "file or shipped name",
                    disabled=isinstance(v, dict))
             for side, v in (("a", a), ("b", b))
         )  # fmt: skip

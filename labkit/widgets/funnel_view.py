@@ -200,6 +200,10 @@ class FunnelView(CodeMixin):
         same = self.order == self.start
         self._artists = self.funnel.draw(self._artists or self.axes,
                                          baseline=None if same else self.baseline)  # fmt: skip
+        legend = self.axes[0].get_legend()
+        if legend is not None:  # the chart names the two orders as the line above it does
+            for text, said in zip(legend.get_texts(), ("first order", "this order")):
+                text.set_text(said)
         self.pane.refresh()
         self.status.value = self.summary_html()
         self.table.value = self.table_html()

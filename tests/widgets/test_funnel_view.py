@@ -93,6 +93,8 @@ def test_one_screen_one_number_per_idea(view):
     moved = float(view.funnel.stats["reach"][-1, 0])
     assert f"reach the last level: {_pct(moved)} (first order {_pct(reach_last)})" in status
     assert status.count("reach the last level") == 1 and "of all players" not in status
+    legend = [t.get_text() for t in view.axes[0].get_legend().get_texts()]
+    assert legend == ["first order", "this order"]  # the chart's names are the line's
 
 
 def test_improve_speaks_the_screens_numbers_and_words(view):
