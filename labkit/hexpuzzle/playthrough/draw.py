@@ -1,5 +1,9 @@
 """Drawing a funnel: the reach curve with its band, quit-hazard bars, attempts per clear.
 
+Where the funnel's model was checked against its data and the data disagree at a level (its
+``check``), the reach curve is ringed there, with the check's words in the legend: the band was
+widened to the data at that level (:mod:`labkit.hexpuzzle.playthrough.model`).
+
 :func:`draw_funnel` makes the artists once; :func:`update_funnel` moves them to another funnel
 of the same length in place (what an app does on every redraw: clearing and redrawing three
 axes costs most of a second, moving their artists a few milliseconds).
@@ -23,7 +27,7 @@ import numpy as np
 
 __all__ = ["draw_funnel", "plot_funnel", "update_funnel"]
 
-REACH, HAZARD, ATTEMPTS, BASE = "#1d4e89", "#c1121f", "#6a994e", "#999999"
+REACH, HAZARD, ATTEMPTS, BASE, MISS = "#1d4e89", "#c1121f", "#6a994e", "#999999", "#e07a00"
 
 
 def _new_axes():
@@ -51,6 +55,8 @@ def draw_funnel(axes: Any, n: int) -> dict[str, Any]:
     (art["before"],) = a_reach.plot(x, zero, "--", color=BASE, lw=1.2, label="before",
                                     visible=False)  # fmt: skip
     (art["reach"],) = a_reach.plot(x, zero, "-o", color=REACH, ms=3, lw=1.5, label="now")
+    (art["missed"],) = a_reach.plot(x, zero, "o", mfc="none", mec=MISS, ms=8, mew=1.5,
+                                    visible=False)  # fmt: skip
     art["band"] = None
     a_reach.set(xlabel="level (play order)", ylabel="players (%)", ylim=(0, 102),
                 xlim=(0.5, n + 0.5), title="who reaches each level (95 % band)")  # fmt: skip
@@ -91,11 +97,21 @@ def update_funnel(art: dict[str, Any], funnel: Any, baseline: Any = None) -> Non
         b = np.nan_to_num(baseline.stats["quit_hazard"][:, 0]) * 100
         art["before_stop"].set_ydata(b)
         top = float(b.max(initial=0.0))
+    # the check's own words name the rings (no import of the model: it draws with this module)
+    missed = np.array(getattr(funnel, "widened", ()) or [False] * len(x), dtype=bool)
+    art["missed"].set_data(x[missed], reach[missed, 0])
+    art["missed"].set_visible(bool(missed.any()))
+    if missed.any():
+        said, n = funnel.check[int(np.argmax(missed))], int(missed.sum())
+        art["missed"].set_label(f"{said} (at {n} level{'' if n == 1 else 's'})")
+    # the legend names what is on show: before/now with a baseline, the rings when any
+    handles = [h for h in (art["before"], art["reach"]) if shown] + (
+        [art["missed"]] if missed.any() else [])  # fmt: skip
     legend = a_reach.get_legend()
-    if shown and legend is None:
-        a_reach.legend(loc="lower left", fontsize=8, frameon=False)
-    elif not shown and legend is not None:
+    if legend is not None:
         legend.remove()
+    if handles:
+        a_reach.legend(handles=handles, loc="lower left", fontsize=8, frameon=False)
     top = max(top, _bars(art["stop"], art["stop_err"], x, funnel.stats["quit_hazard"], 100.0))
     a_haz.set_ylim(0, top * 1.1)
     a_att.set_ylim(0, _bars(art["tries"], art["tries_err"], x, funnel.stats["attempts_per_clear"],

@@ -24,9 +24,21 @@ data's players, two-sided 95 %), the model misses the data there: the band is wi
 the data's own 95 % interval (Wilson), and the level's ``check`` reads so. Reach and quit rate
 belong to a place in the campaign (data position ``i`` checks campaign position ``i``), first-try
 success to a level (checked by id); in a campaign in another order than the data's, the widening
-is by the same amount on both sides (the miss may move either way). Bands where the model fits
-the data are left as they are. A model without its data (a file written before issue 45) has no
-check.
+is by the same amount on both sides (the miss may move either way). A model without its data (a
+file written before issue 45) has no check.
+
+**The data's reach is a floor.** Reach is cumulative: a stop rule the model cannot follow (after
+a streak of failures) misses by a little at every level, too little for any one level's check to
+see, and the misses add up to a reach curve off by about the data's own noise, while the model's
+band (it smooths over levels) is narrower than that. The data's 95 % reach interval holds the
+population's reach whatever the model, so where the campaign is the data's (same levels in the
+same order, same attempt cap) the reach band is the union of the model's band and the data's
+interval; in another order or game, each place's band is widened on both sides by as much as the
+data's interval stuck out of the model's band at that place in the data's order. In the model's
+own family this widens the reach bands by about a quarter (measured: ``make bench``, row
+"calibration funnel reach bands, known worlds"); it is the price of a band that holds the truth
+when the model is wrong. The quit-rate and first-try bands are widened only where the check
+misses.
 
 **Attempts.** Players get ``max_attempts`` attempts per level: by default the cap the data
 allowed (``model.max_attempts``, the most attempts anyone made at a level, kept in the model
@@ -50,6 +62,7 @@ from numpy.typing import NDArray
 from labkit import ArgumentError
 from labkit._args import check_int
 from labkit.hexpuzzle.playthrough.simulate import (
+    CHECK,
     MAX_PLAYERS,
     Funnel,
     Tables,
@@ -108,12 +121,6 @@ def _discrimination(model: Any, index: NDArray) -> NDArray | None:
 Z95 = 1.959963984540054
 #: Most players a funnel simulates (players x draws): 10^7 take ten seconds for 24 levels.
 MAX_SIMULATED = 10_000_000
-#: A level's check, in designer words.
-CHECK = {
-    "fits": "fits the data",
-    "misses": "the data disagree: band widened to them",
-    "none": "no data to check",
-}
 
 
 def _wilson(k: NDArray, n: NDArray) -> tuple[NDArray, NDArray]:
@@ -126,9 +133,23 @@ def _wilson(k: NDArray, n: NDArray) -> tuple[NDArray, NDArray]:
     return mid - half, mid + half
 
 
-def observed_counts_of(telemetry: Any, ids: Sequence[str]) -> dict[str, Any]:
+def observed_counts_of(telemetry: Any, ids: Sequence[str], *, attempts: bool = False
+                       ) -> dict[str, Any]:  # fmt: skip
     """:func:`~labkit.hexpuzzle.difficulty.skill_stats.observed_counts` of a telemetry table,
-    levels in the order ``ids`` (rows of other levels ignored)."""
+    levels in the order ``ids`` (rows of other levels ignored); ``attempts``: also, per level,
+    the attempts made (``"tries"``) and the levels cleared (``"clears"``), for attempts per
+    clear (:func:`~labkit.hexpuzzle.playthrough.holdout.observed_funnel`).
+
+    Examples
+    --------
+    >>> from labkit.hexpuzzle.difficulty.telemetry import make_table
+    >>> rows = make_table([("a", "p1", 1, False, 0, 0, 0, 0, 0.0, False),
+    ...                    ("a", "p1", 2, False, 0, 0, 0, 0, 0.0, True),
+    ...                    ("x", "p2", 1, True, 0, 0, 0, 0, 0.0, True)])
+    >>> c = observed_counts_of(rows, ["a", "b"], attempts=True)
+    >>> c["players"], c["reached"], c["tries"], c["clears"]
+    (1, [1, 0], [2, 0], [1, 0])
+    """
     from labkit.hexpuzzle.difficulty.skill_stats import level_player_rows, observed_counts
     from labkit.hexpuzzle.difficulty.telemetry import as_table
 
@@ -136,8 +157,14 @@ def observed_counts_of(telemetry: Any, ids: Sequence[str]) -> dict[str, Any]:
     level, player, names = level_player_rows(table, list(ids))
     keep = level >= 0
     _, player = np.unique(player[keep], return_inverse=True)
-    return observed_counts(level[keep], player, table["attempt"][keep], table["won"][keep],
-                           len(ids), int(player.max()) + 1 if len(player) else 0)  # fmt: skip
+    won = table["won"][keep]
+    out = observed_counts(level[keep], player, table["attempt"][keep], won, len(ids),
+                          int(player.max()) + 1 if len(player) else 0)  # fmt: skip
+    if attempts:
+        lv = level[keep]
+        out["tries"] = np.bincount(lv, minlength=len(ids)).astype(int).tolist()
+        out["clears"] = np.bincount(lv[won.astype(bool)], minlength=len(ids)).astype(int).tolist()
+    return out
 
 
 def _observed(model: Any, telemetry: Any) -> dict[str, Any] | None:
@@ -148,7 +175,7 @@ def _observed(model: Any, telemetry: Any) -> dict[str, Any] | None:
     return obs if obs and obs.get("players") else None
 
 
-def _misses(pred: Funnel, obs: dict[str, Any]) -> dict[str, tuple[NDArray, NDArray, NDArray]]:
+def _misses(pred: Funnel, obs: dict[str, Any]) -> dict[str, tuple[NDArray, ...]]:
     """Per measure and data position: (missed, data low, data high), the check of the model's
     predictions ``pred`` (played in the data's order) against the data's counts ``obs``."""
     n = float(obs["players"])
@@ -158,7 +185,7 @@ def _misses(pred: Funnel, obs: dict[str, Any]) -> dict[str, tuple[NDArray, NDArr
         "quit_hazard": (np.asarray(obs["stopped"], dtype=float), reached),
         "first_try": (np.asarray(obs["first_try"], dtype=float), reached),
     }
-    out: dict[str, tuple[NDArray, NDArray, NDArray]] = {}
+    out: dict[str, tuple[NDArray, ...]] = {}
     for name, (k, m) in counts.items():
         a = pred.samples[name]
         with warnings.catch_warnings():
@@ -181,6 +208,11 @@ def _misses(pred: Funnel, obs: dict[str, Any]) -> dict[str, tuple[NDArray, NDArr
             out["reach"] = (np.arange(len(k)) > 0, *out["reach"][1:])
         lo, hi = _wilson(k, m)
         out[name] = (missed, lo, hi)
+    # how far the data's reach interval sticks out of the model's band, per data position (the
+    # floor's widening in another order or game: module notes)
+    band = pred.stats["reach"]
+    _, lo, hi = out["reach"]
+    out["reach_beyond"] = (np.maximum(0.0, band[:, 1] - lo), np.maximum(0.0, hi - band[:, 2]))
     return out
 
 
@@ -215,8 +247,9 @@ def _check(model, obs, draws, root, seed, uncertainty, k, players, same):
 
 
 def _widen(f: Funnel, model: Any, misses: dict, order_same: bool) -> Funnel:
-    """``f`` with each band the data disagree with widened to the data's interval, and the
-    levels' ``check`` (module notes: position for reach and quit rate, id for first try)."""
+    """``f`` with each band the data disagree with widened to the data's interval, the reach
+    band floored at the data's, and the levels' ``check`` (module notes: position for reach
+    and quit rate, id for first try). ``order_same``: ``f`` is the data's game and order."""
     data_ids = list(model.level_ids)
     stats = {name: a.copy() for name, a in f.stats.items()}
     n_data = len(data_ids)
@@ -227,6 +260,16 @@ def _widen(f: Funnel, model: Any, misses: dict, order_same: bool) -> Funnel:
         if all(j is None for j in where.values()):
             check.append(CHECK["none"])
             continue
+        if i < n_data:  # the floor: the data's reach interval (module notes)
+            _, lo, hi = misses["reach"]
+            below, above = misses["reach_beyond"]
+            v, low, high = stats["reach"][i]
+            if order_same:
+                low, high = min(low, lo[i]), max(high, hi[i])
+            else:
+                e = max(below[i], above[i])
+                low, high = low - e, high + e
+            stats["reach"][i, 1:] = max(0.0, low), min(1.0, high)
         missed_any = False
         for name, j in where.items():
             if j is None or name not in stats:
@@ -458,7 +501,8 @@ def funnel(
         same = ids == list(model.level_ids)
         reuse = out if same and k_data == k and moves_on else None
         misses = _check(model, obs, draws, root, seed, bool(uncertainty), k_data, players, reuse)
-        out = _widen(out, model, misses, same)
+        # the data's intervals are of the data's game: another cap or rule is another order
+        out = _widen(out, model, misses, reuse is not None)
     return out
 
 

@@ -297,6 +297,15 @@ def run(worlds: Sequence[Tables], players: int, rng: RngLike = None) -> Funnel:
                   notes={"seed": seed}, samples=samples)  # fmt: skip
 
 
+#: A level's check of the model against its data (:attr:`Funnel.check`), in designer words
+#: (the funnel's table, its plot's legend; :mod:`labkit.hexpuzzle.playthrough.model`).
+CHECK = {
+    "fits": "fits the data",
+    "misses": "the data disagree: band widened to them",
+    "none": "no data to check",
+}
+
+
 @dataclass(frozen=True, eq=False)
 class Funnel:
     """Per level: reach, first-try success, attempts per clear, quit hazard (and time).
@@ -336,6 +345,12 @@ class Funnel:
             raise ArgumentError(f"not in this funnel; it has {sorted(self.stats)}",
                                 argument="name", value=name)  # fmt: skip
         return self.stats[name]
+
+    @property
+    def widened(self) -> tuple[bool, ...]:
+        """Per level, whether the check found the data disagreeing with the model there (its
+        bands widened to the data); empty without a check."""
+        return tuple(c == CHECK["misses"] for c in self.check)
 
     @property
     def finished(self) -> float:

@@ -79,5 +79,25 @@ def test_plot_funnel_draws_on_given_axes_after_clearing_them():
     given = axes()
     given[0].plot([0, 1], [0, 1])
     out = plot_funnel(NOW, given)
-    assert out is given and len(given[0].lines) == 2  # "before" and "now", the old line gone
+    # "before", "now" and the check's rings, the old line gone
+    assert out is given and len(given[0].lines) == 3
     assert list(given[0].lines[1].get_ydata()) == pytest.approx([100.0, 80.0, 60.0])
+
+
+def test_levels_where_the_data_disagree_are_ringed_and_named_in_the_legend():
+    from labkit.hexpuzzle.playthrough.model import CHECK
+
+    check = (CHECK["fits"], CHECK["misses"], CHECK["fits"])
+    checked = SimpleNamespace(**vars(NOW), check=check, widened=(False, True, False))
+    art = draw_funnel(axes(), 3)
+    update_funnel(art, checked)
+    ring = art["missed"]
+    assert ring.get_visible() and list(ring.get_xdata()) == [2]
+    assert list(ring.get_ydata()) == pytest.approx([80.0])
+    legend = art["axes"][0].get_legend()
+    assert [t.get_text() for t in legend.get_texts()] == [f"{CHECK['misses']} (at 1 level)"]
+    update_funnel(art, checked, BEFORE)  # with a baseline: before, now and the rings
+    texts = [t.get_text() for t in art["axes"][0].get_legend().get_texts()]
+    assert texts == ["before", "now", f"{CHECK['misses']} (at 1 level)"]
+    update_funnel(art, NOW)  # a funnel without a check: no rings, no legend
+    assert not ring.get_visible() and art["axes"][0].get_legend() is None

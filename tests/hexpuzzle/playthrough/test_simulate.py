@@ -264,6 +264,16 @@ def test_funnel_readers_value_interval_finished():
     assert "first_try" in str(exc.value) and "reach" in str(exc.value)
 
 
+def test_widened_marks_the_levels_whose_check_says_the_data_disagree():
+    from dataclasses import replace
+
+    from labkit.hexpuzzle.playthrough.simulate import CHECK
+
+    assert _hand_funnel().widened == ()  # no check
+    f = replace(_hand_funnel(), check=(CHECK["none"], CHECK["misses"], CHECK["fits"]))
+    assert f.widened == (False, True, False)
+
+
 def test_exits_are_the_levels_losing_most_of_all_players():
     f = _hand_funnel()  # lost: a 1.0 x 0.4, b 0.6 x 0.5, c 0.3 x 0.1
     assert f.exits() == [("a", 0.4), ("b", 0.3), ("c", pytest.approx(0.03))]
