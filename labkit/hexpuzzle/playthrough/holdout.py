@@ -30,7 +30,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from labkit import ArgumentError
-from labkit.hexpuzzle.playthrough.model import _level_id, funnel
+from labkit.hexpuzzle.playthrough.model import _level_id, funnel, observed_counts_of
 from labkit.hexpuzzle.playthrough.simulate import Funnel
 from labkit.rng import RngLike, make_rng
 
@@ -53,27 +53,14 @@ def observed_funnel(telemetry: Any, level_ids: Sequence[str]) -> dict[str, NDArr
     >>> obs["reach"].tolist(), obs["quit_hazard"].tolist(), obs["first_try"].tolist()
     ([1.0, 0.5], [0.5, 0.0], [0.5, 0.0])
     """
-    from labkit.hexpuzzle.difficulty.telemetry import as_table
-
-    table = as_table(telemetry)
     ids = [str(i) for i in level_ids]
-    index = {lid: i for i, lid in enumerate(ids)}
-    lv = np.array([index.get(v, -1) for v in table["level"].tolist()], dtype=np.int64)
-    keep = lv >= 0
-    lv, players = lv[keep], table["player"][keep]
-    attempt, won = table["attempt"][keep], table["won"][keep].astype(bool)
-    pid, p = np.unique(players, return_inverse=True)
-    n, L = len(pid), len(ids)
+    # the same counts the funnel's check reads (one piece of code for one job)
+    c = observed_counts_of(telemetry, ids, attempts=True)
+    n = c["players"]
     if n == 0:
         raise ArgumentError("has no rows of these levels", argument="telemetry", value=ids[:3])
-    seen = np.zeros((n, L), dtype=bool)
-    seen[p, lv] = True
-    last = np.where(seen.any(axis=1), L - 1 - np.argmax(seen[:, ::-1], axis=1), -1)
-    reached = seen.sum(axis=0).astype(float)
-    stopped = np.bincount(last[last < L - 1], minlength=L).astype(float)
-    first = np.bincount(lv[(attempt == 1) & won], minlength=L).astype(float)
-    clears = np.bincount(lv[won], minlength=L).astype(float)
-    tries = np.bincount(lv, minlength=L).astype(float)
+    names = ("reached", "stopped", "first_try", "clears", "tries")
+    reached, stopped, first, clears, tries = (np.asarray(c[k], dtype=float) for k in names)
     with np.errstate(invalid="ignore", divide="ignore"):
         return {
             "reach": reached / n,
