@@ -187,7 +187,8 @@ WAVE3 = {
 OPTIONS_FILES = ("test_hostile_options.py", "test_jit_cache.py",
                  "encounter/cli/test_options_cluster.py")  # fmt: skip
 OPTIONS = {
-    "numba cache: planted or foreign files": r"test_jit_cache.*(can_write|another_owner|untrusted)",
+    "numba cache: planted, foreign or huge files": r"test_jit_cache.*(can_write|another_owner|"
+                                                   r"untrusted|size_limit)",
     "numba cache: corrupt entries recompile": r"test_jit_cache.*corrupt",
     "clusters: options before connecting": r"test_cluster_options_are_refused",
     "clusters: bounded waits, lost scheduler": r"test_options_cluster.*(timeout|connected_to|lost)",
@@ -196,11 +197,12 @@ OPTIONS = {
     "numbers: compare_fits (API)": r"api_numbers.*\[compare_fits",
     "numbers: importance sizes and products (API)": r"api_numbers.*\[importance",
     "numbers: tune_many trials and games (API)": r"api_numbers.*\[tune_many",
-    "options: duplicate or ignored (CLI)": r"cli_options.*\[(\w+ --knob twice|tune --\w+ with)",
+    "options: duplicate or ignored (CLI)": r"cli_options.*\[(\w+ --(knob|grid) twice|"
+                                           r"tune --\w+ with)",
     "options: output paths and suffixes (CLI)": r"cli_options.*(--patch-out|--table-out|--csv|"
                                                 r"--plot|--out folder)",
     "numbers: bounds and products (CLI)": r"cli_options.*(--budget|--games 1e9|--n 2|--folds|"
-                                          r"calls product|--refine|--bootstrap x)",
+                                          r"calls product|--refine|--bootstrap x|--rng)",
 }  # fmt: skip
 
 

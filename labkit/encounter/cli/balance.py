@@ -100,6 +100,10 @@ def parse_grid(items: list[str]) -> dict[str, list]:
     --------
     >>> parse_grid(["/characters/monster/life=3:8:2", "npcs=2,3"])
     {'/characters/monster/life': [3, 5, 7], 'npcs': [2, 3]}
+    >>> parse_grid(["npcs=2,3", "npcs=3,4"])
+    Traceback (most recent call last):
+    ...
+    labkit.ArgumentError: --grid: names a parameter already given (got 'npcs=3,4')
     """
     grid: dict[str, list] = {}
     for item in items:
@@ -107,6 +111,8 @@ def parse_grid(items: list[str]) -> dict[str, list]:
         if not sep or not name or not values:
             raise ArgumentError("needs NAME=VALUES, e.g. /characters/monster/life=3:8",
                                 argument="--grid", value=item)  # fmt: skip
+        if name in grid:  # the later values would silently replace the first
+            raise ArgumentError("names a parameter already given", argument="--grid", value=item)
         if ":" in values and "," not in values:
             try:
                 parts = [int(p) for p in values.split(":")]

@@ -81,7 +81,7 @@ def register(sub: argparse._SubParsersAction, game_options: Any, engine_options:
     im.add_argument("--n", type=int, default=512, help="Sobol base rows (a power of two)")
     im.add_argument("--trajectories", type=int, default=20, help="Morris paths")
     im.add_argument("--seeds", default="0:1000000", help="seed pool, cut into blocks")
-    im.add_argument("--rng", type=int, default=0, help="seed of the design and bootstrap")
+    im.add_argument("--rng", type=A.seed, default=0, help="seed of the design and bootstrap")
     im.add_argument("--out", help="directory of the evaluations (the same command resumes)")
     im.add_argument("--csv", type=A.out_file_as(".csv"), help="write the tidy table as CSV")
     im.add_argument("--plot", type=A.out_file_as(".png", ".svg", ".pdf"),
