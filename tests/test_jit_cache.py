@@ -37,11 +37,13 @@ class _Payload:
         return (exec, (f"open({str(self.marker)!r}, 'w').write('ran')",))
 
 
-def _run(tmp: Path, cache: Path) -> subprocess.CompletedProcess:
+def _run(
+    tmp: Path, cache: Path, call: str = "print(kmod.twice(21))"
+) -> subprocess.CompletedProcess:
     (tmp / "kmod.py").write_text(KERNEL)
     env = {**os.environ, "NUMBA_CACHE_DIR": str(cache), "XDG_CACHE_HOME": str(tmp / "home"),
            "HOME": str(tmp / "home")}  # fmt: skip
-    code = f"import sys; sys.path.insert(0, {str(tmp)!r}); import kmod; print(kmod.twice(21))"
+    code = f"import sys; sys.path.insert(0, {str(tmp)!r}); import kmod; {call}"
     return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env,
                           cwd=tmp, timeout=120)  # fmt: skip
 
@@ -147,3 +149,14 @@ def test_a_cache_file_over_the_size_limit_is_not_read(tmp_path, monkeypatch):
     assert _jit._read_own_file(str(entry)) is None
     monkeypatch.setattr(_jit, "MAX_CACHE_FILE", 65)
     assert _jit._read_own_file(str(entry)) == b"x" * 65
+
+
+def test_entries_this_user_wrote_are_loaded_not_recompiled(tmp_path):
+    """The checks keep the cache working: a second run loads each signature it compiled."""
+    cache = _private_cache(tmp_path)  # compiled twice(int)
+    hits = "print(kmod.twice(21), kmod.twice(1.5), dict(kmod.twice.stats.cache_hits))"
+    second = _run(tmp_path, cache, hits)  # int from the cache, float compiled and saved
+    assert second.returncode == 0, second.stderr
+    assert second.stdout.split()[:2] == ["42", "3.0"] and "(int64,): 1" in second.stdout
+    third = _run(tmp_path, cache, hits)  # both signatures from the cache now
+    assert "(int64,): 1" in third.stdout and "(float64,): 1" in third.stdout, third.stdout
