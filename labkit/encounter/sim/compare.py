@@ -42,7 +42,7 @@ from __future__ import annotations
 import itertools
 import json
 import os
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sized
 from pathlib import Path
 from typing import Any
 
@@ -374,7 +374,7 @@ def compare(
             if k not in known_keys:
                 raise ArgumentError(f"unknown metric, known: {sorted(known_keys)}",
                                     argument="metrics", value=k)  # fmt: skip
-    if games is None and hasattr(seeds, "__len__"):  # the bootstrap's size, before a game
+    if games is None and isinstance(seeds, Sized):  # the bootstrap's size, before a game
         _check_draws(bootstrap, len(seeds), "bootstrap")
     if games is None:
         games = play_pair(a, b, seeds, base=base, executor=executor, out=out,
