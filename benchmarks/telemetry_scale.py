@@ -34,9 +34,11 @@ def columns(rows: int, seed: int = 0) -> dict:
     i = np.arange(rows, dtype=np.int64)
     player = i // 10
     slot = i % 10
-    level = (player * 7 + slot - (slot >= 8)) % 60  # slots 8, 9 retry the level of slot 7, 8
-    attempt = np.where(slot >= 8, 2, 1).astype(np.int64)
-    won = rng.random(rows) < 0.6
+    # slots 8 and 9 retry the level of slot 7 (attempts 2 and 3), which slots 7 and 8 lost:
+    # possible telemetry (no attempt after a win, no gap), as the loaders insist (issue 46)
+    level = (player * 7 + np.minimum(slot, 7)) % 60
+    attempt = (1 + np.maximum(slot - 7, 0)).astype(np.int64)
+    won = (rng.random(rows) < 0.6) & ~((slot == 7) | (slot == 8))
     n_players = int(player.max()) + 1 if rows else 0
     names = pa.array([f"p{k:07d}" for k in range(n_players)])
     levels = pa.array([f"L{k:02d}" for k in range(60)])

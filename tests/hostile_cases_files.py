@@ -381,6 +381,13 @@ def api_cases() -> list[tuple[str, Callable[[Path], Any], str]]:
     ]  # fmt: skip
 
 
+def _impossible_csv(tmp: Path) -> Path:
+    """The shipped sample with one retry after a win (line 4: its first data line is line 5)."""
+    path = tmp / "t.csv"
+    path.write_text(telemetry_text("attempt after a win").replace("L1,", "main-01,"))
+    return path
+
+
 def cli_cases() -> list[tuple[str, Callable[[Path], list[str]], str]]:
     """Command lines: (name, argv(tmp), part of the one stderr line)."""
     c, m = str(DATA / "levels" / "campaign.json"), str(DATA / "telemetry" / "skill_model.json")
@@ -388,6 +395,9 @@ def cli_cases() -> list[tuple[str, Callable[[Path], list[str]], str]]:
         ("numbers puzzle funnel --players 1e6 --draws 1000",
          lambda t: ["puzzle", "funnel", c, m, "--players", "1000000", "--draws", "1000"],
          "players x draws: at most 10000000"),
+        ("telemetry puzzle skill with an attempt after a win",
+         lambda t: ["puzzle", "skill", str(_impossible_csv(t)), c, "--no-features"],
+         "line 4, column 'attempt': an attempt after a win (player 'p1'"),
         ("balance sim compare --balance-b hit table cut",
          lambda t: ["sim", "compare", "--balance-b", str(_balance_file(t, "hit cut")), "--seeds",
                     "0:4", "--quiet"], "/tables/hit"),

@@ -159,6 +159,15 @@ def test_a_fit_counts_impossible_rows_and_players_starting_mid_campaign_in_words
     assert m2.fit_info["impossible"] == {"after_win": 0, "gaps": 0, "mid_campaign": 1}
 
 
+def test_puzzle_skill_keeps_and_states_impossible_rows_when_asked(tmp_path):
+    campaign = str(hf.DATA / "levels" / "campaign.json")
+    argv = ["puzzle", "skill", str(hf._impossible_csv(tmp_path)), campaign, "--no-features",
+            "--folds", "0", "--dropout", "ignore", "--impossible", "count"]  # fmt: skip
+    verdict, rc, out, err = run_cli(argv, seconds=120)
+    assert rc == 0, err
+    assert "1 attempt after a win kept" in out, out
+
+
 def test_shipped_telemetry_and_the_simulators_give_only_possible_rows():
     from labkit.hexpuzzle import load_telemetry
     from labkit.hexpuzzle.difficulty.skill_sim import telemetry_from_skill

@@ -65,9 +65,12 @@ def test_first_tries_fit_ignores_retries_other_levels_and_orphan_attempts(
     orphan["player"] = [f"ghost{i}" for i in range(len(orphan))]  # later attempts, no first
     rows = np.concatenate([base, extra, orphan])
     rows = rows[order.sample(range(len(rows)), len(rows))]  # "in any row order"
-    wide = fit_skill_model(rows, IDS, features=False, dropout="ignore", retries=False)
+    # orphans cannot be true (a later attempt without the first: issue 46): kept and counted
+    wide = fit_skill_model(rows, IDS, features=False, dropout="ignore", retries=False,
+                           impossible="count")  # fmt: skip
     same_fit(wide, fit_skill_model(first, IDS, features=False, dropout="ignore", retries=False))
     assert wide.fit_info["ignored_rows"] == junk
+    assert wide.fit_info["impossible"]["gaps"] == len(orphan)
     assert (
         wide.n_attempts.tolist()
         == np.bincount([IDS.index(v) for v in first["level"]], minlength=6).tolist()

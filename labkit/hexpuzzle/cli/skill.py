@@ -34,6 +34,13 @@ def register_skill_commands(puzzle_subparsers: Any) -> None:
         default="model",
         help="model quitting jointly with skill (default) or ignore it",
     )
+    cmd.add_argument(
+        "--impossible",
+        choices=("refuse", "count"),
+        default="refuse",
+        help="rows that cannot be true (an attempt after a win, a gap in attempt numbers): "
+        "refuse the file naming the first (default), or keep and count them",
+    )
     cmd.set_defaults(func=_skill)
 
 
@@ -46,13 +53,17 @@ def _skill(args: argparse.Namespace) -> int:
 
     if args.folds == 1 or args.folds < 0:
         raise ArgumentError("must be 0 (no report) or >= 2", argument="--folds", value=args.folds)
-    table = load_telemetry(args.telemetry, frame=False)
+    table = load_telemetry(args.telemetry, frame=False, impossible=args.impossible)
     players = len(set(table["player"].tolist()))
     if args.folds > players:  # each fold is a whole fit: more folds than players hold nothing
         raise ArgumentError(f"must be at most the {players} players of the telemetry",
                             argument="--folds", value=args.folds)  # fmt: skip
     model = fit_skill_model(
-        table, load_levels(args.levels), features=not args.no_features, dropout=args.dropout
+        table,
+        load_levels(args.levels),
+        features=not args.no_features,
+        dropout=args.dropout,
+        impossible=args.impossible,
     )
     info = model.fit_info
     # every line may hold level ids from the files: control and bidi characters shown visibly
