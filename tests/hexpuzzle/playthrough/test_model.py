@@ -392,3 +392,56 @@ def test_level_times_need_some_time_above_zero():
     assert one is not None and one[0].tolist() == [0.5] and np.isnan(one[1][0])
     lost = pm.level_times(_timed(("a", 1, 3.0, False)), ["a"])
     assert np.isnan(lost[0][0]) and lost[1].tolist() == [3.0]
+
+
+# --- the check's floor: the data's own reach interval (issue 45) ---------------------------
+
+BETA8 = np.linspace(-1.0, 1.0, 8)
+FAMILY8 = TrueModel(BETA8, quit={"baseline": -3.0, "won": -0.7}, ability_sd=1.0, learning=0.3)
+
+
+def _sessions(ability, *, position, won, attempt, run):
+    return np.where(np.asarray(position) == 3, 0.3, 0.01)  # a session ends after level 4
+
+
+def _wilson_by_scipy(rows, ids):
+    """The data's 95 % Wilson interval of reach per level, counted here (not by the model)."""
+    from scipy.stats import binomtest
+
+    level, player = rows["level"].astype(str), rows["player"].astype(str)
+    n = len(np.unique(player))
+    out = []
+    for lid in ids:
+        ci = binomtest(len(np.unique(player[level == lid])), n).proportion_ci(method="wilson")
+        out.append((ci.low, ci.high))
+    return np.array(out)
+
+
+def test_in_the_datas_order_the_reach_band_holds_the_datas_own_interval():
+    # the stand-in model stops players smoothly; its data stop after a session (level 4)
+    rows = TrueModel(BETA8, quit_rule=_sessions, ability_sd=1.0, learning=0.3).telemetry(600, rng=3)
+    ids = list(FAMILY8.level_ids)
+    wilson = _wilson_by_scipy(rows, ids)
+    f = pm.funnel(ids, FAMILY8, players=2000, draws=10, rng=0, telemetry=rows)
+    lo, hi = f.interval("reach").T
+    assert np.all(lo <= wilson[:, 0] + 1e-9) and np.all(hi >= wilson[:, 1] - 1e-9)
+    alone = pm.funnel(ids, FAMILY8, players=2000, draws=10, rng=0, telemetry=rows, check=False)
+    a_lo, a_hi = alone.interval("reach").T
+    assert np.any((a_lo > wilson[:, 0]) | (a_hi < wilson[:, 1]))  # the floor did something
+    assert np.all(lo <= a_lo) and np.all(hi >= a_hi)  # and never narrowed the model's band
+
+
+def test_in_another_order_the_floor_widens_each_place_on_both_sides():
+    # data of the model's own world: the data's interval (600 players) sticks out of the exact
+    # model's band (2000 players a cohort, no parameter uncertainty)
+    rows = FAMILY8.telemetry(600, rng=3)
+    ids = list(reversed(FAMILY8.level_ids))
+    kw = {"players": 2000, "draws": 10, "rng": 0, "telemetry": rows}
+    f, alone = pm.funnel(ids, FAMILY8, **kw), pm.funnel(ids, FAMILY8, check=False, **kw)
+    (lo, hi), (a_lo, a_hi) = f.interval("reach").T, alone.interval("reach").T
+    assert np.all(lo <= a_lo) and np.all(hi >= a_hi) and np.any(hi - lo > a_hi - a_lo + 0.01)
+    # where no check misses and nothing is clipped at 0 or 1: the same widening below and above
+    # (a miss widens around the value instead: module notes)
+    free = (lo > 0) & (hi < 1) & ~np.array(f.widened)
+    assert free.sum() >= 3
+    np.testing.assert_allclose((a_lo - lo)[free], (hi - a_hi)[free], atol=1e-12)
