@@ -246,6 +246,22 @@ def test_domains_do_not_import_each_other() -> None:
     assert bad == []
 
 
+# What the lab (the research layer, for any game) may import: the foundation only.
+LAB_MAY_IMPORT = ("labkit", "labkit.rng", "labkit._jit", "labkit.io", "labkit._args",
+                  "labkit.glossary", "labkit._version")  # fmt: skip
+
+
+def test_the_lab_imports_no_domain_and_only_the_foundation() -> None:
+    lab = [e for e in EDGES if e[0].startswith("labkit.lab")]
+    assert lab, "the walker sees no import of labkit.lab"
+    bad = sorted(
+        f"{importer} -> {target}"
+        for importer, target, _, _, _ in lab
+        if not target.startswith("labkit.lab") and target not in LAB_MAY_IMPORT
+    )
+    assert bad == []
+
+
 def test_domains_do_not_import_widgets_or_the_command() -> None:
     bad = sorted(
         f"{importer} -> {target}"

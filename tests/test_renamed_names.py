@@ -138,6 +138,15 @@ MODULE_NAMES_ON_PURPOSE = {
     # the same idea in two places, one representation each; to merge, not to rename
     "METRICS": "the per-game metrics by key: paired's Metric records (labels), sweep's "
     "indicator functions",
+    # issue 48: the lab's game-agnostic research layer, and the encounter study it generalises;
+    # to merge (encounter's sweep and Knob become the lab's when encounter moves onto lab.Game)
+    "sweep": "lab.sweep plays any Game's grid; encounter.sweep the encounter game's (to merge)",
+    "Knob": "lab.Knob is any game's knob; encounter.sim.knobs.Knob the encounter's (to merge)",
+    # issue 48 names these two; the other meaning is each domain's own record
+    "Game": "lab.Game is a game the lab can study; hexpuzzle's players.Game one player's "
+    "attempt at a level (telemetry counts and action log)",
+    "Outcome": "lab.Outcome is what a studied game reports (a rate or a mean); hexpuzzle's "
+    "Outcome the status a tap ends in",
     "QUIT_TERMS": "the terms of a quit model: the fitted skill model's (skill_quit) and the "
     "simulated players' (playthrough.simulate), each in its model's order",
 }

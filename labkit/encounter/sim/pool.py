@@ -17,14 +17,18 @@ from __future__ import annotations
 
 import multiprocessing
 import os
-import signal
 from collections.abc import Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor
-from typing import Any
 
 from labkit import ArgumentError
 from labkit.encounter.sim.runner import outcome_row
 from labkit.encounter.sim.settings import SimulationSettings
+
+# engine.py reads these two from here
+from labkit.lab._workers import is_dask_client as _is_dask_client  # noqa: F401
+from labkit.lab._workers import prepare_worker, stop_pool
+from labkit.lab._workers import start_workers as _start_workers
+from labkit.lab._workers import worker_count as _worker_count  # noqa: F401
 
 __all__ = [
     "Job",
@@ -75,23 +79,6 @@ def _load_kernels() -> None:
 MAX_WORKERS = 256
 
 
-def _watch_parent(parent: int, every: float = 1.0) -> None:
-    """In a worker: exit as soon as the parent process is gone (killed, even by SIGKILL).
-
-    A pool worker otherwise keeps playing its chunk, and may wait on its queue for ever, after
-    ``labkit sim batch`` was killed; re-parented, its ``getppid()`` changes.
-    """
-    import threading
-    import time
-
-    def watch() -> None:
-        while os.getppid() == parent:
-            time.sleep(every)
-        os._exit(1)
-
-    threading.Thread(target=watch, name="labkit-parent-watch", daemon=True).start()
-
-
 def _start_worker(parent: int | None = None) -> None:
     """Pool initializer: take SIGTERM's default action back, watch the parent, load the kernels.
 
@@ -100,45 +87,8 @@ def _start_worker(parent: int | None = None) -> None:
     :func:`stop_pool`'s ``terminate()`` did not end it, and the pool's own thread then waited
     for it for ever (``labkit sim batch`` hung on SIGTERM). A worker holds nothing to clean up.
     """
-    signal.signal(signal.SIGTERM, signal.SIG_DFL)
-    if _HELD:  # held while forking: see _start_workers
-        signal.pthread_sigmask(signal.SIG_UNBLOCK, _HELD)
-    if parent is not None:
-        _watch_parent(parent)
+    prepare_worker(parent)  # the lab's: SIGTERM back, held signals let through, the watch
     _load_kernels()
-
-
-def stop_pool(pool: Any) -> None:
-    """Shut a pool down at once: cancel what has not started and end its worker processes.
-
-    Used when a batch is interrupted (Ctrl-C, SIGTERM, an error): a plain ``shutdown()`` would
-    wait for every queued chunk to be played first.
-    """
-    # Taken before shutdown(), which forgets them (private, but the pool offers no terminate).
-    procs = list((getattr(pool, "_processes", None) or {}).values())
-    thread = getattr(pool, "_executor_manager_thread", None)
-    try:
-        pool.shutdown(wait=False, cancel_futures=True)
-    except TypeError:  # an executor-like object without these options
-        pool.shutdown()
-    for proc in procs:
-        try:
-            proc.terminate()
-        except (OSError, AttributeError, ValueError):
-            pass
-    for proc in procs:
-        try:
-            proc.join(5)
-            if proc.is_alive():  # the pool's thread joins every worker at exit, unbounded
-                proc.kill()
-                proc.join(5)
-        except (OSError, AttributeError, ValueError, AssertionError):
-            pass
-    if thread is not None:
-        # Its workers gone, the pool's thread ends; joined here, it is also gone from the
-        # pool module's exit hook, which would otherwise write to the pipe the thread closed
-        # on its way out ("Exception ignored ... Bad file descriptor" on a SIGTERM).
-        thread.join(5)
 
 
 def local_executor(max_workers: int | None = None) -> ProcessPoolExecutor:
@@ -175,42 +125,9 @@ def local_executor(max_workers: int | None = None) -> ProcessPoolExecutor:
     return pool
 
 
-# No signal masks on Windows (and no fork either, so nothing to hold there).
-_HELD = {signal.SIGTERM, signal.SIGINT} if hasattr(signal, "pthread_sigmask") else set()
-
-
-def _start_workers(pool: ProcessPoolExecutor) -> None:
-    """Start the pool's workers now, with SIGTERM and SIGINT held back while it forks.
-
-    Python drops an exception raised in an at-fork hook ("Exception ignored in _releaseLock"),
-    so a SIGTERM arriving while the pool forked was lost in the parent (the batch played on to
-    the end and exited 0) or kept a half-started worker alive, and the process then hung at
-    exit joining it. Held, the signal is delivered once forking is over: in the parent at the
-    next line, in a worker when its initializer lets it through (and it ends the worker).
-    """
-    if not _HELD:
-        return
-    previous = signal.pthread_sigmask(signal.SIG_BLOCK, _HELD)
-    try:
-        pool.submit(int)  # with fork, the first task starts every worker (and the pool's thread)
-    finally:
-        signal.pthread_sigmask(signal.SIG_SETMASK, previous)
-
-
 def _load_before_fork(pool: ProcessPoolExecutor) -> None:
     """With the ``fork`` start method, load the kernels in this process before the pool starts
     its workers (at its first task), so they inherit them; once per process, then free."""
     context = getattr(pool, "_mp_context", None)  # private, but the only way to ask a pool
     if context is not None and context.get_start_method() == "fork":
         _load_kernels()
-
-
-def _is_dask_client(executor: Any) -> bool:
-    return type(executor).__module__.startswith("distributed") and hasattr(executor, "get_executor")
-
-
-def _worker_count(executor: Any) -> int:
-    """How many games the executor runs at once (for the default chunk size)."""
-    if _is_dask_client(executor):
-        return max(1, sum(executor.nthreads().values()))
-    return getattr(executor, "_max_workers", None) or os.cpu_count() or 1
