@@ -165,4 +165,9 @@ def play_task(game: Any, points: dict[str, np.ndarray], seeds: np.ndarray,
             _GAMES.clear()  # one study at a time per worker: keep memory flat
             _GAMES[digest] = cloudpickle.loads(data)
         game = _GAMES[digest]
-    return block, game.play_block(points, seeds)
+    got = game.play_block(points, seeds)
+    # A rate's values are checked 0/1: sent back as bytes, an eighth of the pickle to move
+    for o in game.outcomes:
+        if o.kind == "rate":
+            got[o.name] = got[o.name].astype(np.uint8)
+    return block, got

@@ -11,7 +11,7 @@ probe's time also sizes the blocks (about a quarter of a second of games each). 
 (points x seeds) then go to ``executor``:
 
 * ``None`` — this machine's cores: a process pool of lab workers (one per core, at most one
-  per block), or this process alone when the whole sweep takes under about half a second;
+  per block), or this process alone when the whole sweep takes under :data:`LOCAL_POOL_SECONDS`;
 * any ``concurrent.futures`` executor (a thread pool gets the game object itself; other
   executors get it as cloudpickle bytes, unpickled once per worker);
 * a ``dask.distributed.Client`` (through ``client.get_executor()``).
@@ -73,6 +73,8 @@ REPLAYS = 8
 BLOCK_SECONDS = 0.25
 MAX_BLOCK = 500_000
 IN_FLIGHT_PER_WORKER = 4
+#: A sweep expected to take less (by the probe) plays in this process: no pool to start.
+LOCAL_POOL_SECONDS = 0.5
 
 
 class SweepResult(StudyResult):
@@ -318,7 +320,8 @@ def _run(game: Game, points: list[dict], seeds: np.ndarray, values: dict, done: 
     try:
         pool: Any = None
         payload: Any = None
-        if own and (len(blocks) > 1 and workers > 1 and per_game * (total - already) > 0.5):
+        quick = per_game * (total - already) <= LOCAL_POOL_SECONDS
+        if own and len(blocks) > 1 and workers > 1 and not quick:
             payload = pack(game)
             if isinstance(payload, str):
                 warnings.warn(f"game {game.name!r} cannot be sent to worker processes "
