@@ -69,6 +69,9 @@ def register(sub: argparse._SubParsersAction, game_options: Any) -> None:
     )
     tu.add_argument("--start", type=int_range(10, 1_000_000),
                     help="seeds per point at first (at least 10; default 200)")  # fmt: skip
+    tu.add_argument("--precision", type=_precision,
+                    help="whole-number parameters: a value hits when its rate's 95 %% interval "
+                         "lies within target ± this (default 0.02)")  # fmt: skip
     tu.add_argument("--patch-out", type=A.out_file_as(".json"),
                     help="write {pointer: value} as JSON (atomic)")  # fmt: skip
     _engine_options(tu)
@@ -183,13 +186,27 @@ def _cmd_sweep(args: argparse.Namespace) -> int:
     return 0
 
 
+def _precision(text: str) -> float:
+    """``--precision``: a number strictly between 0 and 0.5 (tune's own bounds)."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number: {text[:40]!r}") from None
+    if not 0 < value < 0.5:  # also refuses nan
+        raise argparse.ArgumentTypeError(f"must be strictly between 0 and 0.5 (got {text})")
+    return value
+
+
+_precision.__name__ = "number"
+
+
 def _cmd_tune(args: argparse.Namespace) -> int:
     from labkit.encounter.cli.search import MANY_ONLY, cmd_tune_many
     from labkit.encounter.sim.tune import tune
 
     # One form or the other: an option of the other form would be ignored without a word.
     if args.knob:  # several targets over several knobs
-        for name in ("param", "bounds", "metric", "start"):
+        for name in ("param", "bounds", "metric", "start", "precision"):
             if getattr(args, name) is not None:
                 raise ArgumentError("belongs to the one-parameter form (without --knob); "
                                     "with --knob each knob carries its range",
@@ -217,7 +234,8 @@ def _cmd_tune(args: argparse.Namespace) -> int:
     try:
         t = tune(base, args.param, target, metric=args.metric or "npc_win", bounds=bounds,
                  seeds=parse_seeds(args.seeds), executor=executor, start=args.start or 200,
-                 budget=args.budget or 20_000, progress=not args.quiet)  # fmt: skip
+                 budget=args.budget or 20_000, progress=not args.quiet,
+                 precision=0.02 if args.precision is None else args.precision)  # fmt: skip
     finally:
         if close is not None:
             close()

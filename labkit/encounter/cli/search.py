@@ -109,11 +109,14 @@ def add_tune_options(tu: argparse.ArgumentParser) -> None:
     tu.add_argument("--refine", type=int_range(0, MAX_TRIALS),
                     help="several targets: trials of the budget kept for a local refinement "
                          "when the re-check fails (confirmed on further fresh seeds)")  # fmt: skip
+    tu.add_argument("--confirm", type=int_range(2, MAX_GAMES), metavar="N",
+                    help="several targets: the most games the confirmation may play "
+                         "(default 40000)")  # fmt: skip
     tu.add_argument("--out", help="several targets: directory of the study (resumable)")
 
 
 #: ``labkit sim tune`` options of the several-target form (with ``--knob``) only.
-MANY_ONLY = ("games", "fresh", "sampler", "enough", "refine", "out")
+MANY_ONLY = ("games", "fresh", "sampler", "enough", "refine", "confirm", "out")
 #: Most trials of the several-target form, and games per trial or per re-check.
 MAX_TRIALS = 10_000
 MAX_GAMES = 1_000_000
@@ -187,9 +190,10 @@ def cmd_tune_many(args: argparse.Namespace) -> int:
     games = 400 if args.games is None else args.games
     fresh = 2000 if args.fresh is None else args.fresh
     refine = args.refine or 0
+    confirm = CONFIRM if args.confirm is None else args.confirm
     base = settings_from_args(args, 0)
-    # the search's, the re-check's and the largest confirmation's (tune_many.CONFIRM) seeds
-    wanted = games + fresh + CONFIRM
+    # the search's, the re-check's and the largest confirmation's seeds
+    wanted = games + fresh + confirm
     seeds = args.seeds if args.seeds != "0:4000" else f"0:{wanted}"
     executor, close = _executor(args)
     try:
@@ -198,7 +202,7 @@ def cmd_tune_many(args: argparse.Namespace) -> int:
             t = tune_many(base, knobs, args.target, budget=args.budget or 300,
                           seeds=parse_seeds(seeds), games=games, fresh=fresh,
                           sampler=args.sampler or "tpe", enough=args.enough, out=args.out,
-                          refine=refine,
+                          refine=refine, confirm=confirm,
                           executor=executor, progress=not args.quiet)  # fmt: skip
     finally:
         if close is not None:

@@ -77,3 +77,38 @@ def test_compare_prints_the_table_resumes_and_writes_parquet(tmp_path, capsys):
     sorted(out.glob("part-*.parquet"))[0].unlink()
     assert main(argv) == 0  # the missing games are played again, the same table printed
     assert capsys.readouterr().out == first
+
+
+def test_tune_precision_reaches_tune_and_its_answer(monkeypatch, capsys):
+    import labkit.encounter.sim.tune as tm
+
+    real = tm.tune
+
+    def response(v, seeds):  # NPC win chance v / 10, one fixed uniform per seed
+        return (seeds * 0.6180339887) % 1.0 < v / 10
+
+    monkeypatch.setattr(tm, "tune", lambda *a, **k: real(*a, **{**k, "response": response}))
+    rc = main(["sim", "tune", "--param", "/characters/monster/life", "--target", "0.5",
+               "--bounds", "1,9", "--seeds", "0:400", "--start", "40", "--budget", "2000",
+               "--precision", "0.3", "--workers", "1", "--quiet"])  # fmt: skip
+    text = capsys.readouterr().out
+    assert rc == 0, text
+    assert "gives npc_win = 0.5 ± 0.3:" in text, text  # a hit within the wide band asked for
+
+
+def test_tune_several_targets_confirm_reaches_tune_many(monkeypatch):
+    import labkit.encounter.sim.tune_many as tm
+
+    seen = {}
+
+    def record(*a, **k):
+        seen.update(k)
+        raise RuntimeError("recorded")
+
+    monkeypatch.setattr(tm, "tune_many", record)
+    with pytest.raises(RuntimeError, match="recorded"):
+        main(["sim", "tune", "--target", "npc_win=0.5±0.05", "--knob",
+              "/characters/monster/life=2:10", "--games", "20", "--fresh", "30",
+              "--confirm", "123", "--workers", "1", "--quiet"])  # fmt: skip
+    # the seed list holds the search's, the re-check's and this confirmation's seeds
+    assert seen["confirm"] == 123 and len(seen["seeds"]) == 20 + 30 + 123
