@@ -91,6 +91,9 @@ def test_with_five_attempts_per_level_the_reach_at_level_30_is_within_its_band()
     lo, hi = f.interval("reach")[-1]
     truth = true_reach(FIVE)[-1]
     assert lo <= truth <= hi
-    # the old behaviour (3 attempts) is still there when asked for, and it is wrong here
-    three = funnel(FIVE.level_ids, model, players=10_000, draws=40, rng=5, max_attempts=3)
+    # the old behaviour (3 attempts) is still there when asked for, and it is wrong here: the
+    # model's own band (check=False; a what-if with another cap is widened by the data's floor,
+    # which would blur what this compares)
+    three = funnel(FIVE.level_ids, model, players=10_000, draws=40, rng=5, max_attempts=3,
+                   check=False)  # fmt: skip
     assert three.interval("reach")[-1][1] < truth
