@@ -230,17 +230,16 @@ _CHECKS: list[tuple[tuple, Any, Any]] = []
 
 def _check(model, obs, draws, root, seed, uncertainty, k, players, same):
     """The model played in the data's order with the funnel's draws, checked against ``obs``."""
-    key = (draws, seed, uncertainty, k, players, obs["players"], tuple(obs["reached"]))
+    if same is not None:  # the funnel is the data's own game: checked on itself, never cached
+        return _misses(same, obs)  # (a check played on the stream "check" would differ)
+    # every count of the data is in the key (first tries and stops too, not only the reach)
+    counts = tuple(sorted((name, repr(np.asarray(v).tolist())) for name, v in obs.items()))
+    key = (draws, seed, uncertainty, k, players, counts)
     for cached_key, cached_model, result in _CHECKS:
         if seed is not None and cached_key == key and cached_model is model:
             return result
-    data_ids = list(model.level_ids)
-    if same is not None:
-        pred = same
-    else:
-        worlds = _worlds(model, data_ids, draws, root, seed, uncertainty, k, True)
-        pred = run(worlds, players, stream(root, "check"))
-    result = _misses(pred, obs)
+    worlds = _worlds(model, list(model.level_ids), draws, root, seed, uncertainty, k, True)
+    result = _misses(run(worlds, players, stream(root, "check")), obs)
     _CHECKS.insert(0, (key, model, result))
     del _CHECKS[4:]
     return result
@@ -362,9 +361,13 @@ _RECENT: list[tuple[tuple, Any, tuple[list[str], list[Tables]]]] = []
 
 def _worlds(model, levels, draws, root, seed, uncertainty, k, moves_on) -> list[Tables]:
     ids = [_level_id(lv) for lv in levels]
-    key = (tuple(sorted(ids)), draws, seed, uncertainty, k, moves_on)
+    try:  # a level object's content, not only its id: an edited level keeps its id
+        content = frozenset(lv for lv in levels if not isinstance(lv, str))
+    except TypeError:  # a level object that cannot be a key: never reused
+        content = None
+    key = (tuple(sorted(ids)), draws, seed, uncertainty, k, moves_on, content)
     for cached_key, cached_model, (cached_ids, worlds) in _RECENT:
-        if seed is not None and cached_key == key and cached_model is model:
+        if seed is not None and content is not None and cached_key == key and cached_model is model:
             order = [cached_ids.index(i) for i in ids]
             return [reorder(t, order) for t in worlds]
     kw: dict[str, Any] = {"max_attempts": k, "moves_on": moves_on}
