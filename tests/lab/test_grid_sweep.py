@@ -89,8 +89,10 @@ def test_a_non_deterministic_play_is_refused_naming_the_game_and_seed(tmp_path):
 
     g = Game.from_function("leaky", play, knobs={"hp": (1, 9), "damage": (1, 3)},
                            outcomes={"win": "rate"})  # fmt: skip
-    said = (r"game 'leaky': outcome 'win' differs when the same game is played again .* at "
-            r"hp=1, damage=1, seed=\d+; draw every")
+    said = (
+        r"game 'leaky': outcome 'win' differs when the same game is played again .* at "
+        r"hp=1, damage=1, seed=\d+; draw every"
+    )
     with pytest.raises(PlayError, match=said):
         sweep(g, {"hp": [1], "damage": [1]}, range(64), out=tmp_path / "s")
     assert not list((tmp_path / "s").glob("part-*"))  # nothing half-written
