@@ -47,7 +47,6 @@ from __future__ import annotations
 
 import hashlib
 import inspect
-import keyword
 import math
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -68,9 +67,13 @@ KINDS = ("rate", "mean")
 
 
 def _check_name(game: str, what: str, name: Any) -> str:
-    if not isinstance(name, str) or not name.isidentifier() or keyword.iskeyword(name):
-        raise ArgumentError(f"game {game!r}: a {what} name must be a Python identifier",
-                            argument=what + "s", value=name)  # fmt: skip
+    # Not only identifiers: a vectorised game may name a knob by a JSON pointer into its data
+    # (the encounter game's "/characters/monster/life"); a per-game function's knobs are its
+    # parameters, so its signature check asks for identifiers there.
+    if not isinstance(name, str) or not name.strip() or not name.isprintable() or len(name) > 200:
+        article = "an" if what[0] in "aeiou" else "a"
+        raise ArgumentError(f"game {game!r}: {article} {what} name must be printable text of "
+                            "1-200 characters", argument=what + "s", value=name)  # fmt: skip
     if name in RESERVED:
         raise ArgumentError(f"game {game!r}: {what} {name!r} clashes with a study column "
                             f"({', '.join(sorted(RESERVED))})", argument=what + "s",

@@ -35,7 +35,8 @@ def _one_line(exc: BaseException) -> str:
         ({"hp": (9, 1)}, {"win": "rate"}, "knob hp's low is above its high"),
         ({"hp": (1, math.inf)}, {"win": "rate"}, "range must be finite"),
         ({"hp": (1, 9)}, {"win": "median"}, "outcome win must be a 'rate' or a 'mean'"),
-        ({"2hp": (1, 9)}, {"win": "rate"}, "a knob name must be a Python identifier"),
+        ({" ": (1, 9)}, {"win": "rate"}, "a knob name must be printable text"),
+        ({"hp": (1, 9)}, {"win\n": "rate"}, "an outcome name must be printable text"),
     ],
 )
 def test_a_bad_knob_or_outcome_is_one_line_naming_the_game(knobs, outcomes, said):
@@ -167,3 +168,14 @@ def test_knobs_take_knob_objects_and_dicts():
     g = Game.from_function("dice duel", play_duel, knobs=KNOBS, outcomes=OUTCOMES)
     assert g.knob("hp") == Knob("hp", 1, 50, True, "hit points", "hp")
     assert g.code and g.code == dice_duel().code
+
+
+def test_a_vectorised_game_may_name_its_knobs_by_json_pointer():
+    def play(points, seeds):
+        life = points["/characters/monster/life"]
+        return {"npc_win": (life[:, None] + seeds[None, :]) % 2 == 0}
+
+    g = Game.from_function("rooms", play, knobs={"/characters/monster/life": (1, 9)},
+                           outcomes={"npc_win": "rate"}, vectorised=True)  # fmt: skip
+    got = g.play_block({"/characters/monster/life": np.array([2, 3])}, np.arange(3))
+    assert got["npc_win"].tolist() == [[1.0, 0.0, 1.0], [0.0, 1.0, 0.0]]
