@@ -293,6 +293,41 @@ def cli_cases() -> list[tuple[str, Callable[[Path], list[str]], str]]:
         ("puzzle evaluate calls product", lambda t: ["puzzle", "evaluate", "--budget", "100000",
                                                      "--n", "100"],
          "solver calls is over 10000000"),
+        *suffix_cases(),
+    ]  # fmt: skip
+
+
+def suffix_cases() -> list[tuple[str, Callable[[Path], list[str]], str]]:
+    """Issue 46 III: an output whose format is fixed must carry its suffix (``sim batch --out
+    t.xlsx`` wrote CSV text under a spreadsheet's name); refused before any work."""
+    tel = str(DATA / "telemetry" / "sample.csv")
+    camp = str(DATA / "levels" / "campaign.json")
+    model = str(DATA / "telemetry" / "skill_model.json")
+    level = str(DATA / "levels" / "01-grazing.json")
+    return [
+        ("batch --out .xlsx", lambda t: [*BATCH, "--out", str(t / "p.xlsx")],
+         "argument --out: must end in .csv (got"),
+        ("run --out .csv", lambda t: ["sim", "run", "--out", str(t / "p.csv")],
+         "argument --out: must end in .json (got"),
+        ("puzzle funnel --out .xlsx", lambda t: ["puzzle", "funnel", camp, model, "--out",
+                                                 str(t / "p.xlsx")],
+         "argument --out: must end in .csv (got"),
+        ("puzzle telemetry --out .json", lambda t: ["puzzle", "telemetry", "--out",
+                                                    str(t / "p.json")],
+         "argument --out: must end in .csv (got"),
+        ("puzzle calibrate --json .csv", lambda t: ["puzzle", "calibrate", tel, "--json",
+                                                    str(t / "p.csv")],
+         "argument --json: must end in .json (got"),
+        ("puzzle campaign --out .csv", lambda t: ["puzzle", "campaign", "--out",
+                                                  str(t / "p.csv")],
+         "argument --out: must end in .json (got"),
+        ("puzzle show --svg .png", lambda t: ["puzzle", "show", level, "--svg",
+                                              str(t / "p.png")],
+         "argument --svg: must end in .svg (got"),
+        ("path find --svg .png", lambda t: ["path", "find", str(DATA / "maps" / "corridors.json"),
+                                            "--from", "1,1", "--to", "1,1", "--svg",
+                                            str(t / "p.png")],
+         "argument --svg: must end in .svg (got"),
     ]  # fmt: skip
 
 

@@ -34,7 +34,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     run.add_argument("--seed", type=A.seed, default=0, help="process seed (fights, policies)")
     run.add_argument("--snapshots", action="store_true", help="store per-step actor states")
     run.add_argument("--format", type=int, choices=(2, 3), default=3, help="trace format")
-    run.add_argument("--out", type=A.out_file, help="trace file to write (JSON)")
+    run.add_argument("--out", type=A.out_file_as(".json"), help="trace file to write (JSON)")
     run.add_argument("--journal", type=A.int_range(0, None), default=0, metavar="N",
                      help="print N events")  # fmt: skip
     run.set_defaults(func=_cmd_run)
@@ -50,7 +50,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                      help="local processes (default: one per core)")  # fmt: skip
     cluster_options(bat)
     bat.add_argument("--chunksize", type=A.int_range(1, 100_000), help="games per task")
-    bat.add_argument("--out", type=A.out_file, help="CSV file for the rows")
+    bat.add_argument("--out", type=A.out_file_as(".csv"), help="CSV file for the rows")
     bat.add_argument("--quiet", action="store_true", help="no progress bar")
     bat.set_defaults(func=_cmd_batch)
     ani = sub.add_parser("animate", help="write a trace's game as an animation (GIF or MP4)")

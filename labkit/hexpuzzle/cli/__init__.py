@@ -36,7 +36,10 @@ def register(subparsers: Any) -> None:
     show = sub.add_parser("show", help="summarise a level and draw it as SVG")
     show.add_argument("file", metavar="FILE")
     show.add_argument(
-        "--svg", type=A.out_file, metavar="OUT", help="write the drawing to this SVG file"
+        "--svg",
+        type=A.out_file_as(".svg"),
+        metavar="OUT",
+        help="write the drawing to this SVG file",
     )
     show.add_argument(
         "--orientation",

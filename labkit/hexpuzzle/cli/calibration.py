@@ -27,7 +27,7 @@ def register_calibration_commands(puzzle_subparsers: Any) -> None:
     tele = puzzle_subparsers.add_parser(
         "telemetry", help="simulate players on levels and write telemetry CSV"
     )
-    tele.add_argument("--out", type=A.out_file, required=True, metavar="FILE",
+    tele.add_argument("--out", type=A.out_file_as(".csv"), required=True, metavar="FILE",
                       help="CSV file to write")  # fmt: skip
     tele.add_argument("--levels", nargs="+", metavar="FILE", help="default: the campaign")
     tele.add_argument("--players", type=A.int_range(1, 100_000), default=30, metavar="N",
@@ -49,7 +49,7 @@ def register_calibration_commands(puzzle_subparsers: Any) -> None:
     cal.add_argument("--boot", type=A.int_range(1, 100_000), default=300, metavar="B",
                      help="bootstrap resamples (1-100000)")  # fmt: skip
     cal.add_argument("--seed", type=A.seed, default=0, metavar="S", help="bootstrap seed")
-    cal.add_argument("--json", type=A.out_file, metavar="OUT",
+    cal.add_argument("--json", type=A.out_file_as(".json"), metavar="OUT",
                      help="also write the result as JSON")  # fmt: skip
     cal.set_defaults(func=_calibrate)
 

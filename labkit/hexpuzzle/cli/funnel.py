@@ -38,7 +38,8 @@ def register_funnel_commands(puzzle_subparsers: Any) -> None:
                      help="attempts per level (1-100; default: the cap the model's data "
                           "allowed, 3 if the model file does not record it)")  # fmt: skip
     cmd.add_argument("--seed", type=A.int_range(0, 2**63 - 1), default=0, metavar="S")
-    cmd.add_argument("--out", type=A.out_file, metavar="FILE", help="write the funnel as CSV")
+    cmd.add_argument("--out", type=A.out_file_as(".csv"), metavar="FILE",
+                     help="write the funnel as CSV")  # fmt: skip
     cmd.set_defaults(func=_funnel)
 
 

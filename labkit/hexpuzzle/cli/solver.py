@@ -51,7 +51,7 @@ def register_solver_commands(sub: Any) -> None:
     gen.set_defaults(func=_generate)
 
     camp = sub.add_parser("campaign", help="build the 24-level main line into one file")
-    camp.add_argument("--out", type=A.out_file, required=True, metavar="FILE")
+    camp.add_argument("--out", type=A.out_file_as(".json"), required=True, metavar="FILE")
     camp.add_argument("--seed", type=A.seed, default=None, metavar="S")
     camp.add_argument(
         "--curve",

@@ -10,7 +10,7 @@ import argparse
 import re
 
 from labkit import LabkitError
-from labkit._args import out_file
+from labkit._args import out_file_as
 
 
 def _point(text: str) -> tuple[int, int]:
@@ -51,7 +51,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     find.add_argument("--from", dest="start", type=_point, required=True, metavar="X,Y")
     find.add_argument("--to", dest="target", type=_point, required=True, metavar="X,Y")
     find.add_argument("--diagonal", action="store_true", help="8-way neighbourhood")
-    find.add_argument("--svg", type=out_file, help="also write a picture of the map and path")
+    find.add_argument(
+        "--svg", type=out_file_as(".svg"), help="also write a picture of the map and path"
+    )
     # "-1,-1" is a value, not an option: argparse only knows plain negative numbers, so teach
     # this parser that a negative X,Y pair is one too (its own private matcher, documented in
     # the argparse source as the hook for exactly this).
