@@ -108,16 +108,22 @@ class FunnelView(CodeMixin):
         self.improve_button = W.Button(description="improve", tooltip="reorder to meet the goals")
         self.reset_button = W.Button(description="reset order")
         self.status, self.table, self.advice = W.HTML(), W.HTML(), W.HTML()
+        self.goals = W.HTML()
         self.baseline = self._funnel(self.start)
         self.funnel = self.baseline
         self._syncing = False
         self.tags.observe(self._dragged, names="value")
+        # the sliders are goals: the line under them says whether the order on show meets them
+        # (a goal slider that changed nothing on screen read as broken)
+        for slider in (self.reach_goal, self.hazard_goal):
+            slider.observe(lambda _: self._show_goals(), names="value")
         self.improve_button.on_click(lambda _: self.improve())
         self.reset_button.on_click(lambda _: self.set_order(self.start))
         self.ui = W.VBox([W.HTML("<b>play order</b> (drag a level to move it)"), self.tags,
                           W.HBox([self.reset_button, self.reach_goal, self.hazard_goal,
                                   self.improve_button]),
-                          self.status, self.pane.widget, self.advice, self.table])  # fmt: skip
+                          self.goals, self.status, self.pane.widget, self.advice,
+                          self.table])  # fmt: skip
         self._draw()
         # lay the figure out once, then keep that layout: re-solving the constrained layout on
         # every redraw would cost more than playing the players. Laid out without rendering: a
@@ -207,6 +213,48 @@ class FunnelView(CodeMixin):
         self.pane.refresh()
         self.status.value = self.summary_html()
         self.table.value = self.table_html()
+        self._show_goals()
+
+    def _show_goals(self) -> None:
+        self.goals.value = self.goals_html()
+
+    def goals_html(self) -> str:
+        """The goals on the sliders in words, each with whether the order on show meets it (as
+        :func:`~labkit.hexpuzzle.improve_campaign` judges: the funnel's own estimate).
+
+        Examples
+        --------
+        >>> import matplotlib
+        >>> matplotlib.use("Agg")
+        >>> from labkit.hexpuzzle import TrueModel
+        >>> view = FunnelView(["L01", "L02"], TrueModel([0.5, -0.5], quit={"baseline": -1.5}),
+        ...                   players=500, draws=4)
+        >>> view.reach_goal.value = 0.0
+        >>> "at least 0 % reach the last level (this order: " in view.goals_html()
+        True
+        >>> view.goals_html().split("reach the last level (this order: ")[1].split(")")[0][-3:]
+        'met'
+        """
+        from html import escape
+
+        import numpy as np
+
+        from labkit.hexpuzzle import FunnelGoal
+
+        f = self.funnel
+        goal = FunnelGoal(reach_last=self.reach_goal.value,
+                          max_quit_hazard=self.hazard_goal.value, max_band_drop=None)  # fmt: skip
+        reach_words, stop_words = goal.describe()
+        reach = float(f.stats["reach"][-1, 0])
+        met = "met" if reach >= self.reach_goal.value else "not met"
+        parts = [f"{reach_words} (this order: {_pct(reach)}, {met})"]
+        # the last level has no stop decision (0 or NaN): it never breaks the stop goal
+        stops = np.nan_to_num(np.asarray(f.stats["quit_hazard"][:, 0], dtype=float))
+        worst = int(np.argmax(stops))
+        met = "met" if stops[worst] <= self.hazard_goal.value else "not met"
+        parts.append(f"{stop_words} (this order: {escape(str(f.level_ids[worst]))} stops "
+                     f"{_pct(float(stops[worst]))}, {met})")  # fmt: skip
+        return "<b>goals</b> (for <b>improve</b>): " + " · ".join(parts)
 
     def summary_html(self) -> str:
         """The funnel's headline in words: reaching the last level and winning it (finishing)

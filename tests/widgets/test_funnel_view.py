@@ -120,3 +120,25 @@ def test_the_view_says_loading_before_the_long_start(monkeypatch):
     monkeypatch.setattr(fv, "_default_model", lambda levels: said.append("fit") or model)
     FunnelView(["L01", "L02", "L03"], None, players=200, draws=2)
     assert said[0].startswith("loading the funnel") and said.index("fit") > 0 and said[-1] == ""
+
+
+def test_the_goal_sliders_say_whether_the_order_on_show_meets_them(view):
+    # a goal slider changed nothing on screen until improve was pressed (the browser suite's
+    # "moving a control changes what the app shows" caught it in notebook 08)
+    f = view.funnel
+    reach = float(f.stats["reach"][-1, 0])
+    stops = np.nan_to_num(f.stats["quit_hazard"][:, 0])
+    view.reach_goal.value = 0.05
+    view.hazard_goal.value = 0.5
+    shown = _shown(view.goals.value)
+    assert f"at least 5 % reach the last level (this order: {_pct(reach)}, met)" in shown, shown
+    worst = f.level_ids[int(np.argmax(stops))]
+    assert (f"no level stops more than 50 % of its players (this order: {worst} stops "
+            f"{_pct(stops.max())}, met)") in shown, shown  # fmt: skip
+    view.reach_goal.value = 0.95
+    view.hazard_goal.value = 0.01
+    shown = _shown(view.goals.value)
+    assert f"at least 95 % reach the last level (this order: {_pct(reach)}, not met)" in shown
+    assert f"{_pct(stops.max())}, not met)" in shown, shown
+    view.move("L01", 4)  # a new order: the goals line speaks of it
+    assert _pct(float(view.funnel.stats["reach"][-1, 0])) in _shown(view.goals.value)
