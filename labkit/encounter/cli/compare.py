@@ -120,9 +120,9 @@ def _cmd_compare(args: argparse.Namespace) -> int:
           "each played by both")  # fmt: skip
     for line in format_table(table):
         print(line)
-    print(f"(p: exact McNemar for yes/no metrics, else paired bootstrap; pairing: variance "
-          f"reduction against unpaired seeds; seeds: pairs to detect {args.detect:g} in a share "
-          f"or 1 turn at 80 % power)")  # fmt: skip
+    print(f"(p: mid-p McNemar for yes/no metrics, paired t for lead changes, else paired "
+          f"bootstrap; pairing: variance reduction against unpaired seeds; seeds: pairs to "
+          f"detect {args.detect:g} in a share or 1 turn at 80 % power)")  # fmt: skip
     if every is not None:
         print("\ndoes B stay balanced against every policy? (balance = 1 - win-rate gap)")
         for r in every.itertuples():

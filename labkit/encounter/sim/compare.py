@@ -3,8 +3,8 @@
 :func:`compare` plays version A and version B on the *same* seeds (each seed sets the map and
 every die roll, so a game of A and the game of B on its seed differ by the balance, not by
 luck) and returns one tidy row per metric (:func:`~labkit.encounter.sim.paired.paired_table`:
-both values, the paired difference B − A with a 95 % interval, McNemar or bootstrap p-value,
-the measured variance reduction of the pairing and the seeds needed to detect a change).
+both values, the paired difference B − A with a 95 % interval, a mid-p McNemar, t or bootstrap
+p-value, the measured variance reduction of the pairing and the seeds needed to detect a change).
 
 The games are a two-point :func:`~labkit.encounter.sweep` (point 0 is A, point 1 is B), so
 ``out=DIR`` streams them to Parquet parts and re-running resumes, exactly as sweeps do.
@@ -29,9 +29,9 @@ Examples
 ...             metrics=["npc_win", "balance"], bootstrap=200)
 >>> t[["metric", "pairs"]].values.tolist()
 [['npc_win', 40], ['balance', 40]]
->>> win = t.iloc[0].to_dict()  # 4 seeds up, none down: exact McNemar p 0.125, so from 0
+>>> win = t.iloc[0].to_dict()  # 4 seeds up, none down: mid-p McNemar p 1/16, so from 0
 >>> round(win["diff"], 3), round(win["diff_lo"], 3), round(win["diff_hi"], 3), win["p_value"]
-(0.1, 0.0, 0.231, 0.125)
+(0.1, 0.0, 0.231, 0.0625)
 >>> print(t.iloc[1]["note"])  # doctest: +NORMALIZE_WHITESPACE
 A and B: too close to even at 40 seeds to say which side leads, so a change of balance has no
 trustworthy interval; about 194 seeds would settle it (the win-rate rows show the change)

@@ -37,7 +37,7 @@ def test_a_known_difference_is_covered_and_measured_with_the_pairing_it_bought()
         covered_win += win["diff_lo"] <= 0.1 <= win["diff_hi"]
         # every seed 3 turns longer: no spread to draw an interval from, and the row says so
         covered_len += math.isnan(length["diff_lo"]) and "came out +3 " in length["note"]
-        assert win["a_lo"] <= win["a"] <= win["a_hi"] and win["test"] == "McNemar exact"
+        assert win["a_lo"] <= win["a"] <= win["a_hi"] and win["test"] == "McNemar mid-p"
     assert covered_win >= 25 and covered_len == 30  # 95 % intervals: ~28.5 of 30 expected
     a, b = _known(99, n=4000)
     t = paired_table(a, b, metrics=["npc_win"], bootstrap=1000).iloc[0]
@@ -87,7 +87,7 @@ def test_the_shipped_edition_against_itself_plays_the_same_games():
     # interval would read as certainty), each row saying so in words
     assert (t["diff"] == 0).all() and t["diff_lo"].isna().all() and t["diff_hi"].isna().all()
     assert (t["note"] != "").all()
-    assert (t[t["test"] == "McNemar exact"]["p_value"] == 1).all()
+    assert (t[t["test"] == "McNemar mid-p"]["p_value"] == 1).all()
     assert {"balance", "length_q50", "npcs_alive_after_20", "lead_changes"} <= set(t["metric"])
 
 

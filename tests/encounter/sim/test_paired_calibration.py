@@ -3,10 +3,14 @@ known truth, at the seed counts designers use (30 and 100).
 
 The fast version of ``benchmarks/bench_calibration_compare.py``: synthetic paired games whose
 truth is exact (a paired yes/no with its four cells, game lengths with a known mean change),
+sparse changes of a share of NPCs alive and of lead changes like the monster-life change's),
 plus 40 blocks of 30 real games of the monster-life change. Each block's interval either holds
 the truth or not; the share that does must reach the floor (95 % promised; with 300 blocks a
-share below 92 % is 2.4 Monte-Carlo errors short). Rows whose data cannot carry an interval
-must say so (NaN and a note), never print a zero-width one.
+share below 92 % is 2.4 Monte-Carlo errors short) and stay below 98.5 % (an interval far wider
+than it needs is a promise not kept either). The rate change's interval depends only on the
+seeds that ended differently, so its coverage and A against A's rejection rate are summed
+exactly over every split. Rows whose data cannot carry an interval must say so (NaN and a note),
+never print a zero-width one.
 """
 
 from __future__ import annotations
@@ -17,9 +21,9 @@ import numpy as np
 import pytest
 
 from labkit.encounter.sim.compare import compare, play_pair
-from labkit.encounter.sim.paired import mcnemar_exact, paired_table
+from labkit.encounter.sim.paired import mcnemar_midp, paired_table
 
-FLOOR = 0.92
+FLOOR, CEILING = 0.92, 0.985
 BLOCKS = 300
 
 # The NPC win-rate change of the monster life 5 -> 4 on 20,000 paired seeds (1,000,000 to
@@ -50,35 +54,63 @@ def _lengths(g: np.random.Generator, n: int) -> tuple[np.ndarray, np.ndarray]:
 
 LENGTH_CHANGE = -0.1 * (21 - 1 / 121)
 
+# NPCs alive (of 3): A's 0, 1, 2, 3 with ALIVE; on 12 % of seeds B keeps 1, 2 or 3 more (capped
+# at 3), as a weaker monster does: most seeds alike, the change one-sided and lumpy.
+ALIVE, MORE = (0.55, 0.1, 0.15, 0.2), (0.88, 0.05, 0.04, 0.03)
+ALIVE_A = sum(ALIVE[u] * u / 3 for u in range(4))
+ALIVE_CHANGE = sum(ALIVE[u] * MORE[j] * (min(u + j, 3) - u) / 3 for u in range(4) for j in range(4))
+# lead changes: A's Poisson(0.8); B one more on 6 % of seeds, one fewer on 5 % (if A had any)
+LEAD_CHANGE = 0.06 - 0.05 * (1 - math.exp(-0.8))
+
+
+def _alive_and_leads(g: np.random.Generator, n: int) -> tuple[dict, dict]:
+    u, j = g.choice(4, size=n, p=ALIVE), g.choice(4, size=n, p=MORE)
+    la, r = g.poisson(0.8, n).astype(float), g.random(n)
+    lb = np.where(r < 0.06, la + 1, np.where((r < 0.11) & (la >= 1), la - 1, la))
+    return ({"npcs_alive": u / 3, "lead_changes": la},
+            {"npcs_alive": np.minimum(u + j, 3) / 3, "lead_changes": lb})  # fmt: skip
+
+
+# (row's key, "_a" for A's value; the interval's column; the truth)
+TRUTHS = [("npc_win", "diff", 0.125), ("npc_win_a", "a", CELLS[0] + CELLS[1]),
+          ("length_mean", "diff", LENGTH_CHANGE), ("npcs_alive", "diff", ALIVE_CHANGE),
+          ("npcs_alive_a", "a", ALIVE_A), ("lead_changes", "diff", LEAD_CHANGE),
+          ("lead_changes_a", "a", 0.8)]  # fmt: skip
+
 
 @pytest.mark.parametrize("n", [30, 100])
 def test_paired_rates_and_means_hold_the_truth_at_the_promised_rate(n):
     g = np.random.default_rng(45 + n)
-    held = {"npc_win": 0, "npc_win_a": 0, "length_mean": 0}
+    held = dict.fromkeys(["npc_win", "npc_win_a", "length_mean", "npcs_alive", "npcs_alive_a",
+                          "lead_changes", "lead_changes_a"], 0)  # fmt: skip
+    given = dict.fromkeys(held, 0)
     for k in range(BLOCKS):
         wa, wb = _yes_no(g, n)
         ta, tb = _lengths(g, n)
-        t = paired_table({"npc_win": wa, "turns": ta}, {"npc_win": wb, "turns": tb},
-                         metrics=["npc_win", "length_mean"], bootstrap=400, rng=k)  # fmt: skip
-        win, length = t.iloc[0], t.iloc[1]
-        if math.isnan(win["diff_lo"]):  # no seed ended differently: said so, not a miss
-            assert "ended alike" in win["note"] and win["seeds_needed"] > n
-        else:
-            held["npc_win"] += win["diff_lo"] <= 0.125 <= win["diff_hi"]
-        held["npc_win_a"] += win["a_lo"] <= CELLS[0] + CELLS[1] <= win["a_hi"]
-        held["length_mean"] += length["diff_lo"] <= LENGTH_CHANGE <= length["diff_hi"]
+        sa, sb = _alive_and_leads(g, n)
+        t = paired_table({"npc_win": wa, "turns": ta, **sa}, {"npc_win": wb, "turns": tb, **sb},
+                         metrics=["npc_win", "length_mean", "npcs_alive", "lead_changes"],
+                         bootstrap=400, rng=k).set_index("metric")  # fmt: skip
+        for key, col, truth in TRUTHS:
+            r = t.loc[key.removesuffix("_a")]
+            if math.isnan(r[f"{col}_lo"]):  # no seed ended differently: said so, not a miss
+                assert r["note"], (key, r.to_dict())
+                continue
+            given[key] += 1
+            held[key] += r[f"{col}_lo"] <= truth <= r[f"{col}_hi"]
     for key, k in held.items():
-        assert k / BLOCKS >= FLOOR, (key, n, k / BLOCKS)
-        assert k / BLOCKS <= 0.995, (key, n, k / BLOCKS)  # not an interval of everything
+        assert given[key] >= 0.9 * BLOCKS, (key, n, given[key])
+        assert k / given[key] >= FLOOR, (key, n, k / given[key])
+        assert k / given[key] <= CEILING, (key, n, k / given[key])  # not wider than it needs
 
 
-def test_a_rate_interval_agrees_with_the_exact_mcnemar_test_and_is_never_zero_wide():
+def test_a_rate_interval_agrees_with_the_mid_p_mcnemar_test_and_is_never_zero_wide():
     g = np.random.default_rng(7)
     for k in range(200):
         wa, wb = _yes_no(g, 40)
         t = paired_table({"npc_win": wa}, {"npc_win": wb}, metrics=["npc_win"], bootstrap=20)
         r = t.iloc[0]
-        assert r["p_value"] == mcnemar_exact(wa, wb)
+        assert r["p_value"] == mcnemar_midp(wa, wb) and r["test"] == "McNemar mid-p"
         if math.isnan(r["diff_lo"]):
             assert (wa == wb).all() and r["note"]
             continue
@@ -131,3 +163,43 @@ def test_real_blocks_of_the_monster_life_change():
             given += 1
             held += win["diff_lo"] <= NPC_WIN_CHANGE <= win["diff_hi"]
     assert given >= 36 and held / given >= 0.9, (held, given)
+
+
+def _split_chances(n: int, cells: tuple[float, float, float, float]):
+    """Each split of ``n`` seeds (up: only B yes, down: only A yes) with its exact chance."""
+    for up in range(n + 1):
+        for down in range(n + 1 - up):
+            rest = n - up - down
+            chance = (math.comb(n, up) * math.comb(n - up, down) * cells[2] ** up
+                      * cells[1] ** down * (cells[0] + cells[3]) ** rest)  # fmt: skip
+            yield up, down, chance
+
+
+def _rate_row(up: int, down: int, n: int):
+    a = np.r_[np.zeros(up), np.ones(down), np.zeros(n - up - down)]
+    b = np.r_[np.ones(up), np.zeros(down), np.zeros(n - up - down)]
+    return paired_table({"npc_win": a}, {"npc_win": b}, metrics=["npc_win"], bootstrap=2).iloc[0]
+
+
+def test_the_rate_change_holds_the_truth_and_a_against_a_rejects_at_5_percent_exactly():
+    # 30 seeds, every split weighted by its exact chance (no Monte-Carlo error): the synthetic
+    # truth (97.0 %), the monster-life change (no seed goes down: 97.5 %), and A against A with
+    # other luck at the monster-life rate 0.42, where each seed ends differently with chance
+    # 2 · 0.42 · 0.58: the 5 % test must reject near 5 % (the exact McNemar: 2.7 %).
+    pa = 0.4197
+    truths = {"synthetic": CELLS, "monster life": (0.4197, 0.0, 0.12265, 0.45765),
+              "A vs A": (pa * pa, pa * (1 - pa), pa * (1 - pa), (1 - pa) ** 2)}  # fmt: skip
+    rows = {(u, d): _rate_row(u, d, 30) for u in range(31) for d in range(31 - u) if u + d}
+    for name, cells in truths.items():
+        truth = cells[2] - cells[1]
+        held = given = 0.0
+        for up, down, chance in _split_chances(30, cells):
+            if up + down == 0:
+                continue  # no interval, and said so (test above)
+            r = rows[(up, down)]
+            given += chance
+            held += chance * (r["diff_lo"] <= truth <= r["diff_hi"])
+        if name == "A vs A":
+            assert 0.035 <= 1 - held / given <= 0.065, (name, 1 - held / given)
+        else:
+            assert 0.93 <= held / given <= CEILING, (name, held / given)

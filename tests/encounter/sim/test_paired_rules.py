@@ -381,6 +381,24 @@ def mcnemar_by_hand(a, b):
                                   / 2**n)  # fmt: skip
 
 
+def midp_by_hand(a, b):
+    """The mid-p McNemar: the exact p less the probability of the split seen (both tails)."""
+    up = sum(1 for x, y in zip(a, b) if x and not y)
+    down = sum(1 for x, y in zip(a, b) if y and not x)
+    n, k = up + down, min(up, down)
+    if n == 0:
+        return 1.0
+    return min(1.0, 2 * (sum(math.comb(n, j) for j in range(k + 1)) - math.comb(n, k) / 2) / 2**n)
+
+
+def t_by_hand(x):
+    """Student's t interval of a mean and the paired t-test's p."""
+    n, m = len(x), float(np.mean(x))
+    se = float(np.std(x, ddof=1)) / math.sqrt(n)
+    q = student_t.ppf(0.975, n - 1)
+    return m - q * se, m + q * se, float(2 * student_t.cdf(-abs(m) / se, n - 1))
+
+
 def wilson_by_hand(k, n):
     """Wilson's score interval, with the Poisson ends for 1-2 yes (or no) in up to 50 games."""
     z = Z975
@@ -479,7 +497,7 @@ def expected(m, a, b, boot, rng, detect):
     note = ""
     col = m.needs[0]
     if m.binary:
-        p, test = mcnemar_by_hand(a[col], b[col]), "McNemar exact"
+        p, test = midp_by_hand(a[col], b[col]), "McNemar mid-p"
         ka, kb = int(a[col].sum()), int(b[col].sum())
         up = int(((a[col] == 0) & (b[col] == 1)).sum())
         down = int(((a[col] == 1) & (b[col] == 0)).sum())
@@ -529,11 +547,16 @@ def expected(m, a, b, boot, rng, detect):
                 c = np.sign(ga.mean()) * ga - np.sign(gb.mean()) * gb
                 lo, hi, p = agreeing(*student_by_hand(c, draws))
                 ends.append((lo, hi))
-        elif m.kind == "mean" and not np.isnan(a[col]).any():
+        elif m.unit == "per game":  # counts per game (lead changes): Student's t
+            test = "paired t"
+            ends = [t_by_hand(a[col])[:2], t_by_hand(b[col])[:2]]
+            lo, hi, p = agreeing(*t_by_hand(b[col] - a[col]))
+            ends.append((lo, hi))
+        elif m.kind == "mean" and m.unit != "share" and not np.isnan(a[col]).any():
             ends = [student_by_hand(a[col], draws)[:2], student_by_hand(b[col], draws)[:2]]
             lo, hi, p = agreeing(*student_by_hand(b[col] - a[col], draws))
             ends.append((lo, hi))
-        else:  # a mean over the games that have a value: BCa, from 10 games with a value
+        else:  # a share of NPCs, a mean over the games that have a value: BCa (10 games)
             stat_a = lambda i: resampled(m, a, i)  # noqa: E731
             stat_b = lambda i: resampled(m, b, i)  # noqa: E731
             have = [int((~np.isnan(v[col])).sum()) for v in (a, b)]
@@ -570,18 +593,29 @@ COLUMNS = ["metric", "label", "unit", "a", "a_lo", "a_hi", "b", "b_lo", "b_hi", 
 
 @pytest.mark.parametrize("rng", [0, 7])
 def test_every_metric_matches_a_plain_computation_of_its_interval(rng):
-    # yes/no rates: Wilson and Tango (no resampling); means: bootstrap-t; balance: its gap's
-    # bootstrap-t folded; a mean with undefined games and the median: BCa; rows with too few
-    # seeds: none, and a note. Each written out with index resamples of the same draws.
+    # yes/no rates: Wilson and Tango, p the mid-p McNemar (no resampling); game length's mean:
+    # bootstrap-t; lead changes: Student's t; balance: its gap's bootstrap-t folded; NPCs alive,
+    # a mean with undefined games and the median: BCa; rows with too few seeds: none, and a
+    # note. Each written out with index resamples of the same draws.
     keys = ["npc_win", "monster_win", "balance", "length_mean", "length_sd", "length_q10",
-            "length_q50", "length_q90", "decided_at"]  # fmt: skip
+            "length_q50", "length_q90", "decided_at", "npcs_alive", "lead_changes"]  # fmt: skip
     detect = {"share": 0.1, "turns": 2.0, "per game": 0.05}
+    a = {
+        **A,
+        "npcs_alive": np.array([1, 0.5, 1, 0, 0.5, 0, 1, 1, 0.5, 1, 0, 1]),
+        "lead_changes": np.array([0, 1, 0, 2, 0, 1, 0, 0, 1, 0, 3, 0], dtype=float),
+    }
+    b = {
+        **B,
+        "npcs_alive": np.array([1, 1, 1, 0, 0.5, 0.5, 1, 1, 0.5, 1, 0, 1]),
+        "lead_changes": np.array([0, 1, 1, 1, 0, 1, 0, 1, 1, 0, 2, 0], dtype=float),
+    }
     t = paired_table(
-        A, B, metrics=keys, bootstrap=300, rng=rng, detect={"share": 0.1, "turns": 2.0}
+        a, b, metrics=keys, bootstrap=300, rng=rng, detect={"share": 0.1, "turns": 2.0}
     )
     assert list(t.columns) == COLUMNS and t["metric"].tolist() == keys
     for row, key in zip(t.to_dict("records"), keys):
-        want = expected(METRICS[key], A, B, 300, rng, detect)
+        want = expected(METRICS[key], a, b, 300, rng, detect)
         for col in COLUMNS:
             if isinstance(want[col], str):
                 assert row[col] == want[col], (key, col)
