@@ -115,6 +115,13 @@ class Rows:
     """Per-row component values and row → level / player indices (shared with the bootstrap)."""
 
     def __init__(self, table: NDArray, sizes: Mapping[str, int], time_ref: float) -> None:
+        # the index is made of the hex puzzle's own columns, optional in telemetry (issue 49)
+        for name in ("collisions", "hints", "undos", "seconds", "rotations"):
+            if name not in (table.dtype.names or ()):
+                from labkit.hexpuzzle.difficulty.telemetry import TelemetryError
+
+                raise TelemetryError("the observed difficulty index needs this hex puzzle column",
+                                     pointer=f"column {name!r}")  # fmt: skip
         lookup = {lid: i for i, lid in enumerate(sizes)}
         known = np.array([lid in lookup for lid in table["level"].tolist()], dtype=bool)
         self.unmatched = int((~known).sum())

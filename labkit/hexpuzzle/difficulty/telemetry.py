@@ -1,6 +1,10 @@
 """Player telemetry of the hex track puzzle: one CSV row per attempt at a level (rule H9).
 
-The format (``data/telemetry/*.csv``) has a header row naming these columns, in any order:
+The format (``data/telemetry/*.csv``) has a header row naming its columns, in any order. Four
+are required of every game (:data:`REQUIRED`: ``level``, ``player``, ``attempt``, ``won``);
+the others are optional — ``seconds`` any game may log, the rest the hex puzzle's own — and
+each is checked where it is present (issue 49). A loaded table has the columns the input had,
+in the order below:
 
 ==============  ========  =====================================================================
 column          type      meaning
@@ -22,7 +26,9 @@ Decisions the rules leave open
 * ``first_try`` is redundant (``attempt == 1 and won``) but analysts filter on it, and telemetry
   from a real game may carry the game's own flag; the loader checks the two agree.
 * Lines starting with ``#`` are comments (provenance: seed, labkit version); blank lines are
-  skipped. Extra columns are ignored (a real export may carry more); missing ones are errors.
+  skipped. Columns of no kind below are ignored (a real export may carry more); a missing
+  required column is an error, a missing optional one is absent from the loaded table (a
+  report that needs it says so).
   Booleans accept ``0``/``1`` and ``true``/``false``. Lines end at ``\\n`` (CR LF accepted);
   U+2028 inside an id is part of the id.
 * Ids are kept exactly as given: an id holding a control character (NUL, tab, CR, ...) or
@@ -92,11 +98,15 @@ from labkit.hexpuzzle.difficulty.telemetry_rules import (
     MAX_ROWS,
     MAX_SECONDS,
     MAX_TEXT,
+    REQUIRED,
     TelemetryError,
+    missing_required,
+    present,
 )
 
 __all__ = [
     "COLUMNS",
+    "REQUIRED",
     "TelemetryError",
     "as_table",
     "load_telemetry",
@@ -120,7 +130,8 @@ def _cell_text(v: Any) -> str:
 
 
 def make_table(rows: Iterable[Sequence[Any]], *, lines: Sequence[int] | None = None) -> NDArray:
-    """Validate rows (values in :data:`COLUMNS` order, read as CSV cells) and build the array.
+    """Validate rows (values in :data:`COLUMNS` order, or the :data:`REQUIRED` four in their
+    order, read as CSV cells) and build the array.
 
     Examples
     --------
@@ -132,17 +143,19 @@ def make_table(rows: Iterable[Sequence[Any]], *, lines: Sequence[int] | None = N
 
     rows = [tuple(r) for r in rows]
     where_of = list(lines) if lines is not None else None
+    names = tuple(REQUIRED) if rows and len(rows[0]) == len(REQUIRED) else tuple(COLUMNS)
     for k, row in enumerate(rows):
-        if len(row) != len(COLUMNS):
+        if len(row) != len(names):
             at = where_of[k] if where_of is not None else None
-            raise TelemetryError(f"a row needs {len(COLUMNS)} values", pointer=f"line {at}",
+            raise TelemetryError(f"a row needs {len(names)} values", pointer=f"line {at}",
                                  value=row)  # fmt: skip
     batches = Batches(
         (lambda i: f"line {where_of[i]}") if where_of is not None else (lambda i: ""),
+        names=names,
     )
-    columns = list(zip(*rows)) if rows else [()] * len(COLUMNS)
+    columns = list(zip(*rows)) if rows else [()] * len(names)
     cells = {}
-    for name, values in zip(COLUMNS, columns):
+    for name, values in zip(names, columns):
         texts = [_cell_text(v) for v in values]
         try:
             cells[name] = pa.array(texts, type=pa.string())
@@ -263,7 +276,7 @@ def to_frame(table: Any) -> Any:
 
 def _typed(columns: dict[str, Any], pointer: Any) -> NDArray:
     """Check typed columns (Arrow arrays) the way a Parquet file is checked."""
-    batches = Batches(pointer)
+    batches = Batches(pointer, names=tuple(columns))
     batches.add(columns)
     return batches.table()
 
@@ -300,20 +313,20 @@ def as_table(telemetry: Any) -> NDArray:
     if isinstance(telemetry, (str, os.PathLike)):
         return load_telemetry(telemetry, frame=False)
     if hasattr(telemetry, "to_records") and hasattr(telemetry, "columns"):  # pandas
-        missing = [c for c in COLUMNS if c not in telemetry.columns]
-        if missing:
-            raise TelemetryError("frame has no column", pointer=f"column {missing[0]!r}")
-        cols = {c: _arrow_column(telemetry[c].to_numpy(), c) for c in COLUMNS}
+        if (gone := missing_required(telemetry.columns)) is not None:
+            raise TelemetryError("frame has no column", pointer=f"column {gone!r}")
+        cols = {c: _arrow_column(telemetry[c].to_numpy(), c) for c in present(telemetry.columns)}
         return _typed(cols, lambda i: f"row {i + 1}")
     if isinstance(telemetry, np.ndarray) and telemetry.dtype.names:
-        missing = [c for c in COLUMNS if c not in telemetry.dtype.names]
-        if missing:
-            raise TelemetryError("array has no field", pointer=f"column {missing[0]!r}")
-        cols = {c: _arrow_column(np.asarray(telemetry[c]), c) for c in COLUMNS}
+        if (gone := missing_required(telemetry.dtype.names)) is not None:
+            raise TelemetryError("array has no field", pointer=f"column {gone!r}")
+        cols = {c: _arrow_column(np.asarray(telemetry[c]), c)
+                for c in present(telemetry.dtype.names)}  # fmt: skip
         return _typed(cols, lambda i: f"row {i + 1}")
     rows = list(telemetry)
     if rows and isinstance(rows[0], dict):
-        rows = [tuple(r[c] for c in COLUMNS) for r in rows]
+        have = tuple(COLUMNS) if all(c in rows[0] for c in COLUMNS) else REQUIRED
+        rows = [tuple(r[c] for c in have) for r in rows]
     return make_table(rows)
 
 
@@ -339,7 +352,7 @@ def to_csv(table: Any, *, comments: Sequence[str] = ()) -> str:
     for c in comments:
         out.write(f"# {c}\n")
     writer = csv.writer(out, lineterminator="\n")
-    writer.writerow(COLUMNS)
+    writer.writerow(table.dtype.names)
     for row in table.tolist():
         writer.writerow(
             [

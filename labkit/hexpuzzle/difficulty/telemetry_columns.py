@@ -43,7 +43,7 @@ labkit.hexpuzzle.difficulty.telemetry.TelemetryError: row 1, column 'player': st
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
@@ -55,6 +55,8 @@ from labkit.hexpuzzle.difficulty.telemetry_rules import (
     MAX_SECONDS,
     MAX_TEXT,
     TelemetryError,
+    missing_required,
+    present,
 )
 
 __all__ = ["Batches", "Columns"]
@@ -74,19 +76,26 @@ class Batches:
     """Checks batches of columns as they arrive and joins them into the structured array.
 
     ``pointer(i)`` names row ``i`` (0-based over everything added so far) in errors.
+    ``names``: the columns of :data:`COLUMNS` the input has (the required four at least, in
+    :data:`COLUMNS` order: :func:`~.telemetry_rules.present`); every batch gives these.
     """
 
     def __init__(self, pointer: Callable[[int], str], *, max_rows: int | None = None,
-                 rows: int | None = None) -> None:  # fmt: skip
+                 rows: int | None = None,
+                 names: Sequence[str] = tuple(COLUMNS)) -> None:  # fmt: skip
         self.pointer = pointer
         self.max_rows = max_rows
         self.rows = 0
+        self.names = present(names)
+        if (gone := missing_required(self.names)) is not None:
+            raise TelemetryError("missing column", pointer=f"column {gone!r}")
         # per batch: its distinct ids (Arrow, first-seen order) and its row count; the rows'
         # codes into them (int32) and the other columns go straight into one buffer per
         # column, sized ``rows`` (a Parquet file's count from its footer) or grown as needed
         self.text: dict[str, list[tuple[Any, int]]] = {"level": [], "player": []}
         self.buffers: dict[str, NDArray] = {
-            n: np.empty(rows or 0, np.int32 if n in self.text else _kind_dtype(n)) for n in COLUMNS
+            n: np.empty(rows or 0, np.int32 if n in self.text else _kind_dtype(n))
+            for n in self.names
         }
 
     # --- one batch ------------------------------------------------------------------------
@@ -105,8 +114,8 @@ class Batches:
                                  "max_rows= to read more)", pointer=self.pointer(self.max_rows),
                                  value=self.rows + n)  # fmt: skip
         values: dict[str, Any] = {}
-        for name, kind in COLUMNS.items():
-            arr = columns[name]
+        for name in self.names:
+            kind, arr = COLUMNS[name], columns[name]
             if isinstance(arr, pa.ChunkedArray):
                 arr = arr.combine_chunks()
             if arr.null_count:
@@ -130,7 +139,7 @@ class Batches:
                 grown[: self.rows] = buf[: self.rows]
                 self.buffers[name] = grown
                 del buf, grown
-        for name in COLUMNS:
+        for name in self.names:
             if name in self.text:
                 words, values[name] = values[name]
                 self.text[name].append((words, n))
@@ -230,6 +239,8 @@ class Batches:
         self.fail(i, name, f"must be an integer {lo}-{MAX_COUNT}", value)
 
     def _cross(self, v: dict[str, Any]) -> None:
+        if "first_try" not in v:  # the hex puzzle's redundant flag: checked where present
+            return
         expected = (v["attempt"] == 1) & v["won"].astype(bool)
         if (i := self._first(v["first_try"] == expected)) is not None:
             self.fail(i, "first_try", f"must equal (attempt == 1 and won) = {int(expected[i])}",
@@ -263,7 +274,7 @@ class Batches:
                 out[at : at + n] = to_global[start : start + len(w)][out[at : at + n]]
                 at, start = at + n, start + len(w)
             parts.clear()
-        numbers = {name: bufs[name] for name in COLUMNS if name not in self.text}
+        numbers = {name: bufs[name] for name in self.names if name not in self.text}
         self.buffers = {}
         cols = Columns(codes["level"], words["level"], codes["player"], words["player"], numbers)
         self._unique(cols)
@@ -313,8 +324,9 @@ class Columns:
     """Checked telemetry, compact: ids as ``int32`` codes into their distinct values.
 
     ``level``/``player``: codes into ``level_words``/``player_words`` (Arrow string arrays,
-    in first-seen order); ``numbers``: the other columns of :data:`COLUMNS` (counts and
-    attempts ``int32``, flags ``bool``, seconds ``float64``). Made by :meth:`Batches.columns`
+    in first-seen order); ``numbers``: the other columns of :data:`COLUMNS` the input has (the
+    required ``attempt`` and ``won`` always; counts and attempts ``int32``, flags ``bool``,
+    seconds ``float64``). Made by :meth:`Batches.columns`
     (checked there) or :meth:`from_table` (of a checked structured array).
 
     Examples
@@ -360,6 +372,11 @@ class Columns:
         return len(self.level)
 
     @property
+    def names(self) -> tuple[str, ...]:
+        """The columns held, in :data:`COLUMNS` order (the required four at least)."""
+        return present(["level", "player", *self.numbers])
+
+    @property
     def nbytes(self) -> int:
         """Bytes held (codes, numbers and the distinct ids)."""
         ids = self.level.nbytes + self.player.nbytes
@@ -381,7 +398,7 @@ class Columns:
             text[name] = (enc.indices.to_numpy(zero_copy_only=False).astype(np.int32),
                           enc.dictionary)  # fmt: skip
         numbers = {n: np.asarray(table[n]).astype(_kind_dtype(n))
-                   for n in COLUMNS if n not in text}  # fmt: skip
+                   for n in present(table.dtype.names) if n not in text}  # fmt: skip
         return cls(text["level"][0], text["level"][1], text["player"][0], text["player"][1],
                    numbers)  # fmt: skip
 
@@ -390,8 +407,8 @@ class Columns:
         words = {name: np.array(w.to_pylist() or [""]) for name, w in
                  (("level", self.level_words), ("player", self.player_words))}  # fmt: skip
         codes = {"level": self.level, "player": self.player}
-        dtype = [(name, f"<U{max(1, words[name].dtype.itemsize // 4)}") if kind == "text"
-                 else (name, _table_dtype(name)) for name, kind in COLUMNS.items()]  # fmt: skip
+        dtype = [(name, f"<U{max(1, words[name].dtype.itemsize // 4)}") if COLUMNS[name] == "text"
+                 else (name, _table_dtype(name)) for name in self.names]  # fmt: skip
         out = np.empty(len(self), dtype=dtype)
         step = 1 << 20
         for name in words:

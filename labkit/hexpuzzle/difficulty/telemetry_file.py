@@ -44,8 +44,8 @@ from numpy.typing import NDArray
 
 from labkit import io as lio
 from labkit.hexpuzzle.difficulty.telemetry import (
-    COLUMNS,
     MAX_ROWS,
+    REQUIRED,
     TelemetryError,
     as_table,
     to_csv,
@@ -57,6 +57,7 @@ from labkit.hexpuzzle.difficulty.telemetry_read import (
     PARQUET_SUFFIXES,
     read_columns,
 )
+from labkit.hexpuzzle.difficulty.telemetry_rules import missing_required, present
 
 __all__ = ["PARQUET_SUFFIXES", "Telemetry"]
 
@@ -162,15 +163,17 @@ class Telemetry:
 
     # --- the column dict ----------------------------------------------------------------------
     def to_dict(self) -> dict[str, list]:
-        """The columns as plain lists (text, int, bool, float), in :data:`COLUMNS` order."""
+        """The columns as plain lists (text, int, bool, float), in :data:`COLUMNS` order (the
+        columns the telemetry has: the required four at least)."""
         if self._columns is None:
-            return {name: self.table[name].tolist() for name in COLUMNS}
+            return {name: self.table[name].tolist() for name in present(self.table.dtype.names)}
         c = self._columns  # from the codes: comparing or exporting does not build the table
         import pyarrow as pa
 
         text = {"level": c.level_words.take(pa.array(c.level)).to_pylist(),
                 "player": c.player_words.take(pa.array(c.player)).to_pylist()}  # fmt: skip
-        return {name: text[name] if name in text else c.numbers[name].tolist() for name in COLUMNS}
+        return {name: text[name] if name in text else c.numbers[name].tolist()
+                for name in c.names}  # fmt: skip
 
     def __setstate__(self, state: dict[str, Any]) -> None:
         """Unpickle, also a document pickled when ``table`` was a plain attribute."""
@@ -182,7 +185,8 @@ class Telemetry:
 
     @classmethod
     def from_dict(cls, columns: Any, *, comments: Sequence[str] = ()) -> Telemetry:
-        """Check a column dict (every column of :data:`COLUMNS`, equal lengths) and build.
+        """Check a column dict (the :data:`~.telemetry.REQUIRED` columns and any others of
+        :data:`COLUMNS`, equal lengths) and build.
 
         Raises
         ------
@@ -202,7 +206,7 @@ class Telemetry:
         import pyarrow as pa
 
         arrays: dict[str, Any] = {}
-        for name in COLUMNS:
+        for name in present(columns) if missing_required(columns) is None else REQUIRED:
             if name not in columns:
                 raise TelemetryError("missing column", pointer=f"column {name!r}")
             values = columns[name]
@@ -218,7 +222,7 @@ class Telemetry:
             except (UnicodeError, pa.ArrowException) as exc:
                 raise TelemetryError(f"mixed or unusable values: {exc}",
                                      pointer=f"column {name!r}") from None  # fmt: skip
-        batches = Batches(lambda i: f"row {i + 1}")
+        batches = Batches(lambda i: f"row {i + 1}", names=tuple(arrays))
         batches.add(arrays)
         return cls(_Checked(columns=batches.columns()), comments=comments)
 
@@ -248,7 +252,7 @@ class Telemetry:
                     "player": c.player_words.take(pa.array(c.player)),
                     **{n: pa.array(v.astype(np.int64) if v.dtype.kind == "i" else v)
                        for n, v in c.numbers.items()}}  # fmt: skip
-            table = pa.table({name: data[name] for name in COLUMNS})
+            table = pa.table({name: data[name] for name in c.names})
         else:
             table = pa.table(self.to_dict())
         meta = {COMMENTS_KEY: lio.dumps(list(self.comments), indent=None).encode("utf-8")}

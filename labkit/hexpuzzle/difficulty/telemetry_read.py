@@ -45,6 +45,8 @@ from labkit.hexpuzzle.difficulty.telemetry_rules import (
     MAX_BYTES,
     MAX_ROWS,
     TelemetryError,
+    missing_required,
+    present,
 )
 
 __all__ = ["BATCH_ROWS", "BLOCK", "PARQUET_SUFFIXES", "parse_csv", "read_columns", "read_table"]
@@ -162,19 +164,20 @@ def _decode(line: bytes, number: int) -> str:
                              f"column {exc.start + 1}") from None  # fmt: skip
 
 
-def _header(text: str, number: int) -> tuple[int, list[int]]:
-    """(cells per line, where each column of :data:`COLUMNS` is) from the header line."""
+def _header(text: str, number: int) -> tuple[int, tuple[str, ...], list[int]]:
+    """(cells per line, the columns of :data:`COLUMNS` present, where each is) from the header
+    line; a required column missing is an error, an optional one is simply not there."""
     try:
         cells = [c.strip() for c in next(csv.reader([text]))]
     except csv.Error as exc:
         raise TelemetryError(f"not CSV: {exc}", pointer=f"line {number}") from None
     if len(cells) > 4 * len(COLUMNS) + 64:
         raise TelemetryError("too many columns", pointer=f"line {number}", value=len(cells))
-    for name in COLUMNS:
-        if name not in cells:
-            raise TelemetryError(f"header has no column {name!r}", pointer=f"line {number}",
-                                 value=text)  # fmt: skip
-    return len(cells), [cells.index(name) for name in COLUMNS]
+    if (name := missing_required(cells)) is not None:
+        raise TelemetryError(f"header has no column {name!r}", pointer=f"line {number}",
+                             value=text)  # fmt: skip
+    names = present(cells)
+    return len(cells), names, [cells.index(name) for name in names]
 
 
 def parse_csv(fh: IO[bytes], *, max_rows: int = MAX_ROWS,
@@ -195,9 +198,9 @@ def _csv_columns(fh: IO[bytes], max_rows: int) -> tuple[Columns, list[str]]:
     def pointer(i: int) -> str:
         return f"line {int(np.concatenate(lines_of)[i])}"
 
-    batches = Batches(pointer, max_rows=max_rows)
+    batches: Batches | None = None
     comments: list[str] = []
-    width, take = 0, list[int]()
+    width, take, names_in = 0, list[int](), tuple[str, ...]()
     for start, lines in _blocks(fh):
         numbers, rows = [], []
         for k, line in enumerate(lines):
@@ -209,7 +212,8 @@ def _csv_columns(fh: IO[bytes], max_rows: int) -> tuple[Columns, list[str]]:
                 comments.append(body[1:] if body.startswith(" ") else body)
                 continue
             if not width:
-                width, take = _header(_decode(line, start + k), start + k)
+                width, names_in, take = _header(_decode(line, start + k), start + k)
+                batches = Batches(pointer, max_rows=max_rows, names=names_in)
                 continue
             numbers.append(start + k)
             rows.append(line)
@@ -230,9 +234,10 @@ def _csv_columns(fh: IO[bytes], max_rows: int) -> tuple[Columns, list[str]]:
         except (pa.ArrowInvalid, UnicodeDecodeError) as exc:
             _explain(rows, numbers, width, exc)
         lines_of.append(np.array(numbers, dtype=np.int64))
-        batches.add({name: got.column(names[i]) for name, i in zip(COLUMNS, take)}, cells=True,
+        assert batches is not None  # (made at the header, before any row)
+        batches.add({name: got.column(names[i]) for name, i in zip(names_in, take)}, cells=True,
                     csv=True)  # fmt: skip
-    if not width:
+    if batches is None:
         raise TelemetryError("no header row", pointer="line 1")
     return batches.columns(), comments
 
@@ -252,11 +257,11 @@ def _explain(rows: list[bytes], numbers: list[int], width: int, exc: BaseExcepti
 
 
 # --- Parquet --------------------------------------------------------------------------------------
-def _check_schema(schema: Any, where: str) -> None:
-    names = schema.names
-    for name in COLUMNS:
-        if name not in names:
-            raise TelemetryError("missing column", pointer=f"{where}column {name!r}")
+def _check_schema(schema: Any, where: str) -> tuple[str, ...]:
+    """The columns of :data:`COLUMNS` the schema has; a required one missing is an error."""
+    if (name := missing_required(schema.names)) is not None:
+        raise TelemetryError("missing column", pointer=f"{where}column {name!r}")
+    return present(schema.names)
 
 
 def _read_parquet(fh: Any, max_rows: int, where: str) -> tuple[Columns, list]:
@@ -267,15 +272,15 @@ def _read_parquet(fh: Any, max_rows: int, where: str) -> tuple[Columns, list]:
         pf = pq.ParquetFile(fh)
     except (pa.ArrowException, OSError) as exc:
         raise TelemetryError(f"not a Parquet file: {exc}") from None
-    _check_schema(pf.schema_arrow, where)
+    have = _check_schema(pf.schema_arrow, where)
     rows = pf.metadata.num_rows
     if rows > max_rows:
         raise TelemetryError(f"holds {rows} rows, more than the limit of {max_rows} (pass "
                              "max_rows= to read more)")  # fmt: skip
-    batches = Batches(lambda i: f"{where}row {i + 1}", max_rows=max_rows, rows=rows)
+    batches = Batches(lambda i: f"{where}row {i + 1}", max_rows=max_rows, rows=rows, names=have)
     try:
-        for batch in pf.iter_batches(batch_size=BATCH_ROWS, columns=list(COLUMNS)):
-            batches.add({n: batch.column(n) for n in COLUMNS})
+        for batch in pf.iter_batches(batch_size=BATCH_ROWS, columns=list(have)):
+            batches.add({n: batch.column(n) for n in have})
     except (pa.ArrowException, OSError) as exc:
         raise TelemetryError(f"not a Parquet file: {exc}") from None
     comments: Any = []
@@ -298,7 +303,7 @@ def _read_folder(folder: Path, max_rows: int) -> Columns:
         dataset = ds.dataset([str(p) for p in files], format="parquet",
                              partitioning=ds.HivePartitioning.discover(infer_dictionary=True),
                              partition_base_dir=str(folder))  # fmt: skip
-        _check_schema(dataset.schema, "")
+        have = _check_schema(dataset.schema, "")
         rows = dataset.count_rows()  # from the footers
     except (pa.ArrowException, OSError) as exc:
         raise TelemetryError(f"not a Parquet dataset: {exc}") from None
@@ -311,15 +316,15 @@ def _read_folder(folder: Path, max_rows: int) -> Columns:
         first, name = max((s, n) for s, n in starts if s <= i)
         return f"{name}: row {i - first + 1}"
 
-    batches = Batches(pointer, max_rows=max_rows, rows=rows)
+    batches = Batches(pointer, max_rows=max_rows, rows=rows, names=have)
     for fragment in dataset.get_fragments():
         starts.append((batches.rows, os.path.relpath(fragment.path, folder)))
         try:
             scanner = ds.Scanner.from_fragment(
-                fragment, schema=dataset.schema, columns=list(COLUMNS), batch_size=BATCH_ROWS
+                fragment, schema=dataset.schema, columns=list(have), batch_size=BATCH_ROWS
             )
             for batch in scanner.to_batches():
-                batches.add({n: batch.column(n) for n in COLUMNS})
+                batches.add({n: batch.column(n) for n in have})
         except (pa.ArrowException, OSError) as exc:
             raise TelemetryError(f"not a Parquet file: {exc}", file=fragment.path) from None
     return batches.columns()

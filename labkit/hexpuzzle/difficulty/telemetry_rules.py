@@ -13,8 +13,8 @@ from __future__ import annotations
 
 from labkit.io import FormatError
 
-__all__ = ["COLUMNS", "MAX_BYTES", "MAX_COUNT", "MAX_ROWS", "MAX_SECONDS", "MAX_TEXT",
-           "TelemetryError"]  # fmt: skip
+__all__ = ["COLUMNS", "MAX_BYTES", "MAX_COUNT", "MAX_ROWS", "MAX_SECONDS", "MAX_TEXT", "REQUIRED",
+           "TelemetryError", "present"]  # fmt: skip
 
 #: Column name -> kind ("text", "count" (int >= 0), "attempt" (int >= 1), "flag", "seconds").
 COLUMNS: dict[str, str] = {
@@ -29,6 +29,30 @@ COLUMNS: dict[str, str] = {
     "seconds": "seconds",
     "won": "flag",
 }
+
+#: The columns every game's telemetry has (issue 49): who, which level, which attempt, won.
+#: The others of :data:`COLUMNS` are optional: ``seconds`` any game may log, the rest the hex
+#: puzzle's own (``first_try``, ``collisions``, ``hints``, ``rotations``, ``undos``); each is
+#: checked where it is present and absent from the loaded table where it is not.
+REQUIRED: tuple[str, ...] = ("level", "player", "attempt", "won")
+
+
+def present(names: object) -> tuple[str, ...]:
+    """The columns of :data:`COLUMNS` among ``names``, in :data:`COLUMNS` order (the order of
+    the loaded table); columns of no known kind are left out (a real export carries more).
+
+    >>> present(["won", "player", "boss", "level", "attempt", "seconds"])
+    ('level', 'player', 'attempt', 'seconds', 'won')
+    """
+    have = set(names)  # type: ignore[call-overload]
+    return tuple(c for c in COLUMNS if c in have)
+
+
+def missing_required(names: object) -> str | None:
+    """The first required column not among ``names`` (None: all there)."""
+    have = set(names)  # type: ignore[call-overload]
+    return next((c for c in REQUIRED if c not in have), None)
+
 
 #: Limits of telemetry: a CSV file's size (it is read in blocks: memory does not grow with it),
 #: the rows read by default (every reader checks before it holds more: a Parquet file's row
