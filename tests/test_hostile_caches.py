@@ -9,7 +9,8 @@ object). The caches, from ``grep -rn "lru_cache|functools.cache|_cache|_CACHE|ca
 * the hex puzzle's contact tables (``solving.contacts._CACHE``), a board's rotations and tile
   paths (``Board.rotated``, ``Board.memo``);
 * the paired table's weighted sums (``paired._Weighted._cache``);
-* a map-turn world's passable grid (``World._passable_cache``).
+* a map-turn world's passable grid (``World._passable_cache``);
+* the games a ``GamePlayer`` already played (``knobs.GamePlayer._seen``: importance, tune_many).
 
 Caches without an argument (``default_balance``, ``_default_doc_text``, ``name_fonts``) hold one
 answer per process; they have nothing that could differ.
@@ -227,3 +228,28 @@ def test_the_passable_grid_follows_every_change_and_floor():
     np.testing.assert_array_equal(world.passable("F2"), fresh.passable("F2"))
     assert world.passable("F2").shape != first.shape or not np.array_equal(
         world.passable("F2"), expected)  # fmt: skip
+
+
+def test_the_game_players_outcomes_follow_each_point_and_refuse_what_a_fresh_player_refuses():
+    """``GamePlayer`` keeps each (point, seed)'s outcomes; 3.0 and True equal 3 and 1 as dict
+    keys, so a point the settings refuse (a whole field given 3.0) was answered from a game
+    played for 3."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    from labkit.encounter.sim.knobs import GamePlayer
+    from labkit.encounter.sim.settings import SimulationError, SimulationSettings
+
+    life = "/characters/monster/life"
+    seeds = [np.arange(20)]
+    with ThreadPoolExecutor(1) as pool:
+        player = GamePlayer(SimulationSettings(max_steps=150), executor=pool)
+        (three,) = player.play([{life: 3}], seeds)
+        (six,) = player.play([{life: 6}], seeds)
+        fresh = GamePlayer(SimulationSettings(max_steps=150), executor=pool)
+        np.testing.assert_array_equal(six, fresh.play([{life: 6}], seeds)[0])
+        assert not np.array_equal(three, six)
+        for bad in ({life: 3.0}, {life: True}, {"npcs": 3.0}):
+            with pytest.raises(SimulationError, match="must be an integer"):
+                fresh.play([bad], seeds)
+            with pytest.raises(SimulationError, match="must be an integer"):
+                player.play([bad], seeds)

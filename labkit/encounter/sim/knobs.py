@@ -204,7 +204,9 @@ class GamePlayer:
             self._own = None
 
     def play(self, points: Sequence[dict], seeds: Sequence[np.ndarray]) -> list[np.ndarray]:
-        keys = [tuple(sorted(p.items())) for p in points]
+        # each value's type is in the key: 3.0 or True equal 3 or 1 as keys, but the settings
+        # refuse them, so a game played for 3 must not answer for 3.0
+        keys = [tuple(sorted((n, type(v).__name__, v) for n, v in p.items())) for p in points]
         if self.response is not None:
             return [self._respond(p, np.asarray(s)) for p, s in zip(points, seeds)]
         from labkit.encounter.sim.engine import play_jobs
@@ -224,8 +226,9 @@ class GamePlayer:
         doc_list: list[dict] = [{}] * len(docs)
         base_doc = self.base.to_dict()
         for key, k in docs.items():  # the workers check every document they play
-            doc = {**base_doc, **{n: v for n, v in key if not n.startswith("/")}}
-            doc["balance"] = {**base_doc["balance"], **{n: v for n, v in key if n.startswith("/")}}
+            doc = {**base_doc, **{n: v for n, _, v in key if not n.startswith("/")}}
+            doc["balance"] = {**base_doc["balance"],
+                              **{n: v for n, _, v in key if n.startswith("/")}}  # fmt: skip
             doc_list[k] = doc
         rows: list[tuple] = []
         if jobs:
