@@ -14,6 +14,11 @@ A simulation from a known truth, at the seed counts designers use (30 and 100 se
 * **synthetic paired games** with an exact truth (``tests/encounter/sim/
   test_paired_calibration.py`` in fewer blocks): a paired yes/no with known cells (B − A =
   +0.125) and game lengths with a known mean change, 1,000 blocks each.
+* **rates exactly** (``compare calibration exact rates``, ~15 s): the rate change's interval
+  depends only on the seeds that went up and down, so its coverage is summed over every split
+  weighted by its chance — over 144 truths (both rates 0.02 … 0.98, 2 … 50 % of seeds ending
+  differently), at the monster-life change, the synthetic truth, and A against A with other
+  luck; one version's rate (Wilson) over rates 0.02 … 0.98. No Monte-Carlo error.
 
 Goals (issue 45): coverage within 93–97 % at 30 and 100 seeds; A against A rejects 5 % ± 1.5 %.
 A row's notes list every metric; ``extra`` holds the numbers.
@@ -176,3 +181,86 @@ def bench_synthetic_30() -> Row:
 @benchmark("compare calibration synthetic 100")
 def bench_synthetic_100() -> Row:
     return _synthetic(100)
+
+
+# -- rates, exactly: every split weighted by its chance (no Monte-Carlo error) ------------------
+
+
+def _grid() -> list[tuple[float, float, float, float]]:
+    """Truths of a paired yes/no (both yes, A only, B only, neither): both rates in
+    0.02 … 0.98 and the share of seeds ending differently 2 … 50 % (144 feasible)."""
+    rates, apart = (0.02, 0.05, 0.1, 0.2, 0.3, 0.5, 0.7, 0.8, 0.9, 0.95, 0.98), (
+        0.02, 0.05, 0.1, 0.2, 0.3, 0.5)  # fmt: skip
+    out = []
+    for pa in rates:
+        for pb in rates:
+            for s in apart:
+                up, down = (s + pb - pa) / 2, (s - pb + pa) / 2
+                both = pa - down
+                if min(up, down) < -1e-12 or both < -1e-12 or 1 - both - s < -1e-12:
+                    continue
+                out.append((max(both, 0.0), max(down, 0.0), max(up, 0.0), max(1 - both - s, 0.0)))
+    return out
+
+
+def _exact_rates(n: int) -> Row:
+    """The rate change's interval (through ``paired_table``: Tango's, reaching 0 when the
+    mid-p McNemar p is 5 % or more) depends only on the seeds that went up and down, so its
+    coverage is a sum over the splits; one version's (Wilson's) over the yes counts."""
+    from scipy.special import gammaln
+    from scipy.stats import binom
+
+    from labkit.encounter.sim.paired import wilson_interval
+
+    start = time.perf_counter()
+    splits = [(u, d) for u in range(n + 1) for d in range(n + 1 - u)]
+    held_at: dict[tuple[int, int], tuple[float, float]] = {}
+    for u, d in splits:
+        if u + d:
+            a = np.r_[np.zeros(u), np.ones(d), np.zeros(n - u - d)]
+            b = np.r_[np.ones(u), np.zeros(d), np.zeros(n - u - d)]
+            r = paired_table({"npc_win": a}, {"npc_win": b}, metrics=["npc_win"], bootstrap=2)
+            held_at[(u, d)] = (float(r.loc[0, "diff_lo"]), float(r.loc[0, "diff_hi"]))
+    up = np.array([u for u, _ in splits])
+    down = np.array([d for _, d in splits])
+    lo = np.array([held_at.get(s, (np.nan, np.nan))[0] for s in splits])
+    hi = np.array([held_at.get(s, (np.nan, np.nan))[1] for s in splits])
+    given = up + down > 0
+    log_ways = gammaln(n + 1) - gammaln(up + 1) - gammaln(down + 1) - gammaln(n - up - down + 1)
+
+    def cover(cells: tuple[float, float, float, float]) -> float:
+        with np.errstate(divide="ignore", invalid="ignore"):
+            counts = ((up, cells[2]), (down, cells[1]), (n - up - down, cells[0] + cells[3]))
+            logs = [np.where(k > 0, k * np.log(c), 0.0) for k, c in counts]
+        w = np.exp(log_ways + sum(logs))
+        d = cells[2] - cells[1]
+        ok = given & (lo <= d + 1e-12) & (d - 1e-12 <= hi)
+        return float(w[ok].sum() / w[given].sum())
+
+    pa = 0.4197
+    grid = np.array([cover(c) for c in _grid()])
+    change = {
+        "grid mean": float(grid.mean()), "grid min": float(grid.min()),
+        "monster life": cover((0.4197, 0.0, 0.12265, 0.45765)), "synthetic": cover(CELLS),
+        "A vs A rejects": 1 - cover((pa * pa, pa * (1 - pa), pa * (1 - pa), (1 - pa) ** 2)),
+    }  # fmt: skip
+    k = np.arange(n + 1)
+    ends = [wilson_interval(int(x), n) for x in k]
+    w_lo, w_hi = np.array([e[0] for e in ends]), np.array([e[1] for e in ends])
+    one = np.array([binom.pmf(k, n, p) @ ((w_lo <= p) & (p <= w_hi))
+                    for p in np.linspace(0.02, 0.98, 97)])  # fmt: skip
+    at = float(binom.pmf(k, n, pa) @ ((w_lo <= pa) & (pa <= w_hi)))
+    said = "; ".join(f"{key} {100 * v:.1f}" for key, v in change.items())
+    notes = (f"rate change (Tango, mid-p rule): {said} · one rate (Wilson): grid mean "
+             f"{100 * one.mean():.1f}, min {100 * one.min():.1f}; "
+             f"at 0.4197 {100 * at:.1f}")  # fmt: skip
+    extra = {"change": change, "one rate": {"grid mean": float(one.mean()),
+             "grid min": float(one.min()), "at 0.4197": at}}  # fmt: skip
+    return Row(f"compare calibration: rates exactly, {n} seeds (coverage, %)",
+               time.perf_counter() - start, None, "no reference (goal: 93-97 %; A vs A 5 ± 1.5 %)",
+               None, notes=notes, extra=extra)  # fmt: skip
+
+
+@benchmark("compare calibration exact rates")
+def bench_exact_rates() -> list[Row]:
+    return [_exact_rates(30), _exact_rates(100)]
