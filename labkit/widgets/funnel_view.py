@@ -339,6 +339,12 @@ class FunnelView(CodeMixin):
         lines += ["", f"view = FunnelView({camp}, {model}, players={self.players}, "
                   f"draws={self.draws}, seed={self.seed})",
                   f"view.set_order({literal(self.order)})"]  # fmt: skip
+        # the goals for improve, when moved from their defaults (the code button keeps every
+        # control, issue 47)
+        for name, default in (("reach_goal", 0.6), ("hazard_goal", 0.10)):
+            value = getattr(self, name).value
+            if value != default:
+                lines.append(f"view.{name}.value = {value!r}")
         return source(lines, "view")
 
     def __repr__(self) -> str:

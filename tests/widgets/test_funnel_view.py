@@ -58,10 +58,13 @@ def test_to_code_rebuilds_the_view_in_its_order(tmp_path):
     model.save(tmp_path / "m.json")
     view = FunnelView(levels, str(tmp_path / "m.json"), players=300, draws=3)
     view.move(levels[2].id, 1)
+    view.reach_goal.value, view.hazard_goal.value = 0.8, 0.2  # the goals are kept too
     space: dict = {}
     exec(view.to_code(), space)  # the code a user pastes into a cell
     again = space["view"]
     assert again.order == view.order
+    assert (again.reach_goal.value, again.hazard_goal.value) == (0.8, 0.2)
+    assert again.goals.value == view.goals.value
     assert np.array_equal(again.funnel.stats["reach"], view.funnel.stats["reach"])
 
 
