@@ -253,3 +253,28 @@ def test_the_game_players_outcomes_follow_each_point_and_refuse_what_a_fresh_pla
                 fresh.play([bad], seeds)
             with pytest.raises(SimulationError, match="must be an integer"):
                 player.play([bad], seeds)
+
+
+def _logistic(point, seeds):
+    """A stand-in game: the NPC win chance rises with knob ``a`` (its own luck per seed)."""
+    gen = np.random.default_rng(np.asarray(seeds))
+    win = gen.random(len(seeds)) < 1 / (1 + np.exp(-(float(point["a"]) - 5)))
+    return {"npc_win": win.astype(float)}
+
+
+def test_a_tune_study_folder_resumed_with_another_rng_is_refused(tmp_path):
+    """A tune_many study folder is a cache of trials: resumed with another ``rng=`` it went on
+    from trials that run never draws, and answered as the first run did."""
+    from labkit.encounter.sim.sweep import SweepError
+    from labkit.encounter.sim.tune_many import tune_many
+
+    args = {"budget": 8, "games": 30, "fresh": 30, "confirm": 60, "response": _logistic,
+            "seeds": range(5000), "progress": False}  # fmt: skip
+    knobs, targets = {"a": (0.0, 10.0)}, ["npc_win=0.5±0.05"]
+    first = tune_many(None, knobs, targets, rng=0, out=tmp_path / "t", **args)
+    other = tune_many(None, knobs, targets, rng=1, **args)
+    assert not first.trials.equals(other.trials)  # the option changes the answer
+    with pytest.raises(SweepError, match=r"holds a different tune \(rng differs\)"):
+        tune_many(None, knobs, targets, rng=1, out=tmp_path / "t", **args)
+    again = tune_many(None, knobs, targets, rng=0, out=tmp_path / "t", **args)
+    assert again.trials.equals(first.trials) and again.best == first.best

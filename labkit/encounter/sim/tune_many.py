@@ -415,6 +415,9 @@ def tune_many(
         "knobs": {k.name: [k.low, k.high] for k in ks}, "targets": [t.to_text() for t in ts],
         "search_seeds": search.tolist(), "sampler": sampler,
         "base": None if base is None or response is not None else base.to_dict(),
+        # the sampler's seed: a resumed study with another rng= would go on from trials a
+        # fresh run never draws (None: a generator or fresh entropy, never the same twice)
+        "rng": None if rng is None or isinstance(rng, np.random.Generator) else seed,
     }))  # fmt: skip
     held = contextlib.ExitStack()
     try:

@@ -583,7 +583,7 @@ def test_real_games_go_to_the_callers_executor_under_one_bar_and_the_base_is_rec
     assert bar.args[1] == "tune_many"
     manifest = json.loads((tmp_path / "real" / "tune_many.json").read_text())
     assert set(manifest) == {"format", "version", "knobs", "targets", "search_seeds", "sampler",
-                             "base"}  # fmt: skip
+                             "base", "rng"}  # fmt: skip
     assert manifest["base"] == json.loads(json.dumps(base.to_dict()))
     assert manifest["knobs"] == {"/characters/monster/life": [2, 9]}
     assert manifest["search_seeds"] == [0, 1] and manifest["sampler"] == "tpe"
