@@ -155,7 +155,7 @@ def test_no_seed_count_for_a_row_without_difference_or_spread():
     app.run()
     row = app.table.set_index("metric").loc["mutual_death"]
     assert row["a"] == row["b"] == 0  # nobody dies with the monster on these seeds
-    cells = re.findall(r"<td[^>]*>(.*?)</td>", app.table_html().split("share of games where both")[1]
-                       .split("</tr>")[0])  # fmt: skip
+    both = app.table_html().split("share of games where both")[1].split("</tr>")[0]
+    cells = re.findall(r"<td[^>]*>(.*?)</td>", both)
     assert "(no interval)" in cells[2] and cells[5] in ("–", f"{int(row['seeds_needed']):,}")
     assert cells[5] != "2"
