@@ -52,11 +52,13 @@ def _chunks(indptr: NDArray, size: int) -> list[tuple[int, int]]:
     return list(zip(bounds[:-1].tolist(), bounds[1:].tolist()))
 
 
-def collapse(ev: Events) -> Events:
+def collapse(ev: Events, *, own: bool = False) -> Events:
     """``ev`` with players of identical histories merged into one row each (``weight``: how
     many; ``inverse``: each player's row; rows in order of their first player). Rows that
     already stand for several players (a collapsed part) are merged the same way. The work per
-    entry runs :data:`EVENT_BLOCK` entries at a time (its memory is a block's)."""
+    entry runs :data:`EVENT_BLOCK` entries at a time (its memory is a block's). ``own``: ``ev``
+    is the caller's to spend, each of its columns let go as soon as its merged copy is made
+    (the table's events are then never held twice over)."""
     n = ev.n_players
     length = np.diff(ev.indptr)
     if n == 0 or (length == 0).any():
@@ -103,11 +105,21 @@ def collapse(ev: Events) -> Events:
     weight = np.bincount(row, weights=ev.weight, minlength=len(reps))
     if ev.inverse is not None:
         row = row[ev.inverse]
+    if len(reps) == n:  # no two histories alike (players who go far): the rows as they are
+        return Events(
+            ev.n_levels, n, ev.indptr, ev.item, ev.y1, ev.y0, ev.x, ev.counts, ev.n_decisions,
+            ev.n_quits, weight, row.astype(np.int64), ev.patterns,
+        )  # fmt: skip
     lo, ln = ev.indptr[reps], length[reps]
     indptr = np.r_[0, np.cumsum(ln)].astype(np.int64)
     take = np.repeat(lo - indptr[:-1], ln) + np.arange(indptr[-1])
+    kept = {}
+    for name in ("item", "y1", "y0"):
+        kept[name] = getattr(ev, name)[take]
+        if own:
+            setattr(ev, name, kept[name])  # the full column goes (nothing else holds it)
     return Events(
-        ev.n_levels, len(reps), indptr, ev.item[take], ev.y1[take], ev.y0[take], ev.x,
+        ev.n_levels, len(reps), indptr, kept["item"], kept["y1"], kept["y0"], ev.x,
         ev.counts, ev.n_decisions, ev.n_quits, weight, row.astype(np.int64), ev.patterns,
     )  # fmt: skip
 
@@ -136,7 +148,7 @@ def player_events(level, player, attempt, won, n_levels, n_players, *, retries, 
                       retries=retries, dropout=dropout, ends=ends)  # fmt: skip
         parts.append(collapse(ev))
         del ev
-    return collapse(_join(parts, n_levels, n_players))
+    return collapse(_join(parts, n_levels, n_players), own=True)
 
 
 def _join(parts: list[Events], n_levels: int, n_players: int) -> Events:
@@ -146,7 +158,7 @@ def _join(parts: list[Events], n_levels: int, n_players: int) -> Events:
     pats = np.unique(np.concatenate([e.patterns for e in parts if e.patterns is not None]))
     items, inverse, offset = [], [], 0
     for e in parts:
-        item = e.item.copy()
+        item = e.item  # renumbered in place: the parts are this function's to spend
         dec = item >= nr
         if dec.any() and e.patterns is not None:
             item[dec] = nr + np.searchsorted(pats, e.patterns)[item[dec] - nr]

@@ -81,3 +81,36 @@ def test_collapse_is_exact_and_keeps_the_likelihood(table):
         a, b = slice(ev.indptr[p], ev.indptr[p + 1]), slice(small.indptr[r], small.indptr[r + 1])
         assert np.array_equal(ev.item[a], small.item[b]) and np.array_equal(ev.y1[a], small.y1[b])
         assert np.array_equal(ev.y0[a], small.y0[b])
+
+
+def test_collapse_of_its_own_events_equals_the_plain_collapse(table):
+    _, lvl, code, names, att, won = S.fit_rows(table, IDS)
+
+    def fresh():
+        return J.events(lvl, code, att, won.astype(bool), len(IDS), len(names), retries=True,
+                        dropout=True)  # fmt: skip
+
+    plain, spent = S.collapse(fresh()), S.collapse(fresh(), own=True)
+    for name in ("indptr", "item", "y1", "y0", "weight", "inverse", "counts", "x"):
+        assert np.array_equal(getattr(plain, name), getattr(spent, name)), name
+    # no two histories alike: the rows stay as they are, each counted once
+    unique = S.collapse(plain)
+    assert unique.n_players == plain.n_players and unique.item is plain.item
+    assert np.array_equal(unique.weight, plain.weight)
+    assert np.array_equal(unique.inverse, plain.inverse)  # each player keeps its row
+
+
+def test_impossible_rows_found_in_blocks_of_players_equal_one_block(table, monkeypatch):
+    from labkit.hexpuzzle.difficulty import _telemetry_possible as P
+
+    _, lvl, code, _, att, won = S.fit_rows(table, IDS)
+    gen = np.random.default_rng(5)
+    att = att.copy()
+    att[gen.choice(len(att), 12, replace=False)] += 1  # gaps and attempts after a win
+    order = gen.permutation(len(att))  # rows in any order: blocks are ranges of player codes
+    args = (lvl[order], code[order], att[order], won[order])
+    whole = P.find(*args)
+    monkeypatch.setattr(P, "BLOCK", 50)
+    parts = P.find(*args)
+    assert whole.counts["gaps"] + whole.counts["after_win"] >= 12
+    assert parts == whole and parts.first is not None
