@@ -123,7 +123,7 @@ def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
         prog="labkit",
         description="labkit: research toolkit for turn- and grid-based game mechanics.",
     )
-    from labkit._args import int_range, out_file
+    from labkit._args import int_range, out_file_as
 
     timeout = int_range(1, 86_400)  # share.bundle.MAX_TIMEOUT, without importing it for --help
     parser.add_argument("--version", action="version", version=f"labkit {labkit.__version__}")
@@ -140,7 +140,8 @@ def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
     warm.set_defaults(func=_cmd_warmup)
     bun = sub.add_parser("bundle", help="execute a notebook fresh and pack it with its data")
     bun.add_argument("notebook", help="the .ipynb file")
-    bun.add_argument("--out", required=True, type=out_file, help="the bundle to write (NAME.zip)")
+    bun.add_argument("--out", required=True, type=out_file_as(".zip"),
+                     help="the bundle to write (NAME.zip)")  # fmt: skip
     bun.add_argument("--timeout", type=timeout, default=600, help="seconds per cell (default 600)")
     bun.set_defaults(func=_cmd_bundle)
     ver = sub.add_parser(

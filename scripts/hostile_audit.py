@@ -208,7 +208,8 @@ OPTIONS = {
     # issue 46 III: paths the tests' data never reached
     "options: output suffix matches the format (CLI)": r"cli_options.*\[(batch --out|run --out|"
                                                        r"puzzle \w+ --(out|json|svg) \.|"
-                                                       r"path find --svg)",
+                                                       r"path find --svg|bundle --out \.|"
+                                                       r"--save \.)",
     "caches: a second call differing in one option": r"test_hostile_caches\.py::",
     "several threads per worker (every study)": r"test_hostile_threads\.py::",
 }  # fmt: skip

@@ -328,6 +328,13 @@ def suffix_cases() -> list[tuple[str, Callable[[Path], list[str]], str]]:
                                             "--from", "1,1", "--to", "1,1", "--svg",
                                             str(t / "p.png")],
          "argument --svg: must end in .svg (got"),
+        ("bundle --out .tar", lambda t: ["bundle", str(DATA.parent / "notebooks" / "x.ipynb"),
+                                         "--out", str(t / "p.tar")],
+         "argument --out: must end in .zip (got"),
+        ("mapturn play --save .txt", lambda t: ["mapturn", "play", str(DATA / "mapturn" /
+                                                                        "tower.json"),
+                                                "--save", str(t / "p.txt")],
+         "argument --save: must end in .json (got"),
     ]  # fmt: skip
 
 

@@ -15,7 +15,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     play.add_argument("tower", help="tower JSON file, e.g. data/mapturn/tower.json")
     play.add_argument("--actions", default="", help="U/D/L/R moves, pU pick up, [id] use, ~ UI")
     play.add_argument("--load", help="start from this save file")
-    play.add_argument("--save", type=A.out_file, help="write the final state to this save file")
+    play.add_argument("--save", type=A.out_file_as(".json"),
+                      help="write the final state to this save file (JSON)")  # fmt: skip
     play.set_defaults(func=_cmd_play)
     tl = sub.add_parser("timeline", help="which enemy acts on which tick (gauge rule)")
     tl.add_argument("--time-costs", type=_costs, required=True,
