@@ -209,7 +209,7 @@ OPTIONS = {
     "options: output suffix matches the format (CLI)": r"cli_options.*\[(batch --out|run --out|"
                                                        r"puzzle \w+ --(out|json|svg) \.|"
                                                        r"path find --svg|bundle --out \.|"
-                                                       r"--save \.)",
+                                                       r"mapturn play --save \.)",
     "caches: a second call differing in one option": r"test_hostile_caches\.py::",
     "several threads per worker (every study)": r"test_hostile_threads\.py::",
 }  # fmt: skip
