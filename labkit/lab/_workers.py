@@ -18,6 +18,7 @@ import hashlib
 import multiprocessing
 import os
 import signal
+import threading
 from concurrent.futures import ProcessPoolExecutor
 from typing import TYPE_CHECKING, Any
 
@@ -148,7 +149,11 @@ def pack(game: Game) -> tuple[str, bytes] | str:
 
 
 # Games unpickled in this worker process, by digest (a task carries its game; once is enough).
+# A worker may run several threads: the lock keeps one thread's clear() from landing between
+# another's store and its read (that read would raise KeyError), and each task keeps its own
+# reference to the game it unpickled or found.
 _GAMES: dict[str, Any] = {}
+_GAMES_LOCK = threading.RLock()
 
 
 Block = tuple[int, int, int, int]
@@ -159,12 +164,15 @@ def play_task(game: Any, points: dict[str, np.ndarray], seeds: np.ndarray,
     """The task a worker runs: one block of games; ``game`` is a Game or ``pack``'s pair."""
     if isinstance(game, tuple):
         digest, data = game
-        if digest not in _GAMES:
-            import cloudpickle
+        with _GAMES_LOCK:
+            found = _GAMES.get(digest)
+            if found is None:
+                import cloudpickle
 
-            _GAMES.clear()  # one study at a time per worker: keep memory flat
-            _GAMES[digest] = cloudpickle.loads(data)
-        game = _GAMES[digest]
+                found = cloudpickle.loads(data)
+                _GAMES.clear()  # one study at a time per worker: keep memory flat
+                _GAMES[digest] = found
+        game = found
     got = game.play_block(points, seeds)
     # A rate's values are checked 0/1: sent back as bytes, an eighth of the pickle to move
     for o in game.outcomes:

@@ -162,3 +162,32 @@ def test_a_folder_of_another_game_or_sweep_or_an_edited_part_is_refused(tmp_path
     pq.write_table(flipped.replace_schema_metadata(t.schema.metadata), part)
     with pytest.raises(StudyError, match=f"{part.name}: its rows do not match its checksum"):
         sweep(g, {"hp": [2], "damage": [1]}, range(8), out=tmp_path)
+
+
+def test_a_worker_thread_keeps_its_game_when_another_thread_brings_another():
+    """Several threads per worker: another study's task may clear the worker's games between
+    this task's store and its read. Played here as that interleaving, every time: the store of
+    the first game runs the second game's whole task before the first task reads."""
+    from labkit.lab import _workers
+
+    first, second = _workers.pack(dice_duel()), _workers.pack(dice_duel(jit=True))
+    assert isinstance(first, tuple) and isinstance(second, tuple) and first[0] != second[0]
+    points = {"hp": np.array([3]), "damage": np.array([2])}
+    seeds = np.arange(5, dtype=np.int64)
+    inner = []
+
+    class Interleaved(dict):
+        def __setitem__(self, key, value):
+            super().__setitem__(key, value)
+            if key == first[0]:  # the other thread's task, right after this store
+                inner.append(_workers.play_task(second, points, seeds, (0, 1, 0, 5)))
+
+    saved = _workers._GAMES
+    _workers._GAMES = Interleaved()
+    try:
+        block, got = _workers.play_task(first, points, seeds, (0, 1, 0, 5))
+    finally:
+        _workers._GAMES = saved
+    alone = dice_duel().play_block(points, seeds)
+    assert block == (0, 1, 0, 5) and len(inner) == 1
+    assert all(np.array_equal(got[k], np.asarray(alone[k], dtype=got[k].dtype)) for k in alone)
