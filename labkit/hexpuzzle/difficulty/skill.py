@@ -18,10 +18,12 @@ player.
    priors); their covariance is the inverse of the empirical information. Every player's
    ability is then its posterior mean.
 2. With ``features=True`` (the linear logistic test model), β_l = b + Σ_j w_j·x_jl + r_l, x the
-   six H9 parts as strengths (0–1), r_l ~ N(0, τ²) a per-level residual: a Gaussian
-   random-effects regression of the stage-1 difficulties on the parts, τ by restricted maximum
-   likelihood. A level's difficulty is shrunk toward what its parts predict, by as much as its
-   data are thin; a level nobody played gets the prediction (with τ² added to its variance).
+   six H9 parts as strengths (0–1) — or, for any game, ``features=`` a table of its own numeric
+   features per level id (:mod:`.level_features`, issue 49) —, r_l ~ N(0, τ²) a per-level
+   residual: a Gaussian random-effects regression of the stage-1 difficulties on the parts, τ by
+   restricted maximum likelihood. A level's difficulty is shrunk toward what its parts predict,
+   by as much as its data are thin; a level nobody played gets the prediction (with τ² added to
+   its variance), and so does any level with a feature row (:meth:`SkillModel.predict`).
 
 **Why weak players quitting early does not bias it.** When a player's chance to quit depends on
 the outcomes already in the telemetry (a run of failures), the unseen attempts are *missing at
@@ -60,7 +62,7 @@ True
 from __future__ import annotations
 
 import os
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -82,6 +84,7 @@ __all__ = [
     "SkillModel",
     "SkillModelError",
     "fit_skill_model",
+    "parts_table",
     "shipped_skill_model",
 ]
 
@@ -103,13 +106,18 @@ class SkillModel:
     ability_sd : float
         Spread σ of abilities in the population.
     weights : dict
-        Part → logits at full strength, plus ``"baseline"`` (empty when ``features=False``).
+        Part → logits at full strength, plus ``"baseline"`` (empty when ``features=False``);
+        with a feature table, feature → logits per unit of it.
     residual_sd : float
         τ, the spread of per-level difficulty the parts do not explain (NaN without features).
     n_attempts : (n,) int array
         First attempts per level in the data.
-    strengths : (n, 6) array
-        The levels' parts as strengths (recognises a level passed as an object).
+    strengths : (n, k) array
+        The levels' parts as strengths (recognises a level passed as an object), or their
+        features from the table.
+    feature_names : tuple of str or None
+        The features of a table the model was fitted with (the columns of ``strengths``, the
+        keys of ``weights`` besides ``baseline``); None: the six H9 parts.
 
     Examples
     --------
@@ -162,11 +170,20 @@ class SkillModel:
     #: what the fitted players did, per level in fit order (:func:`.skill_stats.observed_counts`):
     #: the funnel checks the model against it; None in files written before issue 45
     observed: dict[str, Any] | None = field(default=None, repr=False)
+    #: the features of a table (issue 49); None: the six H9 parts (and files before issue 49)
+    feature_names: tuple[str, ...] | None = None
+
+    @property
+    def explained_by(self) -> tuple[str, ...]:
+        """The features difficulty is explained by: the table's, or the six H9 parts."""
+        return self.feature_names if self.feature_names is not None else PARTS
 
     # --- prediction -------------------------------------------------------------------------
-    def difficulty_of(self, level_or_id: Level | Difficulty | str) -> float:
+    def difficulty_of(self, level_or_id: Level | Difficulty | str | Mapping[str, float]) -> float:
         """β of a level in the data (by id, or an object whose parts match), else predicted
-        from its parts (``features=True`` only)."""
+        from its parts or its features (a dict ``{feature: number}``; ``features`` only)."""
+        if not isinstance(level_or_id, (str, Level, Difficulty)):  # a feature row
+            return float(self._predicted(self._row(level_or_id))[0][0])
         if isinstance(level_or_id, str):
             try:
                 b = float(self.difficulty[self.level_ids.index(level_or_id)])
@@ -193,6 +210,60 @@ class SkillModel:
                 f"cannot predict a new level: {why}", argument="level", value=d.level_id
             )
         return float(self.weights["baseline"] + x @ [self.weights[p] for p in PARTS])
+
+    def _row(self, row: Any) -> NDArray:
+        from labkit.hexpuzzle.difficulty.level_features import feature_row
+
+        if not self.features:
+            raise ArgumentError("cannot predict a new level: the model has no feature weights",
+                                argument="level", value=dict(row))  # fmt: skip
+        return feature_row(row, self.explained_by)
+
+    def _predicted(self, x: NDArray) -> tuple[NDArray, NDArray]:
+        """(β, variance) of levels with features ``x`` (rows) nobody played: x·γ, and the
+        weights' uncertainty plus the residual τ² (what the fit gives an unplayed level)."""
+        x = np.atleast_2d(np.asarray(x, dtype=float))
+        design = np.column_stack([np.ones(len(x)), x])
+        gamma = np.array([self.weights["baseline"]] + [self.weights[n] for n in self.explained_by])
+        cov = self.weights_cov
+        var = (np.einsum("ij,jk,ik->i", design, cov, design)
+               if cov.shape == (len(gamma),) * 2 else np.zeros(len(x)))  # fmt: skip
+        tau = 0.0 if np.isnan(self.residual_sd) else self.residual_sd
+        return design @ gamma, var + tau**2
+
+    def predict(self, features: Any) -> Any:
+        """Difficulty of levels from a feature table (a ``DataFrame``, one row per level id,
+        the columns the model was fitted with: :mod:`.level_features`), with 95 % intervals.
+
+        A level the model was fitted on keeps its fitted β and interval; any other is predicted
+        from its features: x·γ, its variance the weights' uncertainty plus the residual τ².
+        Returns a ``DataFrame`` indexed by level id: ``difficulty``, ``low``, ``high`` and
+        ``success`` (an average player's first try).
+        """
+        import pandas as pd
+
+        from labkit.hexpuzzle.difficulty.level_features import _frame, feature_table
+
+        if not self.features:
+            raise ArgumentError("the model has no feature weights (fitted with features=False)",
+                                argument="features")  # fmt: skip
+        table = _frame(features, "features")
+        ids = [str(i) for i in table.index]
+        missing = [n for n in self.explained_by if n not in table.columns]
+        if missing:
+            raise ArgumentError(f"column {missing[0]!r}: missing (the model was fitted with it)",
+                                argument="features")  # fmt: skip
+        _, x = feature_table(table[list(self.explained_by)], ids)
+        beta, var = self._predicted(x)
+        half = 1.959963984540054 * np.sqrt(np.maximum(var, 0.0))
+        low, high = beta - half, beta + half
+        for k, lid in enumerate(ids):
+            if lid in self.level_ids and np.isfinite(self.difficulty[self.level_ids.index(lid)]):
+                i = self.level_ids.index(lid)
+                beta[k], (low[k], high[k]) = self.difficulty[i], self.difficulty_ci[i]
+        return pd.DataFrame({"difficulty": beta, "low": low, "high": high,
+                             "success": 1.0 / (1.0 + np.exp(beta))},
+                            index=pd.Index(ids, name="level"))  # fmt: skip
 
     def success(
         self, level_or_id: Level | Difficulty | str, ability: Any = 0.0, *, attempt: int = 1
@@ -273,9 +344,10 @@ class SkillModel:
             raise SkillModelError("a loaded model has no data to evaluate; refit it")
         from functools import partial
 
-        table, levels, options = self.source
+        table, levels, options = self.source[:3]
         fit = partial(_fit, **options)
-        return evaluate(table, levels, fit=fit, features=self.features, folds=folds, rng=rng)
+        features = self.source[3] if len(self.source) > 3 else self.features  # a feature table
+        return evaluate(table, levels, fit=fit, features=features, folds=folds, rng=rng)
 
     def table(self) -> list[dict[str, Any]]:
         """One dict per level: id, β, interval, success of an average player, score, band."""
@@ -387,7 +459,10 @@ class SkillModel:
             # written only when known: a model without them writes the file it was read from
             **({} if self.max_attempts is None else {"max_attempts": self.max_attempts}),
             **({} if self.observed is None else {"observed": self.observed}),
-        }
+            # a feature table's names (issue 49); absent: the six H9 parts, as before
+            **({} if self.feature_names is None
+               else {"feature_names": list(self.feature_names)}),
+        }  # fmt: skip
 
     @classmethod
     def from_dict(cls, doc: Any) -> SkillModel:
@@ -418,7 +493,7 @@ def fit_skill_model(
     telemetry: Any,
     levels: Sequence[Level | Difficulty | str],
     *,
-    features: bool = True,
+    features: Any = True,
     dropout: str = DEFAULTS["dropout"],
     retries: bool = DEFAULTS["retries"],
     discrimination: bool = DEFAULTS["discrimination"],
@@ -433,11 +508,14 @@ def fit_skill_model(
         Attempts in the :mod:`.telemetry` format, in any row order (rows of levels not in
         ``levels`` are counted in ``fit_info`` and ignored).
     levels : sequence of Level, Difficulty or str
-        The levels to rate, in campaign order (the order quitting is read in); ids alone only
-        with ``features=False``.
-    features : bool
-        Explain difficulty by the H9 parts (linear logistic test model); needed to predict
-        levels nobody has played.
+        The levels to rate, in campaign order (the order quitting is read in); ids alone with
+        ``features=False`` or a feature table.
+    features : bool or DataFrame
+        Explain difficulty by features (linear logistic test model); needed to predict levels
+        nobody has played. ``True``: the six H9 parts of the hex levels given. A table (a
+        ``DataFrame`` indexed by level id, or with a ``level`` column, one numeric column per
+        feature: :mod:`.level_features`): any game's own features, every level of ``levels``
+        with a row (the hex puzzle's parts as such a table: :func:`parts_table`).
     dropout : {"model", "ignore"}
         ``"model"``: each player's decision to go on after a level is modelled jointly with
         the responses, sharing the ability (:mod:`.skill_quit`), so quitting that depends on
@@ -562,7 +640,8 @@ def _fit(
     )
 
     z, logw = J.nodes()
-    ids, x = _levels(levels, features)
+    ids, x, explaining = _level_features(levels, features)
+    explained = not isinstance(features, bool) or features
     # indices by hashing (no Python string per row: 10^7 rows in seconds, little memory); a
     # loaded Telemetry is read from its compact int32 rows, its table never built
     source, lvl, code, names, attempt, won = fit_rows(telemetry, ids)
@@ -619,13 +698,14 @@ def _fit(
     weights: dict[str, float] = {}
     wcov = np.zeros((0, 0))
     tau = float("nan")
-    if features:
+    if explained:
         design = np.column_stack([np.ones(len(ids)), x] + ([] if extra is None else [extra]))
         unseen = np.setdiff1d(np.arange(len(ids)), seen)
         b, c, b_new, v_new, gamma, wcov, tau = lltm(est, V, design[seen], design[unseen])
         beta[seen], var[seen], beta[unseen], var[unseen] = b, np.diag(c), b_new, v_new
-        weights = {"baseline": float(gamma[0]), **dict(zip(PARTS, map(float, gamma[1:7])))}
-        wcov = wcov[:7, :7]
+        k = 1 + len(explaining)
+        weights = {"baseline": float(gamma[0]), **dict(zip(explaining, map(float, gamma[1:k])))}
+        wcov = wcov[:k, :k]
     else:
         beta[seen], var[seen] = est, np.diag(V)
     shift = float(theta.mean())  # ability 0 = the mean of the players in the data, exactly
@@ -658,7 +738,8 @@ def _fit(
         residual_sd=tau,
         n_attempts=counts.astype(np.int64),
         strengths=x,
-        features=features,
+        features=bool(explained),
+        feature_names=None if isinstance(features, bool) else explaining,
         weights_cov=wcov,
         learning=learning,
         discrimination=alpha,
@@ -670,7 +751,7 @@ def _fit(
                 if modelled
                 else "marginal ML (Gauss-Hermite)"
             )
-            + (" + LLTM (REML)" if features else ""),
+            + (" + LLTM (REML)" if explained else ""),
             **options,
             "rows": n_rows,
             "ignored_rows": n_ignored,
@@ -680,7 +761,8 @@ def _fit(
             "quits": int(ev.n_quits),
             "population_mean": -shift,
         },  # fmt: skip
-        source=(source, list(levels), options),
+        source=(source, list(levels), options)
+        + (() if isinstance(features, bool) else (features,)),
         max_attempts=cap,
         observed=observed,
     )
@@ -720,6 +802,21 @@ def shipped_skill_model() -> SkillModel:
     return SkillModel.load(data_path("telemetry", "skill_model.json"))
 
 
+def _level_features(levels: Sequence[Any], features: Any) -> tuple[list[str], NDArray,
+                                                                  tuple[str, ...]]:  # fmt: skip
+    """``(level ids, features (levels × k), feature names)``: the H9 parts of hex levels
+    (``features`` True/False), or the rows of a feature table for the levels' ids."""
+    if isinstance(features, bool):
+        return (*_levels(levels, features), PARTS)
+    from labkit.hexpuzzle.difficulty.level_features import feature_table
+
+    ids = [_level_id(lv) for lv in levels]
+    if len(set(ids)) != len(ids):
+        raise ArgumentError("level ids must be unique", argument="levels", value=ids)
+    names, x = feature_table(features, ids)
+    return ids, x, names
+
+
 def _levels(levels: Sequence[Any], features: bool) -> tuple[list[str], NDArray]:
     ids, xs = [], []
     for lv in levels:
@@ -744,3 +841,34 @@ def _levels(levels: Sequence[Any], features: bool) -> tuple[list[str], NDArray]:
         bad = ~np.isfinite(x)
         x[bad] = np.take(np.nanmean(np.where(bad, np.nan, x), axis=0), np.nonzero(bad)[1])
     return ids, x
+
+
+def _level_id(level: Any) -> str:
+    """A level's id: the id itself, a hex ``Level``'s or a ``Difficulty``'s."""
+    if isinstance(level, str):
+        return level
+    if isinstance(level, Difficulty):
+        return level.level_id
+    if isinstance(level, Level):
+        return level.id
+    raise ArgumentError("must be level ids (text) or levels", argument="levels",
+                        value=type(level).__name__)  # fmt: skip
+
+
+def parts_table(levels: Sequence[Level | Difficulty]) -> Any:
+    """The six H9 parts of hex levels as a feature table (``DataFrame`` indexed by level id):
+    ``fit_skill_model(t, ids, features=parts_table(levels))`` is the hex puzzle's model,
+    fitted the way any game's features are (a level the solver could not finish gets each
+    missing part's mean over the others, as with ``features=True``).
+
+    Examples
+    --------
+    >>> from labkit.hexpuzzle.difficulty.fit import example_difficulties
+    >>> table = parts_table(example_difficulties(3, rng=0))
+    >>> list(table.columns) == list(PARTS), len(table)
+    (True, 3)
+    """
+    import pandas as pd
+
+    ids, x = _levels(levels, True)
+    return pd.DataFrame(x, columns=list(PARTS), index=pd.Index(ids, name="level"))

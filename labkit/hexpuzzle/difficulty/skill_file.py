@@ -47,6 +47,7 @@ def model_from_dict(cls: Any, doc: Any) -> Any:
         E,
     )
     features = lio.field(doc, "features", bool, "", E)
+    names = _feature_names(doc.get("feature_names"), E)
     rows = []
     for i, lv in enumerate(levels):
         at = f"/levels/{i}"
@@ -71,8 +72,8 @@ def model_from_dict(cls: Any, doc: Any) -> Any:
             E,
         )
         lio.check(
-            len(xs) == len(PARTS) and all(v is None or _finite(v) for v in xs),
-            f"must be {len(PARTS)} numbers or nulls",
+            len(xs) == len(names) and all(v is None or _finite(v) for v in xs),
+            f"must be {len(names)} numbers or nulls",
             f"{at}/strengths",
             xs,
             E,
@@ -102,8 +103,8 @@ def model_from_dict(cls: Any, doc: Any) -> Any:
     weights = lio.field(doc, "weights", dict, "", E)
     lio.check(all(_finite(v) for v in weights.values()), "must be numbers", "/weights", weights, E)
     lio.check(
-        set(weights) == ({"baseline", *PARTS} if features else set()),
-        "must name the six parts and baseline (none without features)",
+        set(weights) == ({"baseline", *names} if features else set()),
+        "must name the six parts (or the feature_names) and baseline (none without features)",
         "/weights",
         sorted(weights),
         E,
@@ -142,12 +143,31 @@ def model_from_dict(cls: Any, doc: Any) -> Any:
         weights={str(k): float(v) for k, v in weights.items()},
         residual_sd=np.nan if residual is None else float(residual),
         n_attempts=np.array([r[3] for r in rows], dtype=np.int64),
-        strengths=np.array([r[4] for r in rows], dtype=float).reshape(-1, len(PARTS)),
+        strengths=np.array([r[4] for r in rows], dtype=float).reshape(-1, len(names)),
         features=features,
         weights_cov=np.array(cov, dtype=float).reshape(k, k),
         fit_info=dict(lio.field(doc, "fit", dict, "", E, default={})),
+        feature_names=None if "feature_names" not in doc else names,
         **extra,
     )
+
+
+#: The most features a model file may name (a table of any game's level features).
+MAX_FEATURES = 1000
+
+
+def _feature_names(value: Any, E: type) -> tuple[str, ...]:
+    """A feature table's names (issue 49: optional; absent, the six H9 parts of older files)."""
+    if value is None:
+        return tuple(PARTS)
+    lio.check(
+        isinstance(value, list) and 0 < len(value) <= MAX_FEATURES
+        and all(isinstance(n, str) and n and n != "baseline" for n in value)
+        and len(set(value)) == len(value),
+        f"must be 1 to {MAX_FEATURES} distinct non-empty names (not 'baseline')",
+        "/feature_names", value if isinstance(value, list) else type(value).__name__, E,
+    )  # fmt: skip
+    return tuple(value)
 
 
 def _matrix(value: Any, k: int, at: str, E: type) -> np.ndarray:

@@ -148,13 +148,19 @@ def lltm(est: NDArray, V: NDArray, X: NDArray, X_new: NDArray):
         tau2 = float(np.exp(res.x))
     else:
         tau2 = 1.0
-    c2 = GAMMA_PRIOR_SD**2
-    A = c2 * X @ X.T + tau2 * np.eye(len(est))  # prior covariance of β
-    K = np.linalg.solve(A + V, np.eye(len(est)))
-    beta = A @ K @ est
-    cov = A - A @ K @ A
-    gamma = c2 * X.T @ K @ est
-    gamma_cov = c2 * np.eye(p) - c2 * c2 * X.T @ K @ X
+    # In information form: γ | est ~ N(γ̂, Γ) with Γ = (Xᵀ S⁻¹ X + I/c²)⁻¹, S = V + τ² I, and
+    # β | est, γ ~ N(V S⁻¹ X γ + τ² S⁻¹ est, τ² I − τ⁴ S⁻¹). The same numbers as the covariance
+    # form A − A (A + V)⁻¹ A with A = c² X Xᵀ + τ² I, without its cancellation: with features
+    # on a large scale (a par time in seconds, issue 49) that form gave Γ a negative variance.
+    n = len(est)
+    S = V + tau2 * np.eye(n)
+    Si = np.linalg.solve(S, np.eye(n))
+    Si = (Si + Si.T) / 2
+    gamma_cov = np.linalg.inv(X.T @ Si @ X + np.eye(p) / GAMMA_PRIOR_SD**2)
+    gamma = gamma_cov @ (X.T @ Si @ est)
+    M = V @ Si @ X  # how β's mean moves with γ
+    beta = M @ gamma + tau2 * Si @ est
+    cov = tau2 * np.eye(n) - tau2 * tau2 * Si + M @ gamma_cov @ M.T
     beta_new = X_new @ gamma
     var_new = np.einsum("ij,jk,ik->i", X_new, gamma_cov, X_new) + tau2
     gamma_cov = (gamma_cov + gamma_cov.T) / 2  # symmetric as a covariance is (the file checks)
