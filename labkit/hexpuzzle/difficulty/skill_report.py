@@ -237,7 +237,7 @@ def evaluate(
     levels: Sequence[Any],
     *,
     fit: Any,
-    features: bool = True,
+    features: Any = True,
     folds: int = 5,
     rng: Any = 0,
 ) -> SkillReport:
@@ -254,6 +254,12 @@ def evaluate(
     from labkit.hexpuzzle.difficulty.observed import CalibrationError
 
     table = as_table(telemetry)
+    for name in ("collisions", "hints", "seconds"):  # optional columns since issue 49
+        if name not in (table.dtype.names or ()):
+            from labkit.hexpuzzle.difficulty.telemetry import TelemetryError
+
+            raise TelemetryError("the held-out report compares with the hex puzzle's own columns",
+                                 pointer=f"column {name!r}")  # fmt: skip
     diffs = [lv if isinstance(lv, (Difficulty, str)) else score(lv) for lv in levels]
     ids = [d if isinstance(d, str) else d.level_id for d in diffs]
     index = {lid: i for i, lid in enumerate(ids)}
@@ -292,7 +298,7 @@ def evaluate(
                 preds["calibrate index"].append(expit(a + b * cs[lvl]))
             except (CalibrationError, ValueError):  # e.g. too few levels for calibrate
                 preds["calibrate index"].append(np.full(len(lvl), np.nan))
-            if features:
+            if features is not False:  # True, or a feature table (issue 49)
                 extra = _level_columns(train, ids, sizes)
                 m2 = fit(train, diffs, features, extra=extra)
                 b2 = np.nan_to_num(m2.difficulty, nan=float(np.nanmean(m2.difficulty)))

@@ -206,3 +206,21 @@ def test_the_model_file_states_its_features_and_old_files_still_load(fitted):
                        (["board_size", "enemies", "baseline"], "/feature_names")):  # fmt: skip
         with pytest.raises(SkillModelError, match=words):
             SkillModel.from_dict({**doc, "feature_names": bad})
+
+
+def test_the_held_out_report_with_a_feature_table():
+    from labkit.hexpuzzle.difficulty.fit import example_difficulties
+    from labkit.hexpuzzle.difficulty.skill import parts_table
+    from labkit.hexpuzzle.difficulty.skill_sim import telemetry_from_skill
+    from labkit.hexpuzzle.difficulty.telemetry import TelemetryError
+
+    diffs = example_difficulties(6, rng=3)
+    theta = np.random.default_rng(0).normal(0, 1, 120)
+    rows = telemetry_from_skill(diffs, np.linspace(-1, 1, 6), theta, rng=1)
+    ids = [d.level_id for d in diffs]
+    model = fit_skill_model(rows, ids, features=parts_table(diffs), dropout="ignore")
+    assert model.report(folds=2) is not None  # the hex columns are there: the report runs
+    four = pd.DataFrame({k: rows[k] for k in ("level", "player", "attempt", "won")})
+    bare = fit_skill_model(four, ids, features=parts_table(diffs), dropout="ignore")
+    with pytest.raises(TelemetryError, match="column 'collisions'"):
+        bare.report(folds=2)
