@@ -113,7 +113,7 @@ def test_a_non_hex_world_is_fitted_within_the_validation_criteria(fitted):
     idx = {lid: i for i, lid in enumerate(feats.index)}
     truth = np.array([beta[idx[lid]] for lid in order]) - theta.mean()  # the model's scale
     location = float(np.mean(model.difficulty[: len(order)] - truth))
-    assert abs(location) <= 0.2
+    assert abs(location) <= 0.15  # the benchmark's bound (the test table allows 0.2)
     assert abs(model.ability_sd / SPREAD - 1) <= 0.1
     assert model.learning == pytest.approx(LEARNING, abs=0.15)
     assert model.feature_names == tuple(TRUE_WEIGHTS)
