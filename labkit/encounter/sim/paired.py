@@ -10,7 +10,7 @@ the pairing bought and the seeds needed to detect a given change.
   ``benchmarks/bench_calibration_compare.py``, docs/rules/research.md W10):
 
   - a yes/no **rate** of one version: Wilson's score interval, with Brown, Cai and
-    DasGupta's Poisson end for 1-2 yes or no (1-3 above 50 games) (:func:`wilson_interval`).
+    DasGupta's Poisson end for 1-2 yes or no (1-3 above 50 games) (:func:`rate_interval`).
     Chosen by exact coverage over rates 0.02-0.98: mean 95.2 % (min 93.0 %) at 30 games and
     95.0 % (93.3 %) at 100; Agresti-Coull 96.0 % / 95.4 %, Jeffreys 95.0 % / 94.9 % but down
     to 88.9 %, the continuity-corrected Wilson 97.4 % / 96.5 % (too wide);
@@ -109,6 +109,7 @@ from typing import Any
 import numpy as np
 
 from labkit import ArgumentError
+from labkit.encounter.rules.combat import wilson_interval
 from labkit.glossary import GLOSSARY
 from labkit.rng import stream
 
@@ -121,7 +122,7 @@ __all__ = [
     "seeds_needed",
     "game_measures",
     "npcs_alive_after",
-    "wilson_interval",
+    "rate_interval",
     "tango_interval",
     "fewest_seeds",
 ]
@@ -389,28 +390,27 @@ def _holding(lo: float, hi: float, point: float) -> tuple[float, float]:
     return float(min(lo, point)), float(max(hi, point))
 
 
-def wilson_interval(k: int, n: int, z: float = Z_975) -> tuple[float, float]:
-    """Wilson's score interval of a rate, ``k`` yes out of ``n`` (95 % by default), with Brown,
-    Cai and DasGupta's (2001) repair near 0 and 1: with 1 or 2 yes (1 to 3 above 50 games) the
-    end near 0 is the Poisson one, λ/n with P(Poisson(λ) ≥ k) = 5 % (plain Wilson's end stands
-    above a rate of a few in a thousand that a single yes in 30 games is quite likely from);
-    the same for no near 1.
+def rate_interval(k: int, n: int, z: float = Z_975) -> tuple[float, float]:
+    """The interval of a rate, ``k`` yes out of ``n`` (95 % by default): Wilson's score interval
+    (:func:`labkit.encounter.wilson_interval`, the one formula every rate in labkit uses) with
+    Brown, Cai and DasGupta's (2001) repair near 0 and 1: with 1 or 2 yes (1 to 3 above 50
+    games) the end near 0 is the Poisson one, λ/n with P(Poisson(λ) ≥ k) = 5 % (plain Wilson's
+    end stands above a rate of a few in a thousand that a single yes in 30 games is quite likely
+    from); the same for no near 1.
 
     Examples
     --------
-    >>> [round(x, 4) for x in wilson_interval(0, 30)]  # no yes in 30: up to 11 %, not 0
+    >>> [round(x, 4) for x in rate_interval(0, 30)]  # no yes in 30: up to 11 %, not 0
     [0.0, 0.1135]
-    >>> [round(x, 4) for x in wilson_interval(15, 30)]
+    >>> [round(x, 4) for x in rate_interval(15, 30)]
     [0.3315, 0.6685]
-    >>> round(wilson_interval(1, 30)[0], 5)  # the Poisson end: 0.0513 / 30
+    >>> round(rate_interval(1, 30)[0], 5)  # the Poisson end: 0.0513 / 30
     0.00171
     """
     if n <= 0:
         return math.nan, math.nan
-    p, zz = k / n, z * z
-    mid = (p + zz / (2 * n)) / (1 + zz / n)
-    half = z * math.sqrt(p * (1 - p) / n + zz / (4 * n * n)) / (1 + zz / n)
-    lo, hi = max(0.0, mid - half), min(1.0, mid + half)
+    w_lo, w_hi = wilson_interval(k, n, z)
+    lo, hi = float(w_lo), float(w_hi)
     few = 2 if n <= 50 else 3
     if abs(z - Z_975) < 1e-12 and 1 <= k <= few:
         lo = _POISSON_5[k] / n
@@ -548,7 +548,7 @@ def _rate_rows(x: np.ndarray, y: np.ndarray, diff: float, detect: float, need: i
     n = x.size
     up, down = int((~x & y).sum()), int((x & ~y).sum())
     p = mcnemar_midp(x, y)
-    ends = [wilson_interval(int(x.sum()), n), wilson_interval(int(y.sum()), n)]
+    ends = [rate_interval(int(x.sum()), n), rate_interval(int(y.sum()), n)]
     ends = [_holding(*e, v) for e, v in zip(ends, (x.mean(), y.mean()))]
     if up + down == 0:
         # no seed ended differently: the change could be anything up to about 3 seeds in n
