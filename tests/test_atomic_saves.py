@@ -127,6 +127,9 @@ SAVERS = {
     "telemetry": save_telemetry,
 }
 CLI_SAVERS = {"telemetry-cli": cli_telemetry, "calibration-cli": cli_calibration}
+#: The CLI refuses an output whose suffix is not its format's (before any work), so its saves
+#: are aimed at files of the right kind; the API savers write whatever path they are given.
+CLI_SUFFIX = {"telemetry-cli": ".csv", "calibration-cli": ".json"}
 
 
 def saver(name, level_files):
@@ -136,7 +139,7 @@ def saver(name, level_files):
 @pytest.mark.parametrize("name", [*SAVERS, *CLI_SAVERS])
 def test_a_save_that_fails_half_way_leaves_the_old_file(name, tmp_path, monkeypatch, level_files):
     save = saver(name, level_files)
-    target = tmp_path / f"{name}.out"
+    target = tmp_path / f"{name}{CLI_SUFFIX.get(name, '.out')}"
     # The saver really writes this file (else the fault below would prove nothing) ...
     save(target)
     written = target.read_bytes()
