@@ -210,7 +210,7 @@ def _exact_rates(n: int) -> Row:
     from scipy.special import gammaln
     from scipy.stats import binom
 
-    from labkit.encounter.sim.paired import wilson_interval
+    from labkit.encounter.sim.paired import rate_interval
 
     start = time.perf_counter()
     splits = [(u, d) for u in range(n + 1) for d in range(n + 1 - u)]
@@ -245,7 +245,7 @@ def _exact_rates(n: int) -> Row:
         "A vs A rejects": 1 - cover((pa * pa, pa * (1 - pa), pa * (1 - pa), (1 - pa) ** 2)),
     }  # fmt: skip
     k = np.arange(n + 1)
-    ends = [wilson_interval(int(x), n) for x in k]
+    ends = [rate_interval(int(x), n) for x in k]
     w_lo, w_hi = np.array([e[0] for e in ends]), np.array([e[1] for e in ends])
     one = np.array([binom.pmf(k, n, p) @ ((w_lo <= p) & (p <= w_hi))
                     for p in np.linspace(0.02, 0.98, 97)])  # fmt: skip
