@@ -329,6 +329,11 @@ class FunnelView(CodeMixin):
             camp = "[" + ",\n ".join(level_code(lv) for lv in self.levels) + "]"
         if self._model_arg is None:
             model = "None"
+        elif _is_shipped_model(self._model_arg):
+            # named, not inlined: the shipped model written out is some 50 000 characters, and
+            # its file path is this machine's only
+            lines.insert(0, "from labkit.hexpuzzle import shipped_skill_model")
+            model = "shipped_skill_model()"
         elif isinstance(self._model_arg, (str, os.PathLike)):
             model = path_code(self._model_arg)
         elif hasattr(self.model, "to_dict"):
@@ -362,6 +367,21 @@ def _default_model(levels: list[Any]) -> Any:
         return model
     rows = load_telemetry(data_path("telemetry", "progression.csv"), frame=False)
     return fit_skill_model(rows, levels, dropout="model")
+
+
+def _is_shipped_model(model: Any) -> bool:
+    """Whether ``model`` (a path or a model) is the shipped skill model, so the code can name it."""
+    from labkit._data import data_path
+    from labkit.hexpuzzle import shipped_skill_model
+
+    shipped = data_path("telemetry", "skill_model.json", must_exist=False)
+    if isinstance(model, (str, os.PathLike)):
+        return os.path.exists(model) and os.path.samefile(model, shipped)
+    return (
+        hasattr(model, "to_dict")
+        and shipped.exists()
+        and (model.to_dict() == shipped_skill_model().to_dict())
+    )
 
 
 def _pct(x: float) -> str:

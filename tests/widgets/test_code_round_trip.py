@@ -34,7 +34,7 @@ def run_code(code: str):
 # never changed)
 INPUTS = {"IntSlider", "FloatSlider", "IntRangeSlider", "FloatRangeSlider", "Dropdown",
           "ToggleButtons", "RadioButtons", "Select", "Checkbox", "IntText", "FloatText",
-          "BoundedIntText", "BoundedFloatText", "Text"}  # fmt: skip
+          "BoundedIntText", "BoundedFloatText", "Text", "TagsInput"}  # fmt: skip
 
 
 def widgets(app):
@@ -83,6 +83,8 @@ def another_value(widget):
         return value + 1
     if kind == "Text":
         return value[:-5] + "-2.json" if value.endswith(".json") else value + "x"
+    if kind == "TagsInput":  # an order (FunnelView's play order): the first tag moved last
+        return list(value[1:]) + list(value[:1]) if len(value) > 1 else None
     return None
 
 
@@ -133,7 +135,27 @@ APPS = {
         {"a": (0.0, 10.0), "b": (0, 30)}, ["npc_win=0.5±0.05"], response=respond, games=1
     ),
     "DifficultyWorkbench": lambda w: w.DifficultyWorkbench(_small_levels(), n_boot=10),
+    # the model as a designer has it: the shipped one, which the code names
+    "FunnelView": lambda w: w.FunnelView(_campaign(4), _shipped_model(), players=300, draws=3),
 }
+
+
+def _campaign(n: int):
+    from labkit.hexpuzzle import campaign
+
+    return campaign()[:n]
+
+
+def _shipped_model():
+    from labkit.hexpuzzle import shipped_skill_model
+
+    return shipped_skill_model()
+
+
+def test_every_app_is_in_the_round_trip():
+    from labkit import widgets
+
+    assert {name.split("(")[0] for name in APPS} == set(widgets.__all__)
 
 
 def _trace():
@@ -240,3 +262,18 @@ def test_balance_tuner_imports_its_response_by_name():
     assert f"from {__name__} import tuner_response" in code
     rebuilt = run_code(code)
     assert rebuilt.response is tuner_response and widget_state(rebuilt) == widget_state(app)
+
+
+def test_funnel_view_names_the_shipped_model_instead_of_inlining_it():
+    from labkit._data import data_path
+    from labkit.widgets import FunnelView
+
+    path = data_path("telemetry", "skill_model.json")
+    for model in (_shipped_model(), str(path)):  # the model, or its file
+        app = FunnelView(["main-01", "main-02", "main-03"], model, players=200, draws=2)
+        app.move("main-03", 1)
+        code = app.to_code()
+        assert "shipped_skill_model()" in code and str(path) not in code
+        assert len(code) < 600, len(code)
+        rebuilt = run_code(code)
+        assert rebuilt.model.to_dict() == app.model.to_dict() and rebuilt.order == app.order
