@@ -2,7 +2,8 @@
 
 The skill model supplies, for a player of ability θ, the chance to win attempt ``k`` of a level
 (``model.success(level, θ, attempt=k)``, vectorised over θ; a level nobody has played is
-predicted from its score parts) and the chance to stop playing after an attempt
+predicted from its score parts, or, for a model of any game's features, from its row of the
+``features`` table by the model's own prediction) and the chance to stop playing after an attempt
 (``model.quit_model.p_quit(θ, position=, won=, attempt=)``); abilities are drawn from the fitted
 normal population. Both are read on an ability grid into the kernel's logit tables
 (:class:`~labkit.hexpuzzle.playthrough.simulate.Tables`).
@@ -81,9 +82,12 @@ def _level_id(level: Any) -> str:
     return str(getattr(level, "id", None) or level.level_id)
 
 
-def _plan(model: Any, levels: Sequence[Any]) -> tuple[NDArray, NDArray, NDArray]:
+def _plan(model: Any, levels: Sequence[Any], features: Any = None
+          ) -> tuple[NDArray, NDArray, NDArray]:  # fmt: skip
     """Per campaign level: its index in the model (−1: nobody played it), β, and the variance
     of a predicted β (0 for played levels: their spread comes with ``parameter_draws``)."""
+    if features is not None or getattr(model, "feature_names", None) is not None:
+        return _feature_plan(model, levels, features)
     ids = list(model.level_ids)
     index = np.full(len(levels), -1)
     beta, var = np.zeros(len(levels)), np.zeros(len(levels))
@@ -94,6 +98,57 @@ def _plan(model: Any, levels: Sequence[Any]) -> tuple[NDArray, NDArray, NDArray]
             index[i], beta[i] = ids.index(lid), b
             continue
         beta[i], var[i] = b, _prediction_variance(model, level)
+    return index, beta, var
+
+
+def _feature_plan(model: Any, levels: Sequence[Any], features: Any
+                  ) -> tuple[NDArray, NDArray, NDArray]:  # fmt: skip
+    """:func:`_plan` by level id, a level the model does not hold predicted from its row of
+    the feature table ``features`` (:mod:`~labkit.hexpuzzle.difficulty.level_features`) by the
+    model's own prediction (x·γ, variance the weights' uncertainty plus τ²): a model of any
+    game's features has no H9 parts to score. A level the model holds keeps its fitted β
+    unless the table gives it other features than it was fitted with (an edited level keeps
+    its id). Every refusal is one line naming the level (and the column)."""
+    ids = [_level_id(lv) for lv in levels]
+    held = {lid: i for i, lid in enumerate(model.level_ids)
+            if np.isfinite(float(model.difficulty[i]))}  # fmt: skip
+    table = None
+    if features is not None:
+        from labkit.hexpuzzle.difficulty.level_features import _frame, feature_table
+
+        table = _frame(features, "features")
+        names = list(model.explained_by)
+        missing = [n for n in names if n not in table.columns]
+        if missing:
+            raise ArgumentError(f"column {missing[0]!r}: missing (the model was fitted with it)",
+                                argument="features")  # fmt: skip
+        table = table[names]
+        rows = {str(i) for i in table.index}
+        # a held level the table describes too: predicted again if its features changed
+        known = [lid for lid in dict.fromkeys(ids) if lid in held and lid in rows]
+        if known:
+            _, x = feature_table(table, known)
+            fitted = np.asarray(model.strengths, dtype=float)[[held[lid] for lid in known]]
+            for lid, a, b in zip(known, x, fitted):
+                if not np.allclose(a, b, equal_nan=True):
+                    del held[lid]
+    new = list(dict.fromkeys(lid for lid in ids if lid not in held))
+    if new and table is None:
+        raise ArgumentError("the model has no data for this level: give its features "
+                            "(features=, a table with the model's feature columns)",
+                            argument="campaign", value=new[0])  # fmt: skip
+    predicted: dict[str, tuple[float, float]] = {}
+    if new:
+        if not model.features:
+            raise ArgumentError("cannot predict a new level: the model has no feature weights",
+                                argument="campaign", value=new[0])  # fmt: skip
+        _, x = feature_table(table, new)
+        b, v = model._predicted(x)
+        predicted = {lid: (float(bi), float(vi)) for lid, bi, vi in zip(new, b, v)}
+    index = np.array([held.get(lid, -1) for lid in ids], dtype=int)
+    beta = np.array([float(model.difficulty[held[lid]]) if lid in held else predicted[lid][0]
+                     for lid in ids])  # fmt: skip
+    var = np.array([0.0 if lid in held else predicted[lid][1] for lid in ids])
     return index, beta, var
 
 
@@ -301,8 +356,11 @@ def model_tables(
     max_attempts: int | None = None,
     moves_on: bool = True,
     times: tuple[NDArray, NDArray] | None = None,
+    features: Any = None,
 ) -> Tables:
-    """The kernel's tables of a skill model (its fitted parameters) for ``levels`` in order.
+    """The kernel's tables of a skill model (its fitted parameters) for ``levels`` in order
+    (``features``: a feature table for the levels the model does not hold, as in
+    :func:`funnel`).
 
     Examples
     --------
@@ -311,7 +369,7 @@ def model_tables(
     >>> t.win.shape, bool(t.win[0, 0, 24] > t.win[1, 0, 24])
     ((2, 3, 49), True)
     """
-    index, beta, _ = _plan(model, levels)
+    index, beta, _ = _plan(model, levels, features)
     qm = getattr(model, "quit_model", None)
     return world_tables([_level_id(lv) for lv in levels], beta, ability_mean=0.0,
                         ability_sd=float(model.ability_sd),
@@ -329,10 +387,11 @@ def _terms(quit_model: Any) -> tuple[str, ...]:
     return QUIT_TERMS if isinstance(quit_model, QuitModel) else tuple(quit_model.coefficients)
 
 
-def _drawn_tables(model: Any, levels: Sequence[Any], draws: int, gen, **kw: Any) -> list[Tables]:
+def _drawn_tables(model: Any, levels: Sequence[Any], draws: int, gen, features: Any = None,
+                  **kw: Any) -> list[Tables]:  # fmt: skip
     """One table set per parametric draw of ``model`` (a new level's β drawn around its
     prediction with the prediction's variance)."""
-    index, beta, var = _plan(model, levels)
+    index, beta, var = _plan(model, levels, features)
     d = model.parameter_draws(draws, gen)
     qm = model.quit_model
     terms = _terms(qm)
@@ -359,18 +418,23 @@ def _drawn_tables(model: Any, levels: Sequence[Any], draws: int, gen, **kw: Any)
 _RECENT: list[tuple[tuple, Any, tuple[list[str], list[Tables]]]] = []
 
 
-def _worlds(model, levels, draws, root, seed, uncertainty, k, moves_on) -> list[Tables]:
+def _worlds(model, levels, draws, root, seed, uncertainty, k, moves_on, features=None,
+            planned=None) -> list[Tables]:  # fmt: skip
     ids = [_level_id(lv) for lv in levels]
     try:  # a level object's content, not only its id: an edited level keeps its id
         content = frozenset(lv for lv in levels if not isinstance(lv, str))
     except TypeError:  # a level object that cannot be a key: never reused
         content = None
-    key = (tuple(sorted(ids)), draws, seed, uncertainty, k, moves_on, content)
+    # with a feature table, the levels' predictions are their content (``planned``: _plan's)
+    table = None if features is None else tuple(a.tobytes() for a in planned)
+    key = (tuple(sorted(ids)), draws, seed, uncertainty, k, moves_on, content, table)
     for cached_key, cached_model, (cached_ids, worlds) in _RECENT:
         if seed is not None and content is not None and cached_key == key and cached_model is model:
             order = [cached_ids.index(i) for i in ids]
             return [reorder(t, order) for t in worlds]
     kw: dict[str, Any] = {"max_attempts": k, "moves_on": moves_on}
+    if features is not None:
+        kw["features"] = features
     if uncertainty:
         worlds = _drawn_tables(model, levels, draws, stream(root, "parameters"), **kw)
     else:
@@ -395,6 +459,8 @@ def level_times(telemetry: Any, ids: Sequence[str]) -> tuple[NDArray, NDArray] |
     from labkit.hexpuzzle.difficulty.telemetry import as_table
 
     table = as_table(telemetry)
+    if "seconds" not in (table.dtype.names or ()):  # telemetry of another game may have none
+        return None
     seconds = table["seconds"].astype(float)
     if len(table) == 0 or not np.any(seconds > 0):
         return None
@@ -428,13 +494,15 @@ def funnel(
     max_attempts: int | None = None,
     moves_on: bool = True,
     check: bool = True,
+    features: Any = None,
 ) -> Funnel:
     """Predict where players stop: ``model``'s population played through ``campaign`` in order.
 
     Parameters
     ----------
     campaign : sequence of Level (a Campaign, a list) or of level ids
-        The levels in play order; a Level the model has no data for is predicted from its parts.
+        The levels in play order; a Level the model has no data for is predicted from its parts
+        (a model of the H9 parts), a level id from its row of ``features``.
     model : SkillModel
         A fitted skill model with a quit model (``labkit puzzle skill … --out``).
     players : int
@@ -458,6 +526,13 @@ def funnel(
     check : bool
         Check the model against its data and widen the bands where they disagree (module
         notes; the default). False: the model's bands alone.
+    features : DataFrame or dict, optional
+        A feature table (:mod:`~labkit.hexpuzzle.difficulty.level_features`: one row per level
+        id, the columns the model was fitted with) for a model fitted with ``features=``: a
+        level the model does not hold is predicted from its row by the model's own prediction
+        (:meth:`SkillModel.predict`), its β drawn with the prediction's variance; a level it
+        holds keeps its fitted β unless its row differs from the features it was fitted with.
+        Without it every level must be one the model holds. Checked before any play.
 
     Returns
     -------
@@ -484,6 +559,8 @@ def funnel(
         raise ArgumentError("has no quit model, so it cannot say where players stop: fit it "
                             "with dropout='model' (labkit puzzle skill)",
                             argument="model", value=repr(model))  # fmt: skip
+    # the campaign's levels known or predicted before any play (one-line refusals)
+    planned = _plan(model, levels, features) if features is not None else None
     root = make_rng(rng)
     ids = [_level_id(lv) for lv in levels]
     explicit = telemetry
@@ -492,7 +569,8 @@ def funnel(
     times = level_times(telemetry, ids) if telemetry is not None else None
     k = _attempts(model, max_attempts)
     seed = int(rng) if isinstance(rng, (int, np.integer)) else None
-    worlds = _worlds(model, levels, draws, root, seed, bool(uncertainty), k, bool(moves_on))
+    worlds = _worlds(model, levels, draws, root, seed, bool(uncertainty), k, bool(moves_on),
+                     features, planned)  # fmt: skip
     if times is not None:
         worlds = [replace(t, seconds_won=times[0], seconds_lost=times[1]) for t in worlds]
     out = run(worlds, players, root)
