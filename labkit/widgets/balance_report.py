@@ -303,14 +303,22 @@ class BalanceReport(CodeMixin):
         return f"<table>{head}{''.join(rows)}</table>"
 
     def policy_html(self) -> str:
-        """ "Does B stay balanced against every policy?" as HTML."""
+        """ "Does B stay balanced against every policy?" as HTML (a change without an
+        interval says so, with the table's note: why, and how many seeds would settle it)."""
+
+        def change(r: Any) -> str:
+            if _nan(r.diff_lo) or _nan(r.diff_hi):
+                why = html.escape(str(getattr(r, "note", "") or "no interval"))
+                return f"{_points(r.diff)} points: cannot tell yet ({why})"
+            return f"{_points(r.diff)} points [{_points(r.diff_lo)}, {_points(r.diff_hi)}]"
+
         rows = "".join(
             f"<tr><td>{html.escape(r.npc)}</td><td>{html.escape(r.monster)}</td>"
             f"<td>{_fmt(r.balance_a, 'share')} [{_fmt(r.balance_a_lo, 'share')}, "
             f"{_fmt(r.balance_a_hi, 'share')}]</td>"
             f"<td>{_fmt(r.balance_b, 'share')} [{_fmt(r.balance_b_lo, 'share')}, "
             f"{_fmt(r.balance_b_hi, 'share')}]</td>"
-            f"<td>{_points(r.diff)} points [{_points(r.diff_lo)}, {_points(r.diff_hi)}]</td>"
+            f"<td>{change(r)}</td>"
             f"<td>{'yes' if r.b_balanced else '<b>no</b>'}</td></tr>"
             for r in self.policies.itertuples()
         )

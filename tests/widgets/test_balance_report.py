@@ -159,3 +159,23 @@ def test_no_seed_count_for_a_row_without_difference_or_spread():
     cells = re.findall(r"<td[^>]*>(.*?)</td>", both)
     assert "(no interval)" in cells[2] and cells[5] in ("–", f"{int(row['seeds_needed']):,}")
     assert cells[5] != "2"
+
+
+def test_the_policy_table_says_why_a_change_has_no_interval():
+    from labkit.widgets import BalanceReport
+
+    app = BalanceReport(seeds=12)
+    why = "A: too close to even at 12 seeds to say which side leads"
+    app.policies = pd.DataFrame([
+        {"npc": "scavenger", "monster": "hunter", "balance_a": 1.0, "balance_a_lo": 0.6,
+         "balance_a_hi": 1.0, "balance_b": 0.5, "balance_b_lo": 0.2, "balance_b_hi": 0.9,
+         "diff": -0.5, "diff_lo": math.nan, "diff_hi": math.nan, "b_balanced": False,
+         "games": 12, "note": why},
+        {"npc": "random", "monster": "hunter", "balance_a": 0.9, "balance_a_lo": 0.8,
+         "balance_a_hi": 1.0, "balance_b": 0.7, "balance_b_lo": 0.6, "balance_b_hi": 0.8,
+         "diff": -0.2, "diff_lo": -0.3, "diff_hi": -0.1, "b_balanced": False, "games": 12,
+         "note": ""}])  # fmt: skip
+    said = _said(app.policy_html())
+    assert "nan" not in said.lower()
+    assert f"−50 points: cannot tell yet ({why})" in said
+    assert "−20 points [−30, −10]" in said

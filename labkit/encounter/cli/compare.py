@@ -91,6 +91,38 @@ def format_table(table: Any) -> list[str]:
     return lines
 
 
+def format_policies(every: Any) -> list[str]:
+    """The every-policy table (:func:`~labkit.encounter.sim.ratings.policy_balance`) as text
+    lines: both balances with their intervals, B − A with its interval, whether B is balanced;
+    a change without an interval says "no interval" and its note (why, how many seeds) below.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> t = pd.DataFrame([{"npc": "scavenger", "monster": "hunter", "balance_a": 0.9,
+    ...     "balance_a_lo": 0.8, "balance_a_hi": 1.0, "balance_b": 0.7, "balance_b_lo": 0.6,
+    ...     "balance_b_hi": 0.8, "diff": -0.2, "diff_lo": float("nan"),
+    ...     "diff_hi": float("nan"), "b_balanced": False, "note": "A: too close to even"}])
+    >>> for line in format_policies(t):  # doctest: +NORMALIZE_WHITESPACE
+    ...     print(line)
+    NPC scavenger  vs monster hunter     A 0.900 [0.800, 1.000]  B 0.700 [0.600, 0.800]
+    B - A -0.200 [no interval]  NOT balanced
+        (A: too close to even)
+    """
+    lines = []
+    for r in every.itertuples():
+        ends = ("no interval" if math.isnan(r.diff_lo)  # the note below says why
+                else f"{r.diff_lo:+.3f}, {r.diff_hi:+.3f}")  # fmt: skip
+        lines.append(f"  NPC {r.npc:<10} vs monster {r.monster:<10} A {_num(r.balance_a, '')} "
+                     f"[{_num(r.balance_a_lo, '')}, {_num(r.balance_a_hi, '')}]  B "
+                     f"{_num(r.balance_b, '')} [{_num(r.balance_b_lo, '')}, "
+                     f"{_num(r.balance_b_hi, '')}]  B - A {r.diff:+.3f} [{ends}]  "
+                     f"{'balanced' if r.b_balanced else 'NOT balanced'}")  # fmt: skip
+        if getattr(r, "note", ""):
+            lines.append(f"    ({r.note})")
+    return lines
+
+
 def _cmd_compare(args: argparse.Namespace) -> int:
     from labkit.encounter.cli.balance import _executor
     from labkit.encounter.sim.compare import _check_draws, compare, play_pair, version_patch
@@ -125,11 +157,8 @@ def _cmd_compare(args: argparse.Namespace) -> int:
           f"detect {args.detect:g} in a share or 1 turn at 80 % power)")  # fmt: skip
     if every is not None:
         print("\ndoes B stay balanced against every policy? (balance = 1 - win-rate gap)")
-        for r in every.itertuples():
-            print(f"  NPC {r.npc:<10} vs monster {r.monster:<10} A {r.balance_a:.3f} "
-                  f"[{r.balance_a_lo:.3f}, {r.balance_a_hi:.3f}]  B {r.balance_b:.3f} "
-                  f"[{r.balance_b_lo:.3f}, {r.balance_b_hi:.3f}]  "
-                  f"{'balanced' if r.b_balanced else 'NOT balanced'}")  # fmt: skip
+        for line in format_policies(every):
+            print(line)
     if args.out:
         print(f"{len(games)} games in {args.out} (run the same command again to resume)")
     if args.table_out:

@@ -288,12 +288,17 @@ def policy_balance(
     95 % intervals, the paired difference B − A and whether B's balance is at least
     ``balanced`` (default 0.8: win rates within 20 points).
 
+    A change that the seeds cannot carry an interval for (too few seeds, or a version too
+    close to even to say which side leads: :func:`~labkit.encounter.sim.paired.paired_table`'s
+    balance row) has NaN ends, and its ``note`` says why and how many seeds would settle it
+    (empty when the change has its interval).
+
     Examples
     --------
     >>> t = policy_balance({}, {"/characters/monster/life": 4}, range(30), npc=["scavenger"],
     ...                    monster=["hunter"])
-    >>> list(t.columns)[:4], len(t)
-    (['npc', 'monster', 'balance_a', 'balance_a_lo'], 1)
+    >>> list(t.columns)[:4], list(t.columns)[-1], len(t)
+    (['npc', 'monster', 'balance_a', 'balance_a_lo'], 'note', 1)
     """
     import pandas as pd
 
@@ -317,7 +322,7 @@ def policy_balance(
                      "balance_a_hi": t["a_hi"], "balance_b": t["b"], "balance_b_lo": t["b_lo"],
                      "balance_b_hi": t["b_hi"], "diff": t["diff"], "diff_lo": t["diff_lo"],
                      "diff_hi": t["diff_hi"], "b_balanced": bool(t["b"] >= balanced),
-                     "games": int(t["pairs"])})  # fmt: skip
+                     "games": int(t["pairs"]), "note": t["note"]})  # fmt: skip
     return pd.DataFrame(rows)
 
 

@@ -8,7 +8,7 @@ import math
 
 import pandas as pd
 
-from labkit.encounter.cli.compare import format_table, register
+from labkit.encounter.cli.compare import format_policies, format_table, register
 from labkit.encounter.cli.options import game_options
 
 HEADER = f"{'metric':<42}{'A':>7}{'B':>9}  B - A [95 % interval]  p  pairing  seeds"
@@ -52,3 +52,20 @@ def test_the_command_and_its_defaults():
     args = parser.parse_args(["compare", "--seeds", "0:10", "--bootstrap", "50",
                               "--detect", "0.05", "--every-policy", "--quiet"])  # fmt: skip
     assert (args.seeds, args.bootstrap, args.detect, args.every_policy) == ("0:10", 50, 0.05, True)
+
+
+def _policies(**changes) -> pd.DataFrame:
+    row = {"npc": "scavenger", "monster": "hunter", "balance_a": 0.9, "balance_a_lo": 0.8,
+           "balance_a_hi": 1.0, "balance_b": 0.7, "balance_b_lo": 0.6, "balance_b_hi": 0.8,
+           "diff": -0.2, "diff_lo": -0.3, "diff_hi": -0.1, "b_balanced": False, "games": 40,
+           "note": ""}  # fmt: skip
+    return pd.DataFrame([row | changes])
+
+
+def test_every_policy_lines_show_the_change_and_why_it_has_no_interval():
+    [line] = format_policies(_policies())
+    assert line == ("  NPC scavenger  vs monster hunter     A 0.900 [0.800, 1.000]  B 0.700 "
+                    "[0.600, 0.800]  B - A -0.200 [-0.300, -0.100]  NOT balanced")  # fmt: skip
+    why = "A: too close to even at 12 seeds to say which side leads"
+    lines = format_policies(_policies(diff_lo=math.nan, diff_hi=math.nan, note=why))
+    assert "B - A -0.200 [no interval]" in lines[0] and lines[1] == f"    ({why})"

@@ -119,7 +119,7 @@ def test_policy_balance_compares_each_pairing_paired_by_seed(sweeps):
             "balance_a_lo": want["a_lo"], "balance_a_hi": want["a_hi"], "balance_b": want["b"],
             "balance_b_lo": want["b_lo"], "balance_b_hi": want["b_hi"], "diff": want["diff"],
             "diff_lo": want["diff_lo"], "diff_hi": want["diff_hi"],
-            "b_balanced": bool(want["b"] >= 0.8), "games": 6,
+            "b_balanced": bool(want["b"] >= 0.8), "games": 6, "note": want["note"],
         })  # fmt: skip
     # balance = 1 − |npc win rate − monster win rate|: B's (s, x) 4 of 6 against 2 of 6
     assert t.loc[0, "balance_b"] == pytest.approx(1 - abs(4 / 6 - 2 / 6))
@@ -145,6 +145,27 @@ def test_policy_balance_is_balanced_from_the_threshold_on(sweeps):
     assert sweeps[-1]["base"] is base
     # 4 seeds are too few for a balance interval (paired_table's MIN_SEEDS, issue 45): none
     assert np.isnan(t.loc[0, "diff_lo"]) and np.isnan(t.loc[0, "balance_a_lo"])
+
+
+def test_policy_balance_says_why_an_unsettled_change_has_no_interval(sweeps):
+    # 12 seeds: A's pairing is an even game (6 NPC wins, 6 monster wins), so which side leads
+    # is not settled and a change of balance cannot carry an interval; B leads clearly
+    GAMES[0] = frame({0: [N, M] * 6, 1: [N] * 12})
+    t = ratings.policy_balance({}, {LIFE: 4}, range(12), npc=["s"], monster=["x"])
+    assert np.isnan(t.loc[0, "diff_lo"]) and np.isnan(t.loc[0, "diff_hi"])
+    note = t.loc[0, "note"]
+    assert note.startswith("A: too close to even at 12 seeds to say which side leads")
+    assert "no trustworthy interval" in note and "more seeds may settle it" in note
+    # 4 seeds: too few for any balance interval, and the note says how many it needs
+    GAMES[0] = frame({0: [N, M, N, M], 1: [N, N, N, M]})
+    t = ratings.policy_balance({}, {LIFE: 4}, range(4), npc=["s"], monster=["x"])
+    assert np.isnan(t.loc[0, "diff_lo"])
+    assert t.loc[0, "note"].startswith("4 seeds are too few for a trustworthy interval")
+    assert "at least 10 seeds" in t.loc[0, "note"]
+    # a settled change has no note
+    GAMES[0] = frame({0: [N, N, N, M] * 10, 1: [N] * 40})
+    t = ratings.policy_balance({}, {LIFE: 4}, range(40), npc=["s"], monster=["x"])
+    assert t.loc[0, "note"] == "" and not np.isnan(t.loc[0, "diff_lo"])
 
 
 def test_entries_are_labelled_by_their_loadout_and_bad_ones_refused(sweeps):
