@@ -75,9 +75,9 @@ BLOCK = 1 << 21
 def find(level: NDArray, player: NDArray, attempt: NDArray, won: NDArray) -> Finding:
     """The impossible rows of one table (codes per row; any integer codes >= 0)."""
     n = len(attempt)
-    if n <= BLOCK:
-        return _find(level, player, attempt, won)
     player = np.asarray(player)
+    if n <= BLOCK or int(player.max()) >= 4 * n:  # (sparse codes: a count per code is no gain)
+        return _find(level, player, attempt, won)
     per = np.cumsum(np.bincount(player))  # rows of the players up to each code
     cuts = np.unique(np.r_[0, np.searchsorted(per, np.arange(BLOCK, n, BLOCK)) + 1, len(per)])
     counts = {"after_win": 0, "gaps": 0}
