@@ -3,17 +3,30 @@
 Prints the held-out report (k-fold by player: log-loss, Brier and Spearman beside the structural
 score and the calibrate index) and the levels by fitted difficulty; ``--out`` saves the model as
 JSON (atomic). ``LEVELS`` takes level files, campaign files, JSON lists of levels or folders.
+
+Any level-based game (issue 49): ``--features FILE.csv`` in place of ``LEVELS`` gives the levels
+as a CSV, a ``level`` column (the ids the telemetry uses, in campaign order) and one numeric
+column per feature (board size, enemy count, par time, ...); difficulty is explained by those
+features instead of the hex puzzle's parts. The file is checked before any work, every refusal
+one line naming the file, the level and the column. The held-out report compares with the hex
+puzzle's own telemetry columns (collisions, hints, seconds): without them it is left out (an
+explicit ``--folds`` is refused before the fit).
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 from typing import Any
 
 from labkit import _args as A
 
 #: Most held-out folds (each is a whole fit of the model).
 MAX_FOLDS = 20
+#: Held-out folds unless told (none where the telemetry lacks :data:`REPORT_COLUMNS`).
+DEFAULT_FOLDS = 5
+#: The telemetry columns the held-out report compares with (the hex puzzle's own).
+REPORT_COLUMNS = ("collisions", "hints", "seconds")
 
 
 def register_skill_commands(puzzle_subparsers: Any) -> None:
@@ -22,12 +35,16 @@ def register_skill_commands(puzzle_subparsers: Any) -> None:
         "skill", help="fit the player-skill model (Rasch + parts) to telemetry and report it"
     )
     cmd.add_argument("telemetry", metavar="TELEMETRY", help="telemetry CSV")
-    cmd.add_argument("levels", nargs="+", metavar="LEVELS", help="level/campaign files, folders")
+    cmd.add_argument("levels", nargs="*", metavar="LEVELS",
+                     help="level/campaign files, folders (none with --features)")  # fmt: skip
     cmd.add_argument("--out", type=A.out_file_as(".json"), metavar="FILE",
                      help="save the model as JSON")  # fmt: skip
-    cmd.add_argument("--folds", type=A.int_range(0, MAX_FOLDS), default=5, metavar="K",
-                     help=f"held-out folds (0: none; at most {MAX_FOLDS})")  # fmt: skip
+    cmd.add_argument("--folds", type=A.int_range(0, MAX_FOLDS), default=None, metavar="K",
+                     help=f"held-out folds (default 5; 0: none; at most {MAX_FOLDS})")  # fmt: skip
     cmd.add_argument("--no-features", action="store_true", help="rate levels without the parts")
+    cmd.add_argument("--features", metavar="FILE.csv", default=None,
+                     help="levels of any game: a CSV with a 'level' column and numeric feature "
+                     "columns, in place of LEVELS")  # fmt: skip
     cmd.add_argument(
         "--dropout",
         choices=("model", "ignore"),
@@ -51,17 +68,39 @@ def _skill(args: argparse.Namespace) -> int:
     from labkit.hexpuzzle.difficulty.skill import fit_skill_model
     from labkit.hexpuzzle.difficulty.telemetry import load_telemetry
 
-    if args.folds == 1 or args.folds < 0:
-        raise ArgumentError("must be 0 (no report) or >= 2", argument="--folds", value=args.folds)
+    explicit = args.folds is not None
+    folds = args.folds if explicit else DEFAULT_FOLDS
+    if folds == 1 or folds < 0:
+        raise ArgumentError("must be 0 (no report) or >= 2", argument="--folds", value=folds)
+    features: Any = not args.no_features
+    if args.features is not None:  # checked before the telemetry is read
+        if args.no_features:
+            raise ArgumentError("cannot go with --no-features", argument="--features",
+                                value=args.features)  # fmt: skip
+        if args.levels:
+            raise ArgumentError("the levels are the feature file's rows: give no LEVELS with "
+                                "--features", argument="LEVELS", value=args.levels[0])  # fmt: skip
+        ids, features = read_features(args.features)
+    elif not args.levels:
+        raise ArgumentError("give level files, campaign files or folders (or --features "
+                            "FILE.csv for another game's levels)", argument="LEVELS")  # fmt: skip
     table = load_telemetry(args.telemetry, frame=False, impossible=args.impossible)
+    lacking = [c for c in REPORT_COLUMNS if c not in (table.dtype.names or ())]
+    if lacking and folds:
+        if explicit:  # asked for: refused before the fit, not after it
+            raise ArgumentError(f"the held-out report needs the telemetry's {lacking[0]!r} "
+                                "column (the hex puzzle's own); use --folds 0",
+                                argument="--folds", value=folds)  # fmt: skip
+        folds = 0
+        print(f"no held-out report: the telemetry has no {lacking[0]!r} column")
     players = len(set(table["player"].tolist()))
-    if args.folds > players:  # each fold is a whole fit: more folds than players hold nothing
+    if folds > players:  # each fold is a whole fit: more folds than players hold nothing
         raise ArgumentError(f"must be at most the {players} players of the telemetry",
-                            argument="--folds", value=args.folds)  # fmt: skip
+                            argument="--folds", value=folds)  # fmt: skip
     model = fit_skill_model(
         table,
-        load_levels(args.levels),
-        features=not args.no_features,
+        ids if args.features is not None else load_levels(args.levels),
+        features=features,
         dropout=args.dropout,
         impossible=args.impossible,
     )
@@ -74,8 +113,8 @@ def _skill(args: argparse.Namespace) -> int:
         print("weights (logits at full strength): "
               + ", ".join(f"{k} {v:+.2f}" for k, v in model.weights.items())
               + f"; residual sd {model.residual_sd:.2f}")  # fmt: skip
-    if args.folds:
-        print(terminal_text(model.report(folds=args.folds)))
+    if folds:
+        print(terminal_text(model.report(folds=folds)))
     print()
     print(
         f"{'level':<16}{'beta':>7}  {'95 % interval':<17}{'n':>6}{'success':>9}{'score':>6}  band"
@@ -93,3 +132,55 @@ def _skill(args: argparse.Namespace) -> int:
         model.save(args.out)
         print(terminal_text(f"wrote {args.out}"))
     return 0
+
+
+def read_features(path: str) -> tuple[list[str], Any]:
+    """``(level ids in file order, feature table)`` of a CSV with a ``level`` column and
+    numeric feature columns, checked whole (:func:`.level_features.feature_table`); each
+    refusal is one line naming the file, and the level and column where there is one.
+
+    Examples
+    --------
+    >>> import os, tempfile
+    >>> path = os.path.join(tempfile.mkdtemp(), "levels.csv")
+    >>> _ = open(path, "w").write("level,enemies,par_time\\na,3,60\\nb,x,95.5\\n")
+    >>> read_features(path)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    labkit.ArgumentError: --features ...: level 'b', column 'enemies': must be a number (got 'x')
+    """
+    import numpy as np
+    import pandas as pd
+
+    from labkit import ArgumentError
+    from labkit.hexpuzzle.difficulty.level_features import feature_table
+
+    where = f"--features {path}"
+    if not os.path.isfile(path):
+        raise ArgumentError("no such file", argument=where)
+    try:
+        frame = pd.read_csv(path, dtype={"level": str}, keep_default_na=False,
+                            na_values=[""])  # fmt: skip
+    except (ValueError, UnicodeDecodeError, pd.errors.ParserError) as exc:
+        first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+        raise ArgumentError(f"not a readable CSV ({first})", argument=where) from None
+    if "level" not in frame.columns:
+        raise ArgumentError("has no 'level' column (one row per level id)", argument=where)
+    levels = frame["level"]
+    empty = np.flatnonzero(levels.isna().to_numpy())
+    if empty.size:  # the header is line 1
+        raise ArgumentError(f"line {int(empty[0]) + 2}: the level is empty", argument=where)
+    ids = [str(v) for v in levels]
+    frame = frame.assign(level=ids).set_index("level")
+    for name in frame.columns:  # a column with a text cell is read as texts: name that cell
+        column = frame[name]
+        if column.dtype.kind == "O":
+            numbers = pd.to_numeric(column, errors="coerce")
+            bad = np.flatnonzero(numbers.isna().to_numpy() & column.notna().to_numpy())
+            if bad.size:
+                k = int(bad[0])
+                raise ArgumentError(f"level {ids[k]!r}, column {name!r}: must be a number",
+                                    argument=where, value=column.iloc[k])  # fmt: skip
+            frame[name] = numbers
+    feature_table(frame, ids, argument=where)
+    return ids, frame
