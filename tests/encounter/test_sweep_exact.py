@@ -109,8 +109,13 @@ def test_tune_never_spends_more_games_than_its_budget(budget, start, integer, mi
              start=start, bootstrap=20)  # fmt: skip
     assert sum(played) == t.games <= budget
     assert t.curve["n"].sum() == t.games  # every game counted at its point
-    lo, hi = t.ci
-    assert np.isnan(lo) or lo <= t.value <= hi
+    lo, hi = t.ci  # a real knob: the crossing's interval; a whole one: its value's rate's
+    if integer:
+        row = t.whole.set_index("value").loc[t.value]
+        # an unplayed value's rate may be anything: 0-1
+        assert (row["n"] == 0 and (lo, hi) == (0.0, 1.0)) or lo <= row["rate"] <= hi
+    else:
+        assert np.isnan(lo) or lo <= t.value <= hi
 
 
 def test_a_budget_below_both_ends_is_refused():
