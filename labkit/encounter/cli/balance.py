@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 from typing import Any
 
 from labkit import ArgumentError
@@ -170,10 +171,13 @@ def _cmd_sweep(args: argparse.Namespace) -> int:
                 f"[{rec['npc_win_lo']:.3f}, {rec['npc_win_hi']:.3f}], mean steps "
                 f"{rec['mean_steps']:.1f}")  # fmt: skip
         if args.baseline is not None:
+            ends = ("no interval" if math.isnan(rec["diff_lo"])  # the note below says why
+                    else f"{rec['diff_lo']:+.3f}, {rec['diff_hi']:+.3f}")  # fmt: skip
             line += (
-                f", vs point {args.baseline}: {rec['diff']:+.3f} "
-                f"[{rec['diff_lo']:+.3f}, {rec['diff_hi']:+.3f}] ({rec['pairs']} pairs)"
+                f", vs point {args.baseline}: {rec['diff']:+.3f} [{ends}] ({rec['pairs']} pairs)"
             )
+            if rec["note"]:
+                line += f"\n    ({rec['note']})"
         print(line)
     if args.out:
         print(f"{len(frame)} games in {args.out} (run the same command again to resume)")

@@ -124,6 +124,7 @@ __all__ = [
     "npcs_alive_after",
     "rate_interval",
     "tango_interval",
+    "rate_change",
     "fewest_seeds",
 ]
 
@@ -542,14 +543,27 @@ def _points(d: float) -> str:
     return f"{d * 100:g} points"
 
 
-def _rate_rows(x: np.ndarray, y: np.ndarray, diff: float, detect: float, need: int):
-    """Wilson intervals of both rates, Tango's of the change (reaching 0 whenever the mid-p
-    McNemar p is 5 % or more), the p-value, the note and the seeds needed."""
+def rate_change(a: Any, b: Any, detect: float = 0.02) -> tuple[float, float, float, str, int]:
+    """The 95 % interval of the change B − A of a paired yes/no rate (``a[i]`` and ``b[i]`` the
+    same seed's outcomes): Tango's score interval, reaching 0 whenever the mid-p McNemar p is
+    5 % or more (module notes); and that p. When no seed ended differently there is no
+    interval: NaN ends, a ``note`` saying so and the seeds needed to tell a change of
+    ``detect`` (the rule of three); else the note is empty and the seeds needed -1 (the
+    caller's own estimate stands). Returns ``(lo, hi, p, note, seeds_needed)``.
+
+    Examples
+    --------
+    >>> lo, hi, p, note, _ = rate_change([0] * 40, [1] * 5 + [0] * 35)  # 5 seeds up, none down
+    >>> round(lo, 4), round(hi, 4), round(p, 4), note
+    (0.0264, 0.2611, 0.0312, '')
+    >>> print(rate_change([1, 0] * 10, [1, 0] * 10)[3])  # doctest: +NORMALIZE_WHITESPACE
+    A and B ended alike on all 20 seeds: that cannot show how large a change is (no
+    interval); play about 2944 seeds to tell a change of 2 points
+    """
+    x, y = np.asarray(a) != 0, np.asarray(b) != 0
     n = x.size
     up, down = int((~x & y).sum()), int((x & ~y).sum())
     p = mcnemar_midp(x, y)
-    ends = [rate_interval(int(x.sum()), n), rate_interval(int(y.sum()), n)]
-    ends = [_holding(*e, v) for e, v in zip(ends, (x.mean(), y.mean()))]
     if up + down == 0:
         # no seed ended differently: the change could be anything up to about 3 seeds in n
         # (the rule of three), so size the run for that much disagreement
@@ -558,11 +572,21 @@ def _rate_rows(x: np.ndarray, y: np.ndarray, diff: float, detect: float, need: i
             "more seeds")  # fmt: skip
         note = (f"A and B ended alike on all {n} seeds: that cannot show how large a change "
                 f"is (no interval); play {more}")  # fmt: skip
-        return [*ends, (math.nan, math.nan)], p, note, need
+        return math.nan, math.nan, p, note, need
     lo, hi = tango_interval(up, down, n)
     if p >= 0.05:  # the mid-p test finds no change: the interval holds 0 (the other way round
         lo, hi = min(lo, 0.0), max(hi, 0.0)  # never happens, see the module notes)
-    return [*ends, _holding(lo, hi, diff)], p, "", need
+    return (*_holding(lo, hi, (up - down) / n), p, "", -1)
+
+
+def _rate_rows(x: np.ndarray, y: np.ndarray, diff: float, detect: float, need: int):
+    """Wilson intervals of both rates, Tango's of the change (:func:`rate_change`), the
+    p-value, the note and the seeds needed."""
+    n = x.size
+    ends = [rate_interval(int(x.sum()), n), rate_interval(int(y.sum()), n)]
+    ends = [_holding(*e, v) for e, v in zip(ends, (x.mean(), y.mean()))]
+    lo, hi, p, note, more = rate_change(x, y, detect)
+    return [*ends, _holding(lo, hi, diff)], p, note, (more if note else need)
 
 
 def _student(x: np.ndarray, weights: np.ndarray) -> tuple[float, float, float]:

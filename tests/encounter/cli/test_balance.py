@@ -21,6 +21,8 @@ def test_sweep_resumes_from_its_directory_and_writes_csv(tmp_path, capsys):
     first = capsys.readouterr().out
     assert "point 3 (/characters/monster/life=8, npcs=3): n=8" in first
     assert "vs point 0" in first and "32 games in" in first
+    # the baseline against itself has no interval of a change, and says why
+    assert "vs point 0: +0.000 [no interval] (8 pairs)\n    (the baseline itself)" in first
     table = list(csv.DictReader(rows.open()))
     assert len(table) == 32 and table[0]["/characters/monster/life"] == "3"
     parts = sorted(out.glob("part-*.parquet"))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import os
 import signal
 import subprocess
@@ -9,13 +10,13 @@ import sys
 import time
 from concurrent.futures import ThreadPoolExecutor
 
-import numpy as np
 import pandas as pd
 import pytest
 
 from labkit import ArgumentError
 from labkit.encounter.rules.combat import wilson_interval
 from labkit.encounter.sim.batch import run_batch
+from labkit.encounter.sim.paired import mcnemar_midp, tango_interval
 from labkit.encounter.sim.runner import outcome
 from labkit.encounter.sim.settings import SimulationSettings
 from labkit.encounter.sim.sweep import SweepError, summary, sweep
@@ -163,9 +164,17 @@ def test_summary_rates_and_paired_differences_use_the_same_seeds(whole):
     b = whole[whole["point"] == 1].set_index("seed")["winner"].eq("npc").astype(float)
     d = (a - b).to_numpy()
     assert s.loc[2, "diff"] == pytest.approx(d.mean()) and s.loc[2, "pairs"] == 6
-    half = 1.96 * d.std(ddof=1) / np.sqrt(6)
-    assert s.loc[2, "diff_lo"] == pytest.approx(d.mean() - half)
-    assert s.loc[1, "diff"] == 0 and s.loc[1, "diff_lo"] == 0  # itself
+    # Tango's interval of the seeds that went up and down (compare's), reaching 0 when the
+    # mid-p McNemar p is 5 % or more
+    up, down = int((d > 0).sum()), int((d < 0).sum())
+    assert up + down > 0
+    lo, hi = tango_interval(up, down, 6)
+    p = mcnemar_midp(b.reindex(a.index).to_numpy(), a.to_numpy())
+    assert s.loc[2, "p_value"] == p
+    lo, hi = (min(lo, 0.0), max(hi, 0.0)) if p >= 0.05 else (lo, hi)
+    assert (s.loc[2, "diff_lo"], s.loc[2, "diff_hi"]) == pytest.approx((lo, hi))
+    assert s.loc[1, "diff"] == 0 and math.isnan(s.loc[1, "diff_lo"])  # itself
+    assert s.loc[1, "note"] == "the baseline itself"
     # pairing is by seed, not by row position: shuffle and drop rows of one point
     shuffled = pd.concat([whole[whole["point"] != 2], whole[whole["point"] == 2].iloc[::-1][:4]])
     s2 = summary(shuffled, baseline=1, parameters=[LIFE, "npcs"])
