@@ -25,6 +25,22 @@ BAND_COLOURS = {"easy": "#2a9d8f", "intermediate": "#e9c46a", "hard": "#f4a261",
                 "challenge": "#c1121f"}  # fmt: skip
 
 
+def _chance(p: float) -> str:
+    """A probability as a designer reads it (issue 47): a whole percentage, never a bare decimal.
+
+    The ends say "over 99 %" / "under 1 %" rather than round to a certainty the normal
+    approximation behind it cannot give.
+
+    >>> _chance(0.35), _chance(0.7602), _chance(0.9996), _chance(0.004)
+    ('35 %', '76 %', 'over 99 %', 'under 1 %')
+    """
+    if p > 0.99:
+        return "over 99 %"
+    if p < 0.01:
+        return "under 1 %"
+    return f"{100 * p:.0f} %"
+
+
 class SkillPanel:
     """Fit :func:`~labkit.hexpuzzle.fit_skill_model` and show it; ``.ui`` is the widget."""
 
@@ -126,8 +142,7 @@ class SkillPanel:
         self.summary.value += "".join(
             f"<br><b style='color:#c1121f'>⚠ {html.escape(str(f['later']))} looks easier than "
             f"{html.escape(str(f['earlier']))} (by {f['drop']:.2f} on the difficulty scale): "
-            f"probability the "
-            f"order is wrong {f['p_wrong']:.2f}</b>"
+            f"{_chance(f['p_wrong'])} chance the order is wrong</b>"
             for f in flagged
         )
         self.table.value = self._table_html()

@@ -21,6 +21,10 @@ FLAG = re.compile(r"\b(?:True|False|nan)\b")  # a bare Python flag in a table ce
 # a statistician's scale, not a designer's (issue 47: "logits" throughout the skill view)
 JARGON = re.compile(r"\blogits?\b", re.I)
 TAG = re.compile(r"<[^>]+>")
+# a chance or share shown as a bare decimal (issue 47: "probability the order is wrong 0.35"
+# reads as "35 % chance the order is wrong"); a p-value ("p 0.19") is not a share and stays
+BARE_SHARE = re.compile(r"\b(?:probability|chance|share|success)\b[^\d%]{0,30}?(?<![\d.])0?\.\d+"
+                        r"(?![\d.]|\s*%)", re.I)  # fmt: skip
 
 
 def visible_texts(widget, out=None):
@@ -64,7 +68,7 @@ def figure_texts(fig):
 def code_terms(texts):
     found = []
     for text in texts:
-        for rx in (POINTER, REPR, SNAKE, FLAG, JARGON):
+        for rx in (POINTER, REPR, SNAKE, FLAG, JARGON, BARE_SHARE):
             found += [m.group(0) for m in rx.finditer(text)]
     return found
 
@@ -165,8 +169,21 @@ def test_no_code_terms_in_what_an_app_shows(name):
 def test_the_scan_finds_what_the_issue_saw():
     texts = ["npc_win = 0.5", "parameter /tables/hit/0", "features=True",
              "found={'bullet': 7}", "visit position=[1, 1]", "matters True",
-             "quit odds x1.00 per logit of skill", "(regenerate=True would also try)"]  # fmt: skip
-    assert len(code_terms(texts)) >= 8
+             "quit odds x1.00 per logit of skill", "(regenerate=True would also try)",
+             "c looks easier than b: probability the order is wrong 0.35",
+             "first-try success .62"]  # fmt: skip
+    assert len(code_terms(texts)) >= 12
+    assert (
+        code_terms(
+            [
+                "35 % chance the order is wrong",
+                "first-try success 62 %",
+                "share of levels 40 % [31.5 %, 48.0 %]",
+                "skill effect p 0.19",
+            ]
+        )
+        == []
+    )
     assert code_terms(["NPC win rate 0.5 at monster life 4 (wounds it takes)"]) == []
 
 

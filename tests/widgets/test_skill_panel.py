@@ -64,3 +64,41 @@ def test_the_level_table_names_its_scales_and_an_unplayed_level():
         "<tr><td>b</td><td>—</td><td>nobody played it</td><td>0</td><td>—</td><td>—</td>"
         "<td>63</td><td>unplayed</td></tr>"
     ) in page
+
+
+def test_the_chance_the_order_is_wrong_reads_as_a_percentage():
+    # issue 47: "probability the order is wrong 0.76" was a bare decimal; a designer reads 76 %
+    import re
+    from types import SimpleNamespace
+
+    import numpy as np
+
+    from labkit.widgets.skill_panel import SkillPanel
+
+    panel = SkillPanel([], None)
+    half = 1.959964 * 0.5  # every level's standard error 0.5
+    beta = np.array([0.0, 1.0, 0.5, 2.0, -2.0])  # b→c drops 0.5, d→e drops 4.0
+    ci = np.column_stack([beta - half, beta + half])
+    rows = [{"level": lid, "difficulty": None, "n": 0, "band": "easy"} for lid in "abcde"]
+    panel.model = SimpleNamespace(
+        level_ids=["a", "b", "c", "d", "e"], player_ids=["p"], difficulty=beta,
+        difficulty_ci=ci, ability=np.zeros(3), ability_sd=1.0, table=lambda: rows,
+        describe=lambda: "quitting ignored",
+    )  # fmt: skip
+    loss = {"log_loss": 0.5}
+    panel.report = SimpleNamespace(
+        folds=2, figure=lambda ax: None,
+        metrics={"skill model": loss, "structural score": loss, "calibrate index": loss},
+    )  # fmt: skip
+    panel.draw()
+    text = panel.summary.value
+    # Φ(0.5 / 0.7071) = 0.7602 and Φ(4.0 / 0.7071) ≈ 1 − 8e-9 (normal table)
+    assert (
+        "c looks easier than b (by 0.50 on the difficulty scale): 76 % chance the order is "
+        "wrong" in text
+    )
+    assert (
+        "e looks easier than d (by 4.00 on the difficulty scale): over 99 % chance the "
+        "order is wrong" in text
+    )
+    assert not re.search(r"order is wrong \d", text) and "probability" not in text

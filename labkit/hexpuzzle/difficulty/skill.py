@@ -406,7 +406,7 @@ class SkillModel:
         rows = "".join(
             f"<tr><td>{escape(r['level'])}</td><td>{r['difficulty']:+.2f}</td>"
             f"<td>[{r['low']:+.2f}, {r['high']:+.2f}]</td><td>{r['n']}</td>"
-            f"<td>{r['success']:.2f}</td><td>{r['score']}</td><td>{r['band']}</td></tr>"
+            f"<td>{100 * r['success']:.0f} %</td><td>{r['score']}</td><td>{r['band']}</td></tr>"
             if r["difficulty"] is not None
             else f"<tr><td>{escape(r['level'])}</td><td colspan=6>nobody played it</td></tr>"
             for r in self.table()

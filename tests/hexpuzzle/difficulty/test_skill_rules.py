@@ -252,8 +252,9 @@ def test_repr_and_html_name_the_levels():
         "<th>score</th><th>band</th></tr>"
     )
     s = sigmoid(1.0)
-    assert (f"<tr><td>a</td><td>-1.00</td><td>[-1.50, -0.50]</td><td>10</td><td>{s:.2f}</td>"
-            f"<td>42</td><td>intermediate</td></tr>") in html  # 30 + 20 × 0.119/0.2  # fmt: skip
+    assert round(100 * s) == 73  # issue 47: first-try success as a percentage, not 0.73
+    assert ("<tr><td>a</td><td>-1.00</td><td>[-1.50, -0.50]</td><td>10</td><td>73 %</td>"
+            "<td>42</td><td>intermediate</td></tr>") in html  # 30 + 20 × 0.119/0.2  # fmt: skip
     assert "<tr><td>&lt;b&gt;</td><td colspan=6>nobody played it</td></tr>" in html
     weighted = made(weights={"baseline": 0.5, "size": -1.25})._repr_html_()
     assert "weights (logits): baseline +0.50, size -1.25</p>" in weighted
