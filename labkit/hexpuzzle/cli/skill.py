@@ -16,7 +16,6 @@ explicit ``--folds`` is refused before the fit).
 from __future__ import annotations
 
 import argparse
-import os
 from typing import Any
 
 from labkit import _args as A
@@ -64,7 +63,7 @@ def register_skill_commands(puzzle_subparsers: Any) -> None:
 def _skill(args: argparse.Namespace) -> int:
     from labkit import ArgumentError
     from labkit._text import terminal_text
-    from labkit.hexpuzzle.cli.calibration import load_levels
+    from labkit.hexpuzzle.cli.calibration import load_levels, read_features
     from labkit.hexpuzzle.difficulty.skill import fit_skill_model
     from labkit.hexpuzzle.difficulty.telemetry import load_telemetry
 
@@ -132,55 +131,3 @@ def _skill(args: argparse.Namespace) -> int:
         model.save(args.out)
         print(terminal_text(f"wrote {args.out}"))
     return 0
-
-
-def read_features(path: str) -> tuple[list[str], Any]:
-    """``(level ids in file order, feature table)`` of a CSV with a ``level`` column and
-    numeric feature columns, checked whole (:func:`.level_features.feature_table`); each
-    refusal is one line naming the file, and the level and column where there is one.
-
-    Examples
-    --------
-    >>> import os, tempfile
-    >>> path = os.path.join(tempfile.mkdtemp(), "levels.csv")
-    >>> _ = open(path, "w").write("level,enemies,par_time\\na,3,60\\nb,x,95.5\\n")
-    >>> read_features(path)  # doctest: +ELLIPSIS
-    Traceback (most recent call last):
-    ...
-    labkit.ArgumentError: --features ...: level 'b', column 'enemies': must be a number (got 'x')
-    """
-    import numpy as np
-    import pandas as pd
-
-    from labkit import ArgumentError
-    from labkit.hexpuzzle.difficulty.level_features import feature_table
-
-    where = f"--features {path}"
-    if not os.path.isfile(path):
-        raise ArgumentError("no such file", argument=where)
-    try:
-        frame = pd.read_csv(path, dtype={"level": str}, keep_default_na=False,
-                            na_values=[""])  # fmt: skip
-    except (ValueError, UnicodeDecodeError, pd.errors.ParserError) as exc:
-        first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
-        raise ArgumentError(f"not a readable CSV ({first})", argument=where) from None
-    if "level" not in frame.columns:
-        raise ArgumentError("has no 'level' column (one row per level id)", argument=where)
-    levels = frame["level"]
-    empty = np.flatnonzero(levels.isna().to_numpy())
-    if empty.size:  # the header is line 1
-        raise ArgumentError(f"line {int(empty[0]) + 2}: the level is empty", argument=where)
-    ids = [str(v) for v in levels]
-    frame = frame.assign(level=ids).set_index("level")
-    for name in frame.columns:  # a column with a text cell is read as texts: name that cell
-        column = frame[name]
-        if column.dtype.kind == "O":
-            numbers = pd.to_numeric(column, errors="coerce")
-            bad = np.flatnonzero(numbers.isna().to_numpy() & column.notna().to_numpy())
-            if bad.size:
-                k = int(bad[0])
-                raise ArgumentError(f"level {ids[k]!r}, column {name!r}: must be a number",
-                                    argument=where, value=column.iloc[k])  # fmt: skip
-            frame[name] = numbers
-    feature_table(frame, ids, argument=where)
-    return ids, frame
