@@ -47,7 +47,7 @@ from labkit import ArgumentError
 from labkit._args import check_int
 from labkit.hexpuzzle.campaign_file import MAX_LEVELS
 from labkit.hexpuzzle.playthrough.compare import FunnelComparison, compare_funnels
-from labkit.hexpuzzle.playthrough.model import _level_id, funnel, model_tables
+from labkit.hexpuzzle.playthrough.model import _level_id, _plan, funnel, model_tables
 from labkit.hexpuzzle.playthrough.simulate import Funnel, Tables, counts, measures, reorder
 from labkit.rng import RngLike, make_rng, stream
 
@@ -170,10 +170,10 @@ def _said(g: GoalResult, value: float) -> str:
     return f"{100 * value:.0f} %"
 
 
-def _bands(model: Any, levels: Sequence[Any]) -> np.ndarray:
+def _bands(model: Any, levels: Sequence[Any], features: Any = None) -> np.ndarray:
     from labkit.hexpuzzle.difficulty.fit import BAND_TARGETS
 
-    s = np.array([float(model.success(lv, 0.0)) for lv in levels])
+    s = _success(model, levels, features)
     return np.searchsorted(-np.asarray(BAND_TARGETS), -s, side="right")
 
 
@@ -190,9 +190,9 @@ def _drops(bands: np.ndarray) -> int:
 class _Judge:
     """Funnels of orders of the given levels on one fixed cohort (fitted parameters)."""
 
-    def __init__(self, model, levels, players, seed):
+    def __init__(self, model, levels, players, seed, features=None):
         self.levels, self.players, self.seed = list(levels), players, seed
-        self.base = model_tables(model, self.levels)
+        self.base = model_tables(model, self.levels, features=features)
         floor = replace(self.base, win=np.full_like(self.base.win, 30.0))
         self.floor = self.measure(floor)
 
@@ -263,6 +263,7 @@ def improve_campaign(
     rng: RngLike = 0,
     time_limit: float = 20.0,
     evaluations: int | None = None,
+    features: Any = None,
 ) -> Improvement:
     """Reorder (and with ``regenerate`` replace) levels of ``campaign`` to meet ``goal``.
 
@@ -286,6 +287,12 @@ def improve_campaign(
     evaluations : int, optional
         At most this many candidate orders judged. Unlike ``time_limit`` it does not depend on the
         machine's speed, so the same call gives the same order everywhere (notebooks use it).
+    features : DataFrame or dict, optional
+        The feature table of a campaign of level ids for a model fitted with ``features=``
+        (any game's levels), as :func:`~labkit.hexpuzzle.playthrough.model.funnel` takes it: a
+        level the model does not hold is predicted from its row, for the search, the bands
+        and both funnels; checked before any play, each refusal one line. Such a campaign is
+        only reordered (regenerating needs the puzzle's parts).
 
     Returns
     -------
@@ -317,9 +324,11 @@ def improve_campaign(
                             value=time_limit)  # fmt: skip
     root = make_rng(rng)
     seed = int(root.integers(2**62))
-    judge = _Judge(model, levels, min(players, 5000), seed)
-    bands = _bands(model, levels)
-    by_difficulty = [int(i) for i in np.argsort(-_success(model, levels), kind="stable")]
+    # the table is checked against the model (funnel's own checks) before any play
+    judge = _Judge(model, levels, min(players, 5000), seed, features)
+    success = _success(model, levels, features)
+    bands = _bands(model, levels, features)
+    by_difficulty = [int(i) for i in np.argsort(-success, kind="stable")]
     starts = [list(range(len(levels))), by_difficulty]
     start = min(starts, key=lambda o: _start_cost(judge, bands, goal, o))
     deadline = time.monotonic() + float(time_limit)
@@ -327,17 +336,26 @@ def improve_campaign(
     new = [levels[i] for i in order]
     changes = _moves(levels, new)
     if regenerate:
-        new, more = _regenerate(new, model, goal, judge, max_regenerate, seed)
+        new, more = _regenerate(new, model, goal, judge, max_regenerate, seed, features)
         changes += more
-    before = funnel(levels, model, players=players, draws=draws, rng=seed)
-    after = funnel(new, model, players=players, draws=draws, rng=seed)
+    before = funnel(levels, model, players=players, draws=draws, rng=seed, features=features)
+    after = funnel(new, model, players=players, draws=draws, rng=seed, features=features)
     floor = judge.floor
-    results = _verdicts(goal, before, after, floor, bands, _bands(model, new), regenerate)
+    results = _verdicts(goal, before, after, floor, bands, _bands(model, new, features),
+                        regenerate)  # fmt: skip
     return Improvement(new, before, after, results, changes)
 
 
-def _success(model, levels):
-    return np.array([float(model.success(lv, 0.0)) for lv in levels])
+def _success(model, levels, features=None):
+    """An average player's first-try success per level; with a feature table, a level the
+    model does not hold (or holds with other features) is read from the funnel's own plan
+    (its predicted β, the plug-in value as ``model.success`` gives a Level's)."""
+    if features is None:
+        return np.array([float(model.success(lv, 0.0)) for lv in levels])
+    index, beta, _ = _plan(model, levels, features)
+    ids = model.level_ids
+    return np.array([float(model.success(ids[i], 0.0)) if i >= 0 else 1.0 / (1.0 + np.exp(b))
+                     for i, b in zip(index, beta)])  # fmt: skip
 
 
 def _start_cost(judge, bands, goal, order):
@@ -356,12 +374,15 @@ def _moves(old: list[Any], new: list[Any]) -> list[str]:
     return out
 
 
-def _regenerate(levels, model, goal, judge, max_regenerate, seed):
+def _regenerate(levels, model, goal, judge, max_regenerate, seed, features=None):
     """Replace the worst levels by easier generated ones while that helps (see module notes)."""
     from labkit.hexpuzzle.solving.generator import GeneratorError
     from labkit.hexpuzzle.solving.targets import generate_to_target
 
     levels, notes = list(levels), []
+    if features is not None:  # the generator makes hex levels; a feature row is not one
+        return levels, ["regenerating needs levels of the puzzle's parts, not a feature table: "
+                        "nothing regenerated"]  # fmt: skip
     if any(isinstance(lv, str) for lv in levels):
         return levels, ["regenerating needs Level objects, not level ids: nothing regenerated"]
     order = list(range(len(levels)))

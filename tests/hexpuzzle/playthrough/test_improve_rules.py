@@ -560,13 +560,14 @@ def test_improve_campaign_pairs_before_and_after_and_caps_the_search_cohort(monk
     real_judge, real_funnel = improve._Judge, improve.funnel
 
     class Judge(real_judge):
-        def __init__(self, model, levels, players, seed):
+        def __init__(self, model, levels, players, seed, features=None):
             seen.append(("judge", players, seed))
-            super().__init__(model, levels, players, seed)
+            super().__init__(model, levels, players, seed, features)
 
-    def funnel(levels, model, *, players, draws, rng):
+    def funnel(levels, model, *, players, draws, rng, features=None):
         seen.append(("funnel", [str(lv) for lv in levels], players, draws, rng))
-        return real_funnel(levels, model, players=players, draws=draws, rng=rng)
+        return real_funnel(levels, model, players=players, draws=draws, rng=rng,
+                           features=features)  # fmt: skip
 
     monkeypatch.setattr(improve, "_Judge", Judge)
     monkeypatch.setattr(improve, "funnel", funnel)
@@ -587,7 +588,8 @@ def test_improve_campaign_pairs_before_and_after_and_caps_the_search_cohort(monk
 def test_improve_campaign_regenerates_only_when_asked(monkeypatch):
     asked, said = [], []
     monkeypatch.setattr(improve, "_regenerate",
-                        lambda new, model, goal, judge, n, seed: asked.append((n, seed, goal))
+                        lambda new, model, goal, judge, n, seed, features=None:
+                        asked.append((n, seed, goal))
                         or said.append((model, judge.players, judge.seed))
                         or (new, ["regenerated nothing"]))  # fmt: skip
     verdicts = improve._verdicts
@@ -634,7 +636,7 @@ def test_improve_campaign_defaults_are_the_documented_ones():
     p = inspect.signature(improve.improve_campaign).parameters
     assert {k: p[k].default for k in list(p)[2:]} == {
         "goal": None, "regenerate": False, "max_regenerate": 4, "players": 5000, "draws": 30,
-        "rng": 0, "time_limit": 20.0, "evaluations": None,
+        "rng": 0, "time_limit": 20.0, "evaluations": None, "features": None,
     }  # fmt: skip
     assert FunnelGoal() == FunnelGoal(reach_last=0.6, max_quit_hazard=0.10, max_band_drop=1)
 
@@ -643,7 +645,7 @@ def test_every_rng_gives_its_own_cohort(monkeypatch):
     seeds = []
 
     class Judge(improve._Judge):
-        def __init__(self, model, levels, players, seed):
+        def __init__(self, model, levels, players, seed, features=None):
             seeds.append(seed)
             raise StopIteration  # the seed is all this test needs
 
@@ -672,10 +674,12 @@ def test_improve_campaign_called_with_its_defaults_uses_the_documented_values(mo
     monkeypatch.setattr(improve, "_search", lambda judge, bands, goal, start, deadline, ev: (
         seen.append(("search", judge.players, deadline, ev))
         or real_search(judge, bands, goal, start, deadline, ev)))  # fmt: skip
-    monkeypatch.setattr(improve, "funnel", lambda levels, model, *, players, draws, rng: (
+    monkeypatch.setattr(improve, "funnel", lambda levels, model, *, players, draws, rng,
+                        features=None: (
         seen.append(("funnel", players, draws, rng))
         or real_funnel(levels, model, players=50, draws=2, rng=rng)))  # fmt: skip
-    monkeypatch.setattr(improve, "_regenerate", lambda new, model, goal, judge, n, seed: (
+    monkeypatch.setattr(improve, "_regenerate", lambda new, model, goal, judge, n, seed,
+                        features=None: (
         seen.append(("regenerate", n)) or (new, [])))  # fmt: skip
     improve.improve_campaign(IDS, TRUTH, regenerate=True)
     defaults = list(seen)
