@@ -252,6 +252,25 @@ def _fit(kind: str, **kw: Any) -> Callable[[Path], Any]:
     return call
 
 
+def _alike(won: str, players: int = 1_000, dropout: str = "model") -> Callable[[Path], Any]:
+    """First attempts at two levels, every one won (or lost, or A won and B lost): the fit
+    gave a difficulty of -13,436 at 1,000 players and 5.5 million at 10^5 (issue 46)."""
+
+    def call(tmp: Path) -> Any:
+        import numpy as np
+        import pandas as pd
+
+        from labkit.hexpuzzle.difficulty.skill import fit_skill_model
+
+        ids = np.char.add("p", np.arange(players).astype(str))
+        a, b = {"every": (True, True), "none": (False, False), "A only": (True, False)}[won]
+        table = pd.DataFrame({"level": np.repeat(["A", "B"], players), "player": np.tile(ids, 2),
+                              "attempt": 1, "won": np.repeat([a, b], players)})  # fmt: skip
+        return fit_skill_model(table, ["A", "B"], features=False, dropout=dropout)
+
+    return call
+
+
 # --- numbers ---------------------------------------------------------------------------------
 
 
@@ -357,6 +376,20 @@ def api_cases() -> list[tuple[str, Callable[[Path], Any], str]]:
         ("telemetry fit attempt gap", _fit("attempt gap"), "row 2: attempt 3 follows attempt 1"),
         ("telemetry fit impossible bogus", _fit("attempt gap", impossible="drop"),
          "impossible: must be 'refuse' or 'count'"),
+        ("telemetry fit every attempt won", _alike("every"),
+         "telemetry: every attempt was won: the data cannot tell how hard any level is "
+         "(got 1000 players, 2 levels)"),
+        ("telemetry fit every attempt lost", _alike("none"),
+         "telemetry: every attempt was lost: the data cannot tell how hard any level is "
+         "(got 1000 players, 2 levels)"),
+        ("telemetry fit every attempt won at 10^5 players", _alike("every", 100_000),
+         "every attempt was won: the data cannot tell how hard any level is "
+         "(got 100000 players, 2 levels)"),
+        ("telemetry fit every attempt lost at 10^5 players", _alike("none", 100_000, "ignore"),
+         "every attempt was lost: the data cannot tell how hard any level is "
+         "(got 100000 players, 2 levels)"),
+        ("telemetry fit one level all won, the other all lost", _alike("A only"),
+         "every level was won by all or lost by all who played it (won: 'A'; lost: 'B')"),
         ("numbers FunnelGoal reach_last 1.5", _goal(reach_last=1.5),
          "reach_last: must be a share between 0 and 1, or None (got 1.5)"),
         ("numbers FunnelGoal reach_last text", _goal(reach_last="0.6"),

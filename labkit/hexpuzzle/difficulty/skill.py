@@ -676,6 +676,8 @@ def _fit(
         att_used = att_used[order]
         won_used = won_used[order]
         del order
+    used = slice(None) if retries else att_used == 1  # the attempts the fit will see
+    _informative(lvl_used[used], won_used[used], ids, len(players), len(seen))
     # the attempt cap the data allowed (the most attempts anyone made at a level), and what
     # the players did level by level: the funnel plays this cap and checks itself against it
     cap = min(max(int(att_used.max()), 1), MAX_ATTEMPTS) if len(att_used) else None
@@ -712,6 +714,7 @@ def _fit(
     beta -= shift
     if weights:
         weights["baseline"] -= shift
+    _within_bounds(beta, seen, float(np.exp(par[lay.log_sigma])), ids, len(players))
     half = 1.959963984540054 * np.sqrt(np.maximum(var, 0.0))
     glob: list[int] = [lay.log_sigma] + ([lay.learning] if lay.learning is not None else [])
     quit_model = None
@@ -766,6 +769,58 @@ def _fit(
         max_attempts=cap,
         observed=observed,
     )
+
+
+#: The safety net behind :func:`_informative`: a fitted difficulty (logits from the players'
+#: mean) or ability spread (sd, logits) beyond these is no measurement but a likelihood with
+#: no maximum (a win rate of 1 - 1e-13 is 30 logits; the issue's all-won fits gave -13,436).
+MAX_DIFFICULTY, MAX_SPREAD = 30.0, 20.0
+
+
+def _level_list(ids: list[str], which: NDArray) -> str:
+    names = [repr(ids[int(i)]) for i in which[:3]]
+    return ", ".join(names + ([f"... {len(which)} in all"] if len(which) > 3 else []))
+
+
+def _informative(lvl: NDArray, won: NDArray, ids: list[str], players: int, levels: int) -> None:
+    """Refuse data in which no level was both won and lost (issue 46): then the likelihood
+    rises for ever as the levels move away from the players and the fit stops anywhere. A
+    level nobody lost among levels with both outcomes is fine: those place the players and
+    the prior on β holds it. Exact, so checked before the fit."""
+    n = len(ids)
+    wins = np.bincount(lvl[won], minlength=n)
+    losses = np.bincount(lvl, minlength=n) - wins
+    if ((wins > 0) & (losses > 0)).any():
+        return
+    got = f"(got {players} players, {levels} level{'s' * (levels != 1)})"
+    if not losses.any():
+        what = "every attempt was won"
+    elif not wins.any():
+        what = "every attempt was lost"
+    else:
+        what = (f"every level was won by all or lost by all who played it (won: "
+                f"{_level_list(ids, np.flatnonzero(wins))}; lost: "
+                f"{_level_list(ids, np.flatnonzero(losses))})")  # fmt: skip
+    raise SkillModelError(f"{what}: the data cannot tell how hard any level is {got}",
+                          pointer="telemetry")  # fmt: skip
+
+
+def _within_bounds(beta: NDArray, seen: NDArray, spread: float, ids: list[str],
+                   players: int) -> None:  # fmt: skip
+    """Refuse a finished fit whose numbers no data could give (the net behind the exact check
+    of :func:`_informative`), naming the level."""
+    got = f"(got {players} players)"
+    if not spread <= MAX_SPREAD:
+        raise SkillModelError(
+            f"the fitted ability spread {spread:.3g} logits is beyond {MAX_SPREAD:g}: the data "
+            f"cannot tell the players apart {got}", pointer="telemetry")  # fmt: skip
+    far = seen[~(np.abs(beta[seen]) <= MAX_DIFFICULTY)]
+    if len(far):
+        i = int(far[0])
+        raise SkillModelError(
+            f"level {ids[i]!r}: the fitted difficulty {beta[i]:.3g} logits is beyond "
+            f"±{MAX_DIFFICULTY:g}: the data cannot tell how hard it is {got}",
+            pointer="telemetry")  # fmt: skip
 
 
 def _possible(lvl: NDArray, code: NDArray, names: NDArray, attempt: NDArray, won: NDArray,

@@ -312,3 +312,88 @@ def test_other_columns_say_something_about_players_not_levels(cases):
     # telemetry with nothing but wins and losses: the columns can add nothing
     m = cases[2][-1].report(folds=2).metrics
     assert m["skill + player columns"]["log_loss"] == pytest.approx(m["skill model"]["log_loss"])
+
+
+# --- data that cannot tell how hard a level is (issue 46) -------------------------------------
+
+
+def first_attempts(players, won_a, won_b):
+    """Two levels A and B, one first attempt per player at each; ``won_*`` a flag or an array."""
+    import pandas as pd
+
+    ids = np.char.add("p", np.arange(players).astype(str))
+    return pd.DataFrame({
+        "level": np.repeat(["A", "B"], players), "player": np.tile(ids, 2), "attempt": 1,
+        "won": np.concatenate([np.broadcast_to(won_a, players), np.broadcast_to(won_b, players)]),
+    })  # fmt: skip
+
+
+@pytest.mark.parametrize("players", [1_000, 100_000])
+@pytest.mark.parametrize(("won", "said"), [(True, "every attempt was won"),
+                                           (False, "every attempt was lost")])  # fmt: skip
+def test_a_table_everyone_wins_or_everyone_loses_is_refused_in_one_line(players, won, said):
+    """It fitted to a difficulty of -13,436 (1,000 players) or 5.5 million (10^5), abilities
+    spread 154 to 7e7 logits: the data say nothing about how hard either level is."""
+    for dropout in ("model", "ignore"):
+        with pytest.raises(SkillModelError) as info:
+            fit_skill_model(first_attempts(players, won, won), ["A", "B"], features=False,
+                            dropout=dropout)  # fmt: skip
+        text = str(info.value)
+        assert text == (f"telemetry: {said}: the data cannot tell how hard any level is "
+                        f"(got {players} players, 2 levels)"), text  # fmt: skip
+
+
+def test_levels_each_won_by_all_or_lost_by_all_are_refused_naming_them():
+    with pytest.raises(SkillModelError) as info:
+        fit_skill_model(first_attempts(1_000, True, False), ["A", "B"], features=False)
+    text = str(info.value)
+    assert "every level was won by all or lost by all who played it (won: 'A'; lost: 'B')" in (
+        text) and "\n" not in text  # fmt: skip
+
+
+def test_one_level_nobody_lost_beside_levels_with_both_still_fits():
+    """Its difficulty is held by the prior, far below the others; the rest are recovered."""
+    beta = np.array([0.0, -0.5, 0.5, 1.0])
+    theta = np.random.default_rng(11).normal(0, 1, 2_000)
+    rows = telemetry_from_skill(["E", "A", "B", "C"], beta, theta, rng=4, progression=False)
+    rows = rows[rows["attempt"] == 1]
+    easy = rows["level"] == "E"
+    rows["won"][easy] = rows["first_try"][easy] = True
+    for dropout in ("model", "ignore"):
+        m = fit_skill_model(rows, ["E", "A", "B", "C"], features=False, dropout=dropout)
+        assert np.isfinite(m.difficulty).all()
+        assert -30 < m.difficulty[0] < m.difficulty[1:].min() - 2, m.difficulty
+        assert np.abs(np.diff(m.difficulty[1:]) - [1.0, 0.5]).max() < 0.3, m.difficulty
+        assert 0.5 < m.ability_sd < 2.0, m.ability_sd
+
+
+def test_a_fit_beyond_the_stated_bounds_is_refused_naming_the_level(monkeypatch):
+    """The safety net behind the exact checks: a finished fit with a difficulty or an ability
+    spread no data could give is refused, not returned."""
+    from labkit.hexpuzzle.difficulty import skill_joint as J
+
+    fit = J.fit
+    theta = np.random.default_rng(2).normal(0, 1, 500)
+    rows = telemetry_from_skill(["A", "B"], np.array([-0.5, 0.5]), theta, rng=3,
+                                progression=False)  # fmt: skip
+    rows = rows[rows["attempt"] == 1]
+
+    def far(ev, lay, z, logw):
+        par, info, th, extra = fit(ev, lay, z, logw)
+        par = par.copy()
+        par[lay.beta.start + 1] = 1e6
+        return par, info, th, extra
+
+    monkeypatch.setattr(J, "fit", far)
+    with pytest.raises(SkillModelError, match=r"level 'B': .*beyond"):
+        fit_skill_model(rows, ["A", "B"], features=False, dropout="ignore", retries=False)
+
+    def wide(ev, lay, z, logw):
+        par, info, th, extra = fit(ev, lay, z, logw)
+        par = par.copy()
+        par[lay.log_sigma] = np.log(1e4)
+        return par, info, th, extra
+
+    monkeypatch.setattr(J, "fit", wide)
+    with pytest.raises(SkillModelError, match=r"ability spread .*beyond"):
+        fit_skill_model(rows, ["A", "B"], features=False, dropout="ignore", retries=False)
