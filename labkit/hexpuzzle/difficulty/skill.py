@@ -540,7 +540,10 @@ def fit_skill_model(
     Raises
     ------
     SkillModelError
-        No first attempts of the given levels, or fewer than two players.
+        No first attempts of the given levels, or fewer than two players; no level both won
+        and lost (every attempt won, or lost: the data cannot tell how hard any level is); a
+        fit ending beyond the bounds no data could give (a difficulty past ±30 logits, an
+        ability spread over 20), naming the level.
 
     Examples
     --------
