@@ -700,11 +700,38 @@ def _bootstrap_rows(m: Metric, A: dict, B: dict, boots, jacks, weights, var_d: f
     return [*ends, (lo, hi)], p, "", need
 
 
+def _leader_settled(g: np.ndarray) -> bool:
+    """Whether a version's leading side is settled: the interval of the NPC share of the
+    decided games (:func:`rate_interval`, Wilson's) misses one half. Not the gap's bootstrap-t:
+    with one side winning nearly every game its resamples of that side's wins only have an
+    infinite ratio, and 18 NPC wins in 20 games were called too close to even."""
+    npc, decided = int(np.sum(g > 0)), int(np.sum(g != 0))
+    lo, hi = rate_interval(npc, decided)
+    return decided > 0 and not lo <= 0.5 <= hi
+
+
+def _seeds_to_settle(g: np.ndarray) -> int:
+    """Seeds for the NPC share of decided games ``p`` to be told from one half by a two-sided
+    5 % test with 80 % power (the one-sample binomial size, ((1.96·½ + 0.84·√(p(1−p))) / |p −
+    ½|)² decided games, over the share of seeds decided), and always more than were played
+    (those were too few); -1 when the versions' games split exactly even or none was won."""
+    from statistics import NormalDist
+
+    npc, decided = int(np.sum(g > 0)), int(np.sum(g != 0))
+    if decided == 0 or 2 * npc == decided:
+        return -1
+    share = npc / decided
+    z80 = NormalDist().inv_cdf(0.8)
+    games = ((Z_975 * 0.5 + z80 * math.sqrt(share * (1 - share))) / abs(share - 0.5)) ** 2
+    return max(g.size + 1, math.ceil(games * g.size / decided))
+
+
 def _balance_rows(A: dict, B: dict, weights: np.ndarray, var_d: float, need: int):
     """Balance is 1 − |gap| with gap = NPC win − monster win, a mean of each game's +1, 0 or
     −1: its interval is the gap's (bootstrap-t) folded. The change of balance is a paired mean
-    only while each version's leading side is settled (its gap's interval misses 0); near an
-    even game the fold makes any interval of the change untrustworthy, and the row says so."""
+    only while each version's leading side is settled (the NPC share of its decided games is
+    told from one half, :func:`_leader_settled`); near an even game the fold makes any interval
+    of the change untrustworthy, and the row says so."""
     size = weights.shape[1]
     ends, gaps = [], []
     for V in (A, B):
@@ -713,13 +740,13 @@ def _balance_rows(A: dict, B: dict, weights: np.ndarray, var_d: float, need: int
         lo, hi = max(lo, -1.0), min(hi, 1.0)  # (a resample of one winner only: t is infinite)
         far, near = max(abs(lo), abs(hi)), (0.0 if lo <= 0 <= hi else min(abs(lo), abs(hi)))
         ends.append(_holding(1 - far, 1 - near, 1 - abs(float(g.mean()))))
-        gaps.append((g, lo <= 0 <= hi))
+        gaps.append((g, not _leader_settled(g)))
     (ga, open_a), (gb, open_b) = gaps
     va, vb = 1 - abs(float(ga.mean())), 1 - abs(float(gb.mean()))
     if open_a or open_b:
         which = " and ".join(v for v, o in (("A", open_a), ("B", open_b)) if o)
-        want = max(seeds_needed(float(g.std(ddof=1)), abs(float(g.mean()))) if g.mean() else -1
-                   for g, o in gaps if o)  # fmt: skip
+        wants = [_seeds_to_settle(g) for g, o in gaps if o]
+        want = -1 if -1 in wants else max(wants)
         more = f"about {want} seeds would settle it" if want > 0 else "more seeds may settle it"
         note = (f"{which}: too close to even at {size} seeds to say which side leads, so a "
                 f"change of balance has no trustworthy interval; {more} (the win-rate rows "

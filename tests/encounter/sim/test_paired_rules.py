@@ -528,16 +528,23 @@ def expected(m, a, b, boot, rng, detect):
         elif m.kind == "balance":  # the gap NPC win − monster win, folded
             ga, gb = a["npc_win"] - a["monster_win"], b["npc_win"] - b["monster_win"]
             ends, open_ = [], []
+            wants = []
             for g in (ga, gb):
                 lo, hi, _ = student_by_hand(g, draws)
                 lo, hi = max(lo, -1.0), min(hi, 1.0)  # the gap is in -1…1
                 near = 0.0 if lo <= 0 <= hi else min(abs(lo), abs(hi))
                 ends.append((1 - max(abs(lo), abs(hi)), 1 - near))
-                open_.append(lo <= 0 <= hi)
+                # the side is settled when Wilson's interval of the NPC share of decided
+                # games misses one half; seeds to settle it: the one-sample binomial size
+                k, d = int((g > 0).sum()), int((g != 0).sum())
+                s_lo, s_hi = wilson_by_hand(k, d)
+                open_.append(s_lo <= 0.5 <= s_hi)
+                q = k / d
+                games = ((Z975 / 2 + Z80 * math.sqrt(q * (1 - q))) / abs(q - 0.5)) ** 2
+                wants.append(max(size + 1, math.ceil(games * size / d)))
             if any(open_):  # a leading side not settled: no interval of the change
                 which = " and ".join(v for v, o in zip("AB", open_) if o)
-                want = max(max(2, math.ceil((z * g.std(ddof=1) / abs(g.mean())) ** 2))
-                           for g, o in zip((ga, gb), open_) if o)  # fmt: skip
+                want = max(w for w, o in zip(wants, open_) if o)
                 note = (f"{which}: too close to even at 12 seeds to say which side leads, so "
                         f"a change of balance has no trustworthy interval; about {want} seeds "
                         "would settle it (the win-rate rows show the change)")  # fmt: skip
@@ -830,3 +837,48 @@ def test_the_draw_limit(monkeypatch):
     small = {"turns": np.arange(10.0)}
     assert paired_table(small, small, bootstrap=10).loc[0, "pairs"] == 10  # 100 draws: allowed
     assert msg(paired_table, small, small, bootstrap=11).startswith("bootstrap: 11 resamples")
+
+
+def _won(npc: int, monster: int, size: int) -> dict:
+    """Synthetic columns: the first ``npc`` seeds won by the NPCs, the next ``monster`` by the
+    monsters, the rest neither."""
+    win = np.zeros(size)
+    win[:npc] = 1.0
+    lost = np.zeros(size)
+    lost[npc : npc + monster] = 1.0
+    return {"npc_win": win, "monster_win": lost}
+
+
+def test_a_version_that_clearly_leads_is_not_too_close_to_even():
+    # 18 of 20 NPC wins: Wilson's interval of the NPC share of decided games is 70-97 %
+    # (exact binomial p 0.0004), so the NPCs lead; the bootstrap-t of the gap once called it
+    # open, its resamples of NPC wins only making its end infinite
+    assert wilson_by_hand(18, 20)[0] > 0.5
+    rolled = {k: np.roll(v, 5) for k, v in _won(18, 2, 20).items()}  # lost on other seeds
+    for b in (_won(17, 3, 20), rolled):
+        row = paired_table(_won(18, 2, 20), b, metrics=["balance"], bootstrap=200).iloc[0]
+        assert "too close to even" not in row["note"], row["note"]
+        assert not math.isnan(row["diff_lo"]) and not math.isnan(row["diff_hi"])
+    # 10 of 12 NPC wins settles the side too (Wilson 55-97 %, exact binomial p 0.039)
+    assert wilson_by_hand(10, 12)[0] > 0.5
+    row = paired_table(_won(7, 5, 12), _won(10, 2, 12), metrics=["balance"],
+                       bootstrap=200).iloc[0]  # fmt: skip
+    assert row["note"].startswith("A: too close to even at 12 seeds"), row["note"]
+
+
+@pytest.mark.parametrize("size", [12, 20])
+def test_a_balance_note_never_asks_for_fewer_seeds_than_were_played(size):
+    # every split of the decided games: a version is named too close to even exactly when
+    # Wilson's interval of its NPC share of decided games holds 50 %, and the seeds the note
+    # asks for are more than were played
+    for npc in range(size + 1):
+        for monster in (size - npc, max(0, size - npc - 3)):
+            a = _won(npc, monster, size)
+            row = paired_table(a, _won(size, 0, size), metrics=["balance"],
+                               bootstrap=100).iloc[0]  # fmt: skip
+            decided = npc + monster
+            lo, hi = wilson_by_hand(npc, decided) if decided else (0.0, 1.0)
+            assert row["note"].startswith("A: too close") is (lo <= 0.5 <= hi), (npc, monster)
+            said = [int(w) for w in row["note"].replace(",", "").split() if w.isdigit()]
+            if "seeds would settle it" in row["note"]:
+                assert said[-1] > size, (npc, monster, row["note"])
