@@ -34,7 +34,7 @@ Examples
 (0.1, 0.0, 0.231, 0.0625)
 >>> print(t.iloc[1]["note"])  # doctest: +NORMALIZE_WHITESPACE
 A and B: too close to even at 40 seeds to say which side leads, so a change of balance has no
-trustworthy interval; about 194 seeds would settle it (the win-rate rows show the change)
+trustworthy interval; more seeds may settle it (the win-rate rows show the change)
 """
 
 from __future__ import annotations
