@@ -237,8 +237,10 @@ _ESTIMATORS = [
     E + "sim/test_importance_estimators.py",
     E + "sim/test_importance_rules.py",
 ]
-_PARTS = [E + "sim/test_importance_parts.py", *_IMPORTANCE]
-_REPORT = [H + "playthrough/test_report.py", H + "playthrough/test_simulate.py"]
+# the study-folder and file refusals of issue 46 are tested in the hostile-files suite
+_PARTS = [E + "sim/test_importance_parts.py", *_IMPORTANCE, "tests/test_hostile_files.py"]
+_REPORT = [H + "playthrough/test_report.py", H + "playthrough/test_simulate.py",
+           H + "cli/test_funnel.py", "tests/test_hostile_files.py"]  # fmt: skip
 WAVES: list[tuple[str, str, list[str]]] = [
     ("mapturn-cache", "labkit/mapturn/cache.py", [M + "test_cache.py", M + "test_tick_order.py"]),
     ("hex-curve", "labkit/hexpuzzle/solving/curve.py", _CURVE),

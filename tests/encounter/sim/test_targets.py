@@ -157,3 +157,12 @@ def test_the_sentences_of_the_other_rates_and_lengths():
 def test_two_games_have_a_normal_interval_one_has_none():
     m, lo, hi = estimate("steps", np.array([1.0, 3.0]))  # sd sqrt(2), half 1.96 sqrt(2)/sqrt(2)
     assert (m, lo, hi) == pytest.approx((2.0, 2.0 - 1.96, 2.0 + 1.96))
+
+
+def test_a_confirmation_interval_touching_an_edge_is_unsure_not_a_miss():
+    # an interval whose top is the band's low end (or whose bottom is its high end) still holds
+    # a value inside the band: it cannot be called NOT met
+    t = Target("npc_win", 0.48, 0.52)
+    assert t.verdict(0.47, 0.48) == "unsure"
+    assert t.verdict(0.52, 0.53) == "unsure"
+    assert t.verdict(0.47, 0.4799) == "NOT met" and t.verdict(0.5201, 0.53) == "NOT met"
